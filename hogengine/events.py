@@ -1,0 +1,56 @@
+"""The typed events a turn reports: which rule fired, and the number it produced."""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class EventKind(StrEnum):
+    """Every rule a turn can trigger, named as in DESIGN.md."""
+
+    PIG_OUT = "pig_out"
+    FREE_BACON = "free_bacon"
+    PRIME_BOOST = "prime_boost"
+    HOG_WILD = "hog_wild"
+    SWAP = "swap"
+    PORK_CHOP = "pork_chop"
+    HAM_HIJINKS = "ham_hijinks"
+    MULTIPLIER = "multiplier"
+    PIGGY_BACK = "piggy_back"
+    EXTRA_TURN = "extra_turn"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One rule that fired in a turn, for the player who moved, with its number (points, sides, ...)."""
+
+    kind: EventKind
+    player: int
+    value: int
+    note: str = ""  # which variant fired, e.g. "swine_align" or "pig_pass" for an extra turn
+
+    def to_json(self) -> dict[str, Any]:
+        """The replay contract's shape of an event."""
+        data: dict[str, Any] = {"kind": self.kind.value, "player": self.player, "value": self.value}
+        if self.note:
+            data["note"] = self.note
+        return data
+
+    def describe(self) -> str:
+        """The event in words, for boards and terminals."""
+        who = f"Player {self.player}"
+        texts = {
+            EventKind.PIG_OUT: f"{who} pigs out ({self.value} point(s))",
+            EventKind.FREE_BACON: f"{who} takes Free Bacon for {self.value}",
+            EventKind.PRIME_BOOST: f"Hogtimus Prime boosts the turn to {self.value}",
+            EventKind.HOG_WILD: f"Hog Wild: {self.value}-sided dice",
+            EventKind.SWAP: "Swine Swap: the scores trade places",
+            EventKind.PORK_CHOP: f"{who} plays Pork Chop: the scores trade places",
+            EventKind.HAM_HIJINKS: f"{who} plays Ham Hijinks: the dice are exchanged ({self.value} so far)",
+            EventKind.MULTIPLIER: f"Pig Fest multiplies the turn by {self.value}",
+            EventKind.PIGGY_BACK: f"Piggy Back gives the opponent {self.value}",
+            EventKind.EXTRA_TURN: f"{who} goes again ({self.note.replace('_', ' ').title()})",
+            EventKind.GAME_OVER: f"Player {self.value} wins",
+        }
+        return texts[self.kind]

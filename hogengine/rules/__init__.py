@@ -1,0 +1,25 @@
+"""The registry of rule sets: find one by id or alias; adding a rule set is adding one module here."""
+
+from hogengine.errors import UnknownRules
+from hogengine.rules.base import RuleSet, Step, game_over
+from hogengine.rules.pig_fest import PigFest
+from hogengine.rules.piggy_back import PiggyBack
+from hogengine.rules.pork_chop import PorkChop
+from hogengine.rules.swine_align import SwineAlign
+
+RULE_SETS: tuple[RuleSet, ...] = (SwineAlign(), PorkChop(), PigFest(), PiggyBack())
+DEFAULT_RULES = "swine-align"
+
+_BY_NAME = {name: rules for rules in RULE_SETS for name in (rules.id, *rules.aliases)}
+
+
+def get_rules(name: str) -> RuleSet:
+    """The rule set with this id or alias (case-insensitive), or a clear UnknownRules error."""
+    try:
+        return _BY_NAME[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(f"{r.id} ({'/'.join(r.aliases)})" for r in RULE_SETS)
+        raise UnknownRules(f"Unknown rules '{name[:40]}'. Known rule sets: {known}.") from None
+
+
+__all__ = ["DEFAULT_RULES", "RULE_SETS", "RuleSet", "Step", "game_over", "get_rules"]

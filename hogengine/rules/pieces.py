@@ -1,0 +1,99 @@
+"""The rule pieces the seed rule sets share, each written once for ints and numpy arrays alike."""
+
+import numpy as np
+
+from hogengine.numeric import Flag, IntArray, Num
+
+# Digit n of pi after the decimal point at index n; index 0 holds 3, the digit before it (seed 004).
+PI_DIGITS: IntArray = np.array(
+    [
+        3,
+        *map(
+            int,
+            "14159265358979323846264338327950288419716939937510"
+            "58209749445923078164062862089986280348253421170679",
+        ),
+    ],
+    dtype=np.int64,
+)
+
+
+def _sieve(limit: int) -> list[bool]:
+    is_prime = [True] * (limit + 1)
+    is_prime[0] = is_prime[1] = False
+    for n in range(2, int(limit**0.5) + 1):
+        if is_prime[n]:
+            is_prime[n * n :: n] = [False] * len(is_prime[n * n :: n])
+    return is_prime
+
+
+def _boost_table(limit: int) -> IntArray:
+    """Turn score -> score after Hogtimus Prime, for every score up to limit."""
+    is_prime = _sieve(2 * limit + 10)
+    table = list(range(limit + 1))
+    for n in range(limit + 1):
+        if is_prime[n]:
+            table[n] = next(m for m in range(n + 1, len(is_prime)) if is_prime[m])
+    return np.array(table, dtype=np.int64)
+
+
+# A turn scores at most 60 before boosts (ten six-sided dice); the table is generous.
+PRIME_BOOST: IntArray = _boost_table(200)
+
+
+def where(condition: Flag, if_true: Num, if_false: Num) -> Num:
+    """Pick per state; on plain scalars stays a scalar so live play needs no arrays."""
+    result = np.where(condition, if_true, if_false)
+    return result if result.ndim else result[()]
+
+
+def negate(condition: Flag) -> Flag:
+    """Logical not that is right for Python bools too (where `~True` is -2)."""
+    return np.logical_not(condition)
+
+
+def free_bacon_pi(opponent: Num) -> Num:
+    """Swine Align's Free Bacon: 3 + the opponent-score-th digit of pi (3 + 3 when it is 0)."""
+    return PI_DIGITS[opponent] + 3
+
+
+def largest_digit(score: Num) -> Num:
+    """The largest decimal digit of a score below 100."""
+    return np.maximum(score // 10 % 10, score % 10)
+
+
+def free_bacon_digit(opponent: Num) -> Num:
+    """Free Bacon of 2015-2017: one more than the largest digit of the opponent's score."""
+    return largest_digit(opponent) + 1
+
+
+def hogtimus_prime(points: Num) -> Num:
+    """Hogtimus Prime: a prime turn score becomes the next larger prime; 0 and 1 stay."""
+    return PRIME_BOOST[points]
+
+
+def hog_wild(mover: Num, opponent: Num) -> Flag:
+    """Hog Wild: four-sided dice when the sum of both scores is a multiple of 7 (0 included)."""
+    return (mover + opponent) % 7 == 0
+
+
+def doubled(mover: Num, opponent: Num) -> Flag:
+    """Swine Swap of 2017: one score is exactly double the other."""
+    return (mover == 2 * opponent) | (opponent == 2 * mover)
+
+
+def reversed_digits(mover: Num, opponent: Num) -> Flag:
+    """Swine Swap of 2015-2016: the last two digits of one score are the other's reversed ('7' reads '07')."""
+    a, b = mover % 100, opponent % 100
+    return (a // 10 == b % 10) & (a % 10 == b // 10)
+
+
+def swine_align(mover: Num, opponent: Num) -> Flag:
+    """Swine Align: both scores positive and their greatest common divisor at least 10."""
+    return (mover > 0) & (opponent > 0) & (np.gcd(mover, opponent) >= 10)
+
+
+def pig_pass(mover: Num, opponent: Num) -> Flag:
+    """Pig Pass: the mover trails by one or two points."""
+    gap = opponent - mover
+    return (gap > 0) & (gap < 3)

@@ -1,0 +1,62 @@
+"""`swine-align`: CS 61A Fall 2020 (seed 004): pi Free Bacon, Swine Align and Pig Pass extra turns."""
+
+from typing import ClassVar
+
+from hogengine.events import EventKind
+from hogengine.numeric import Flag, Num
+from hogengine.position import Position
+from hogengine.rules import pieces
+from hogengine.rules.base import RuleSet, Step, game_over
+
+
+def extra_turn(mover: Num, opponent: Num) -> Flag:
+    """The mover goes again by Swine Align or Pig Pass (the course's `extra_turn`)."""
+    return pieces.swine_align(mover, opponent) | pieces.pig_pass(mover, opponent)
+
+
+# The value of an EXTRA_TURN event names its rule (they never fire together).
+EXTRA_TURN_RULES = {1: "swine_align", 2: "pig_pass"}
+
+
+class SwineAlign(RuleSet):
+    """Six-sided dice only; a Pig Out scores 1; extra turns chain without limit."""
+
+    id = "swine-align"
+    aliases: ClassVar[tuple[str, ...]] = ("fa20",)
+    title = "Swine Align / Pig Pass (CS 61A Fall 2020)"
+    choices = range(0, 11)
+
+    def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
+        return choice, 6
+
+    def pig_out_points(self, count: Num, ones: Num) -> Num:
+        return 1
+
+    def free_bacon(self, opponent: Num) -> Num:
+        return pieces.free_bacon_pi(opponent)
+
+    def event_note(self, kind: EventKind, value: int) -> str:
+        return EXTRA_TURN_RULES.get(value, "") if kind is EventKind.EXTRA_TURN else ""
+
+    def step(self, position: Position, choice: Num, pig_out: Flag, rolled: Num, goal: int) -> Step:
+        bacon = choice == 0
+        points = pieces.where(bacon, self.free_bacon(position.opponent), rolled)
+        after = position._replace(mover=position.mover + points)
+        align = pieces.swine_align(after.mover, after.opponent)
+        passed = pieces.pig_pass(after.mover, after.opponent)
+        extra = (align | passed) & pieces.negate(game_over(after, goal))
+        return Step(
+            after,
+            points,
+            extra,
+            fired={
+                EventKind.FREE_BACON: bacon,
+                EventKind.PIG_OUT: pig_out,
+                EventKind.EXTRA_TURN: extra,
+            },
+            values={
+                EventKind.FREE_BACON: points,
+                EventKind.PIG_OUT: points,
+                EventKind.EXTRA_TURN: pieces.where(align, 1, 2),
+            },
+        )
