@@ -1,0 +1,12 @@
+"""Pictures people would rather look at than read: strategy heatmaps, win-probability charts, standings.
+
+Each renderer is a pure function returning PNG bytes plus alt text; it uses matplotlib's object API
+(no pyplot state), so callers may run several at once in worker threads, off the event loop.
+"""
+
+from bot.images.charts import win_probability_chart
+from bot.images.heatmap import strategy_heatmap
+from bot.images.picture import Picture
+from bot.images.standings import standings_table
+
+__all__ = ["Picture", "standings_table", "strategy_heatmap", "win_probability_chart"]
