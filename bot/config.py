@@ -1,0 +1,29 @@
+"""Configuration from the environment (and `.env`), read once at start-up.
+
+Every setting is `HOG_<NAME>` (e.g. `HOG_DATABASE_PATH`), except the token, which is the conventional
+`DISCORD_TOKEN` (`HOG_DISCORD_TOKEN` is accepted too). The token is optional so `make run` can print
+how to get one instead of crashing.
+"""
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the bot can be told from outside; defaults suit a local run."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HOG_", env_file=".env", extra="ignore", frozen=True, populate_by_name=True
+    )
+
+    discord_token: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "HOG_DISCORD_TOKEN")
+    )
+    database_path: Path = Path("./data/hog.sqlite3")
+    dev_guild_id: int | None = None  # commands sync instantly to this guild while developing
+    turn_timeout_seconds: float = Field(default=300.0, gt=0)
+    challenge_timeout_seconds: float = Field(default=600.0, gt=0)
+    bot_move_delay_seconds: float = Field(default=1.5, ge=0)
+    log_level: str = "INFO"

@@ -1,0 +1,139 @@
+"""The domain objects the service hands out: frozen, transport-agnostic (plain ints for user ids)."""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from hogengine.events import Event
+from hogengine.game import State, TurnResult
+
+
+class MatchStatus(StrEnum):
+    """Where a match is in its life; every status but PENDING and ACTIVE is final."""
+
+    PENDING = "pending"  # a challenge waiting for the opponent
+    ACTIVE = "active"  # being played
+    FINISHED = "finished"  # someone reached the goal
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"  # a challenge nobody answered in time
+    FORFEIT = "forfeit"  # a player gave up; the other wins
+    TIMEOUT = "timeout"  # the player to move let the turn clock run out; the other wins
+
+    @property
+    def is_open(self) -> bool:
+        return self in (MatchStatus.PENDING, MatchStatus.ACTIVE)
+
+
+class BotLevel(StrEnum):
+    """How well the house bot plays."""
+
+    EASY = "easy"  # always rolls 4
+    COURSE = "course"  # the rule set's course (seed) strategy
+    PERFECT = "perfect"  # the exact solver's optimum over the full state
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A person: their platform id and the name to show."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One stored turn (append-only): who chose what, the dice it rolled, and what came of it."""
+
+    match_id: int
+    turn: int
+    player: int  # seat 0 or 1
+    user_id: int | None  # None for the house bot
+    choice: int
+    dice: int
+    sides: int
+    outcomes: tuple[int, ...]
+    points: int
+    events: tuple[Event, ...]
+    scores_after: tuple[int, int]
+    played_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A challenge or a game, as stored: players by seat, the live engine State and the clocks."""
+
+    id: int
+    rules: str
+    goal: int
+    status: MatchStatus
+    channel_id: int
+    players: tuple[Player | None, Player | None]  # by seat; None is the house bot's seat
+    bot_level: BotLevel | None
+    state: State
+    seed_hash: str | None  # SHA-256 of the dice seed, published when the game starts
+    seed: str | None  # the seed in hex, revealed only once the match is over
+    winner: int | None  # the winning seat once decided (goal, forfeit or timeout)
+    challenge_expires_at: float | None  # while pending
+    turn_deadline: float | None  # while a person is to move in an active game
+    message_id: int | None
+    rematch_votes: tuple[bool, bool]
+    rematch_of: int | None
+    created_at: float
+    updated_at: float
+    version: int  # bumped by every change; updates are conditional on it
+    last_turn: TurnRecord | None = field(default=None, compare=False)
+
+    @property
+    def challenger(self) -> Player | None:
+        """Who issued the challenge (seat 0 of a challenge)."""
+        return self.players[0]
+
+    @property
+    def opponent(self) -> Player | None:
+        """Who was challenged (seat 1 of a challenge)."""
+        return self.players[1]
+
+    @property
+    def bot_seat(self) -> int | None:
+        if self.bot_level is None:
+            return None
+        return 0 if self.players[0] is None else 1
+
+    @property
+    def is_bot_turn(self) -> bool:
+        return self.status is MatchStatus.ACTIVE and self.state.mover == self.bot_seat
+
+    @property
+    def player_to_move(self) -> Player | None:
+        """The person to move in an active game (None when it is the bot's turn or the game is not on)."""
+        if self.status is not MatchStatus.ACTIVE:
+            return None
+        return self.players[self.state.mover]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of this user in the match, or None if they are not playing in it."""
+        for seat, player in enumerate(self.players):
+            if player is not None and player.id == user_id:
+                return seat
+        return None
+
+    @property
+    def winner_player(self) -> Player | None:
+        return None if self.winner is None else self.players[self.winner]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A turn just played: the match after it and the engine's full result (events for commentary)."""
+
+    match: Match
+    result: TurnResult
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The solver's advice for the player to move: the best choice and each choice's win probability."""
+
+    best: int
+    values: dict[int, float]
+    win_probability: float
