@@ -1,26 +1,54 @@
 """The game service: challenges, turns, bots, clocks and exports, one action per match at a time."""
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from bot.config import Settings
-from bot.services.models import Hint, Match, Played, Player, TurnRecord
+from bot.services import bots
+from bot.services.errors import (
+    CannotChallenge,
+    ChallengeClosed,
+    MatchOver,
+    NotYourGame,
+    NotYourTurn,
+    RematchUnavailable,
+    StaleAction,
+)
+from bot.services.models import BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
+from bot.services.records import state_columns, turn_columns, turn_from
+from bot.services.store import Clock, MatchStore
+from bot.storage import Database, migrate
+from bot.storage import repositories as repo
+from hogengine.dice import commitment, new_seed, seeded_rolls
+from hogengine.game import State, dice_for, new_game, resolve
 
-Clock = Callable[[], float]
+PLAYED_STATUSES = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
+Seats = tuple[Player | None, Player | None]
 
 
 class GameService:
     """Every game action; each call re-reads the match from the database (no game state in memory)."""
 
+    def __init__(self, db: Database, settings: Settings, clock: Clock) -> None:
+        self.settings = settings
+        self._db = db
+        self._store = MatchStore(db, clock)
+        self._clock = clock
+
     @classmethod
     async def open(cls, settings: Settings, clock: Clock = time.time) -> "GameService":
         """Open (creating if needed) and migrate the database at `settings.database_path`."""
-        raise NotImplementedError
+        db = await Database.open(settings.database_path)
+        try:
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, settings, clock)
 
     async def close(self) -> None:
         """Close the database; the service is unusable afterwards."""
-        raise NotImplementedError
+        await self._db.close()
 
     async def challenge(  # noqa: PLR0917 - positional order is the published API
         self,
@@ -33,22 +61,36 @@ class GameService:
     ) -> Match:
         """A pending challenge (challenger seat 0, moves first); expires after the challenge timeout.
 
-        Raises CannotChallenge (oneself, a bot account, unknown rules or bad goal) or AlreadyPlaying
-        (either player already has an open challenge or game in this channel).
+        Raises CannotChallenge (oneself, a bot account), AlreadyPlaying (either player already has an
+        open challenge or game in this channel), or the engine's UnknownRules / BadState.
         """
-        raise NotImplementedError
+        if opponent_is_bot:
+            raise CannotChallenge("Bot accounts can't play: use vs-bot to play the house bot.")
+        if challenger.id == opponent.id:
+            raise CannotChallenge("You can't challenge yourself.")
+        values = {
+            "status": MatchStatus.PENDING.value,
+            "challenge_expires_at": self._clock() + self.settings.challenge_timeout_seconds,
+        }
+        return await self._create(channel_id, (challenger, opponent), None, new_game(rules, goal), values)
 
     async def accept(self, match_id: int, user_id: int) -> Match:
         """The challenged player accepts: the game starts (seed committed, turn clock running)."""
-        raise NotImplementedError
+        async with self._store.lock(match_id):
+            match = await self._pending(match_id, user_id, seat=1, verb="accept")
+            return await self._store.save(match, self._start(None, match.state))
 
     async def decline(self, match_id: int, user_id: int) -> Match:
         """The challenged player declines."""
-        raise NotImplementedError
+        async with self._store.lock(match_id):
+            match = await self._pending(match_id, user_id, seat=1, verb="decline")
+            return await self._close(match, MatchStatus.DECLINED, None)
 
     async def cancel(self, match_id: int, user_id: int) -> Match:
         """The challenger withdraws a pending challenge."""
-        raise NotImplementedError
+        async with self._store.lock(match_id):
+            match = await self._pending(match_id, user_id, seat=0, verb="cancel")
+            return await self._close(match, MatchStatus.CANCELLED, None)
 
     async def vs_bot(
         self,
@@ -59,7 +101,13 @@ class GameService:
         level: str = "easy",
     ) -> Match:
         """A game against the house bot, active at once; the person takes seat 0 and moves first."""
-        raise NotImplementedError
+        try:
+            bot_level = BotLevel(level)
+        except ValueError:
+            levels = ", ".join(item.value for item in BotLevel)
+            raise CannotChallenge(f"Unknown bot level '{level[:20]}': choose {levels}.") from None
+        state = new_game(rules, goal)
+        return await self._create(channel_id, (player, None), bot_level, state, self._start(1, state))
 
     async def play(self, match_id: int, user_id: int, turn: int, choice: int) -> Played:
         """The person to move plays `choice` on turn number `turn` (from the button they pressed).
@@ -67,49 +115,217 @@ class GameService:
         Raises NotYourGame, NotYourTurn, StaleAction (that turn is gone, or the match is not active:
         a double or late press) or IllegalChoice.
         """
-        raise NotImplementedError
+        async with self._store.lock(match_id):
+            match, seed = await self._store.load_secret(match_id)
+            seat = _seat(match, user_id)
+            if match.status is not MatchStatus.ACTIVE or seed is None:
+                raise StaleAction("This game is over.")
+            if turn != match.state.turn:
+                raise StaleAction("That turn was already played.")
+            if match.state.mover != seat:
+                raise NotYourTurn(f"It's {_name(match, match.state.mover)}'s turn.")
+            return await self._play(match, seed, choice, user_id)
 
     async def bot_turn(self, match_id: int) -> Played | None:
         """Play the house bot's turn if it is the bot's turn; None otherwise (nothing to do)."""
-        raise NotImplementedError
+        async with self._store.lock(match_id):
+            match, seed = await self._store.load_secret(match_id)
+            if not match.is_bot_turn or match.bot_level is None or seed is None:
+                return None
+            return await self._play(match, seed, await bots.choose(match.bot_level, match.state), None)
 
     async def forfeit(self, match_id: int, user_id: int) -> Match:
-        """A player gives up an active game (the other side wins) — or withdraws/declines a pending one."""
-        raise NotImplementedError
+        """A player gives up an active game (the other side wins), or withdraws from a pending challenge
+        (cancelled if they issued it, declined if they were challenged)."""
+        async with self._store.lock(match_id):
+            match = await self._store.load(match_id)
+            seat = _seat(match, user_id)
+            if match.status is MatchStatus.PENDING:
+                withdrawn = MatchStatus.CANCELLED if seat == 0 else MatchStatus.DECLINED
+                return await self._close(match, withdrawn, None)
+            if match.status is not MatchStatus.ACTIVE:
+                raise MatchOver("This game is already over.")
+            return await self._close(match, MatchStatus.FORFEIT, 1 - seat)
 
     async def open_match_in_channel(self, channel_id: int, user_id: int) -> Match | None:
         """The user's pending or active match in this channel, if any (at most one exists)."""
-        raise NotImplementedError
+        row = await repo.open_match_for(self._db, channel_id, (user_id,))
+        return None if row is None else await self._store.hydrate(row)
 
     async def expire_due(self) -> list[Match]:
         """Close what is past its clock: challenges → "expired"; games → "timeout" lost by the mover."""
-        raise NotImplementedError
+        closed = []
+        for row in await repo.due_matches(self._db, self._clock()):
+            async with self._store.lock(row["id"]):
+                match = await self._store.load(row["id"])
+                now = self._clock()
+                if match.status is MatchStatus.PENDING and _past(match.challenge_expires_at, now):
+                    closed.append(await self._close(match, MatchStatus.EXPIRED, None))
+                elif match.status is MatchStatus.ACTIVE and _past(match.turn_deadline, now):
+                    closed.append(await self._close(match, MatchStatus.TIMEOUT, 1 - match.state.mover))
+        return closed
 
     async def rematch(self, match_id: int, user_id: int) -> Match | None:
-        """Vote for a rematch of a closed game; once both sides voted (the bot always does) return the
+        """Vote for a rematch of a played game; once both sides voted (the bot always does) return the
         new active match (same rules and goal, seats swapped), else None."""
-        raise NotImplementedError
+        async with self._store.lock(match_id):
+            match = await self._store.load(match_id)
+            seat = _seat(match, user_id)
+            if match.status not in PLAYED_STATUSES:
+                raise RematchUnavailable(
+                    "The game is still on." if match.status.is_open else "There was no game to rematch."
+                )
+            if await repo.rematch_of(self._db, match_id) is not None:
+                raise StaleAction("The rematch has already started.")
+            vote = {f"rematch_vote{seat}": 1}
+            other = 1 - seat
+            if other != match.bot_seat and not match.rematch_votes[other]:
+                await self._store.save(match, vote)
+                return None
+            state = new_game(match.rules, match.goal)
+            bot_seat = None if match.bot_seat is None else 1 - match.bot_seat
+            values = {**self._start(bot_seat, state), "rematch_of": match.id}
+            seats = (match.players[1], match.players[0])
+            return await self._create(
+                match.channel_id, seats, match.bot_level, state, values, vote=(match, vote)
+            )
 
     async def hint(self, match_id: int, user_id: int) -> Hint:
         """The solver's advice for the asking player; only on their own turn (else NotYourTurn)."""
-        raise NotImplementedError
+        match = await self._store.load(match_id, with_last_turn=False)
+        seat = _seat(match, user_id)
+        if match.status is not MatchStatus.ACTIVE:
+            raise MatchOver("This game is over: no hints needed.")
+        if match.state.mover != seat:
+            raise NotYourTurn("Hints are for your own turn.")
+        solution = await bots.solution(match.rules, match.goal)
+        return Hint(
+            solution.best_choice(match.state),
+            solution.choice_values(match.state),
+            solution.win_probability(match.state),
+        )
 
     async def export(self, match_id: int) -> dict[str, Any]:
-        """The `hog replay` input of the match so far, plus "seed" and "seed_hash" once it is over."""
-        raise NotImplementedError
+        """The `hog replay` input of the match so far, plus "seed" and its "commitment" once it is over."""
+        match = await self._store.load(match_id, with_last_turn=False)
+        turns = await self.turns(match_id)
+        data: dict[str, Any] = {
+            "rules": match.rules,
+            "goal": match.goal,
+            "score": [0, 0],
+            "turns": [{"choice": turn.choice, "rolls": list(turn.outcomes)} for turn in turns],
+        }
+        if match.seed is not None:
+            data |= {"seed": match.seed, "commitment": match.seed_hash}
+        return data
 
     async def set_message(self, match_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows this match (the board or the challenge)."""
-        raise NotImplementedError
+        async with self._db.transaction() as conn:
+            await repo.set_message(conn, match_id, channel_id, message_id)
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""
-        raise NotImplementedError
+        return await self._store.load(match_id)
 
     async def pending_and_active(self) -> list[Match]:
         """Every open challenge and game, to resume boards, bot turns and clocks after a restart."""
-        raise NotImplementedError
+        return [await self._store.hydrate(row) for row in await repo.open_matches(self._db)]
 
     async def turns(self, match_id: int) -> list[TurnRecord]:
         """Every turn of the match in order."""
-        raise NotImplementedError
+        return [turn_from(row) for row in await repo.get_turns(self._db, match_id)]
+
+    def _deadline(self, bot_seat: int | None, state: State) -> float | None:
+        """When the person to move in `state` runs out of time; None when the bot moves or it is over."""
+        if state.over or state.mover == bot_seat:
+            return None
+        return self._clock() + self.settings.turn_timeout_seconds
+
+    def _start(self, bot_seat: int | None, state: State) -> dict[str, Any]:
+        """The columns that make a match active: a fresh committed seed and the first turn's clock."""
+        seed = new_seed()
+        return {
+            "status": MatchStatus.ACTIVE.value,
+            "seed": seed.hex(),
+            "seed_hash": commitment(seed),
+            "challenge_expires_at": None,
+            "turn_deadline": self._deadline(bot_seat, state),
+        }
+
+    async def _create(
+        self,
+        channel_id: int,
+        seats: Seats,
+        bot_level: BotLevel | None,
+        state: State,
+        values: dict[str, Any],
+        *,
+        vote: tuple[Match, dict[str, Any]] | None = None,
+    ) -> Match:
+        """A new match, after checking nobody in it is busy in the channel (one creation at a time)."""
+        people = [player for player in seats if player is not None]
+        async with self._store.lock(("channel", channel_id)):
+            await self._store.ensure_free(channel_id, people)
+            columns = {
+                "rules": state.rules,
+                "goal": state.goal,
+                "channel_id": channel_id,
+                "player0_id": None if seats[0] is None else seats[0].id,
+                "player1_id": None if seats[1] is None else seats[1].id,
+                "bot_level": None if bot_level is None else bot_level.value,
+                **state_columns(state),
+                **values,
+            }
+            return await self._store.create(people, columns, vote)
+
+    async def _pending(self, match_id: int, user_id: int, seat: int, verb: str) -> Match:
+        """The pending challenge, if `user_id` sits in `seat` and it has not expired."""
+        match = await self._store.load(match_id)
+        if match.status is not MatchStatus.PENDING:
+            raise ChallengeClosed("This challenge is no longer open.")
+        if _past(match.challenge_expires_at, self._clock()):
+            raise ChallengeClosed("This challenge has expired.")
+        if _seat(match, user_id) != seat:
+            raise NotYourGame(f"Only {_name(match, seat)} can {verb} this challenge.")
+        return match
+
+    async def _close(self, match: Match, status: MatchStatus, winner: int | None) -> Match:
+        return await self._store.save(
+            match,
+            {"status": status.value, "winner": winner, "turn_deadline": None, "finished_at": self._clock()},
+        )
+
+    async def _play(self, match: Match, seed: bytes, choice: int, user_id: int | None) -> Played:
+        """Roll the committed dice for this choice, resolve the turn, store it with the new state."""
+        count, sides = dice_for(match.state, choice)
+        result = resolve(match.state, choice, seeded_rolls(seed, match.state.turn, count, sides))
+        after = result.after
+        changes: dict[str, Any] = {
+            **state_columns(after),
+            "turn_deadline": self._deadline(match.bot_seat, after),
+        }
+        if after.over:
+            changes |= {
+                "status": MatchStatus.FINISHED.value,
+                "winner": after.winner,
+                "finished_at": self._clock(),
+            }
+        turn = turn_columns(match.id, user_id, result, self._clock())
+        return Played(await self._store.save(match, changes, turn), result)
+
+
+def _seat(match: Match, user_id: int) -> int:
+    seat = match.seat_of(user_id)
+    if seat is None:
+        raise NotYourGame("You are not playing in this game.")
+    return seat
+
+
+def _name(match: Match, seat: int) -> str:
+    player = match.players[seat]
+    return "the house bot" if player is None else player.name
+
+
+def _past(deadline: float | None, now: float) -> bool:
+    return deadline is not None and now >= deadline

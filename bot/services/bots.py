@@ -1,0 +1,41 @@
+"""The house bot's brains and the hint oracle: strategies and the exact solver, solved off the event loop."""
+
+import asyncio
+from functools import cache
+from typing import TYPE_CHECKING
+
+from bot.services.models import BotLevel
+from hogengine.game import State
+from hogengine.strategies import Table, always_roll, course_table
+
+if TYPE_CHECKING:
+    from hogengine.solver import Solution
+
+EASY = always_roll(4)
+
+
+@cache
+def _solution(rules: str, goal: int) -> "Solution":
+    from hogengine.solver import solve  # noqa: PLC0415 - heavy: loaded when a bot or hint first needs it
+
+    return solve(rules, goal)
+
+
+@cache
+def _course(rules: str, goal: int) -> Table:
+    return course_table(rules, goal)
+
+
+async def solution(rules: str, goal: int) -> "Solution":
+    """The exact solution of a rule set and goal (solved once per process, in a worker thread)."""
+    return await asyncio.to_thread(_solution, rules, goal)
+
+
+async def choose(level: BotLevel, state: State) -> int:
+    """The bot's choice in this state at this level."""
+    me, you = state.scores[state.mover], state.scores[1 - state.mover]
+    if level is BotLevel.EASY:
+        return EASY(me, you)
+    if level is BotLevel.COURSE:
+        return int(_course(state.rules, state.goal)[me, you])
+    return (await solution(state.rules, state.goal)).best_choice(state)

@@ -1,0 +1,97 @@
+"""The service's access to matches: per-match locks, fresh reads, and conditional saves."""
+
+import asyncio
+import weakref
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import aiosqlite
+
+from bot.services.errors import AlreadyPlaying, MatchNotFound, StaleAction
+from bot.services.models import Match, Player
+from bot.services.records import match_from, turn_from
+from bot.storage import Database, Row
+from bot.storage import repositories as repo
+
+Clock = Callable[[], float]
+
+
+async def _update(conn: aiosqlite.Connection, match: Match, changes: dict[str, Any], now: float) -> None:
+    """Apply `changes` to the match if it is still at the version read; StaleAction if it moved on."""
+    if not await repo.update_match(conn, match.id, match.version, {**changes, "updated_at": now}):
+        raise StaleAction("That was already done: the game has moved on.")
+
+
+class MatchStore:
+    """Reads a match from the database on every call; writes only if nobody changed it in between."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+        self._locks: weakref.WeakValueDictionary[object, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, key: object) -> asyncio.Lock:
+        """The lock of one match (an int id) or of another key; alive while anyone holds or awaits it."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def _row(self, match_id: int) -> Row:
+        row = await repo.get_match(self.db, match_id)
+        if row is None:
+            raise MatchNotFound("That game no longer exists.")
+        return row
+
+    async def load(self, match_id: int, *, with_last_turn: bool = True) -> Match:
+        return await self.hydrate(await self._row(match_id), with_last_turn=with_last_turn)
+
+    async def load_secret(self, match_id: int) -> tuple[Match, bytes | None]:
+        """The match (without its last turn) and its secret dice seed, for playing a turn."""
+        row = await self._row(match_id)
+        seed = row["seed"]
+        return await self.hydrate(row, with_last_turn=False), None if seed is None else bytes.fromhex(seed)
+
+    async def hydrate(self, row: Row, *, with_last_turn: bool = True) -> Match:
+        """A Match from its row, with its last turn read too when asked and there is one."""
+        last = None
+        if with_last_turn and row["turn"] > 0:
+            turn_row = await repo.get_turn(self.db, row["id"], row["turn"] - 1)
+            last = None if turn_row is None else turn_from(turn_row)
+        return match_from(row, last)
+
+    async def save(self, match: Match, changes: dict[str, Any], turn: dict[str, Any] | None = None) -> Match:
+        """Write `changes` (and append `turn`) in one transaction, if the match is still as read."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            await _update(conn, match, changes, now)
+            if turn is not None:
+                await repo.insert_turn(conn, turn)
+        return await self.load(match.id)
+
+    async def create(
+        self,
+        players: Iterable[Player],
+        values: dict[str, Any],
+        vote: tuple[Match, dict[str, Any]] | None = None,
+    ) -> Match:
+        """Record the players and insert a new match in one transaction, with `vote`'s changes to the
+        match it follows on from, if given (conditional, as in `save`)."""
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            if vote is not None:
+                await _update(conn, *vote, now)
+            await repo.upsert_players(conn, [(p.id, p.name) for p in players], now)
+            match_id = await repo.insert_match(conn, {**values, "created_at": now, "updated_at": now})
+        return await self.load(match_id)
+
+    async def ensure_free(self, channel_id: int, players: Iterable[Player]) -> None:
+        """Raise AlreadyPlaying if any of these people has an open challenge or game in the channel."""
+        people = {player.id: player for player in players}
+        row = await repo.open_match_for(self.db, channel_id, people)
+        if row is None:
+            return
+        busy = next(people[row[f"player{seat}_id"]] for seat in (0, 1) if row[f"player{seat}_id"] in people)
+        raise AlreadyPlaying(
+            f"{busy.name} already has a game or challenge open in this channel: finish or forfeit it first."
+        )

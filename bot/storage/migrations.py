@@ -1,0 +1,86 @@
+"""The migration runner: applies `migrations/NNNN_name.sql` in order, each in its own transaction.
+
+Applied versions are rows of `schema_migrations` (portable, unlike `PRAGMA user_version`); a file
+that fails rolls back entirely and stops the run, leaving every earlier version applied.
+"""
+
+import re
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.storage.db import Database
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+class MigrationError(Exception):
+    """A migration file that is misnamed or failed to apply (an operator's problem, not a user's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    path: Path
+
+
+def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """Every migration file in the folder, in version order; refuses stray names and duplicate versions."""
+    found: dict[int, Migration] = {}
+    for path in sorted(directory.glob("*.sql")):
+        match = _NAME.match(path.name)
+        if match is None:
+            raise MigrationError(f"Migration file {path.name} is not named NNNN_name.sql.")
+        version = int(match.group(1))
+        if version in found:
+            raise MigrationError(f"Two migration files have version {version}.")
+        found[version] = Migration(version, match.group(2), path)
+    return [found[version] for version in sorted(found)]
+
+
+def statements(sql: str) -> list[str]:
+    """The SQL statements of a script, split where SQLite says a statement is complete."""
+    result: list[str] = []
+    pending = ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            result.append(pending.strip())
+            pending = ""
+    if any(line.strip() and not line.strip().startswith("--") for line in pending.splitlines()):
+        raise MigrationError("A migration ends with an unfinished statement.")
+    return result
+
+
+async def applied_versions(db: Database) -> list[int]:
+    rows = await db.fetch_all("SELECT version FROM schema_migrations ORDER BY version")
+    return [row["version"] for row in rows]
+
+
+async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
+    """Apply every migration not yet applied; returns the versions applied by this run."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
+        )
+    done = set(await applied_versions(db))
+    applied: list[int] = []
+    for migration in discover(directory):
+        if migration.version in done:
+            continue
+        try:
+            async with db.transaction() as conn:
+                for statement in statements(migration.path.read_text(encoding="utf-8")):
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+        except sqlite3.Error as error:
+            raise MigrationError(f"Migration {migration.path.name} failed: {error}") from error
+        applied.append(migration.version)
+    return applied
