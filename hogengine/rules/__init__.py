@@ -19,7 +19,7 @@ def get_rules(name: str) -> RuleSet:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(f"{r.id} ({'/'.join(r.aliases)})" for r in RULE_SETS)
-        raise UnknownRules(f"Unknown rules '{name[:40]}'. Known rule sets: {known}.") from None
+        raise UnknownRules(f"Unknown rules {name[:40]!r}. Known rule sets: {known}.") from None
 
 
 __all__ = ["DEFAULT_RULES", "RULE_SETS", "RuleSet", "Step", "game_over", "get_rules"]
