@@ -83,7 +83,7 @@ class PigFest(RuleSet):
                 EventKind.HOG_WILD: pieces.where(self.four_sided(position), 4, 6),
                 EventKind.HAM_HIJINKS: exchanges,
                 EventKind.FREE_BACON: base,
-                EventKind.PIG_OUT: streak,
+                EventKind.PIG_OUT: points,
                 EventKind.MULTIPLIER: times,
             },
         )
