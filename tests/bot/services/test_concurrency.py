@@ -1,0 +1,73 @@
+"""Double clicks and concurrent presses: exactly one takes the turn, the rest are StaleAction."""
+
+import asyncio
+
+from bot.config import Settings
+from bot.services import GameService, MatchStatus, StaleAction
+
+from .conftest import ALICE, BOB, CAROL, CHANNEL, FakeClock
+
+
+async def test_concurrent_presses_take_exactly_one_turn(service: GameService) -> None:
+    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    presses = [service.play(match.id, ALICE.id, 0, choice) for choice in (1, 2, 3, 4, 5, 3, 3, 3)]
+    outcomes = await asyncio.gather(*presses, return_exceptions=True)
+    played = [outcome for outcome in outcomes if not isinstance(outcome, BaseException)]
+    assert len(played) == 1
+    assert all(isinstance(outcome, StaleAction) for outcome in outcomes if outcome not in played)
+    turns = await service.turns(match.id)
+    assert [turn.turn for turn in turns] == [0]
+    assert (await service.get(match.id)).state == played[0].result.after
+
+
+async def test_double_clicked_bot_turn_plays_once(service: GameService) -> None:
+    match = await service.vs_bot(CHANNEL, ALICE)
+    while not (await service.get(match.id)).is_bot_turn:
+        current = await service.get(match.id)
+        await service.play(match.id, ALICE.id, current.state.turn, 1)
+    before = (await service.get(match.id)).state.turn
+    results = await asyncio.gather(*(service.bot_turn(match.id) for _ in range(4)))
+    assert sum(result is not None for result in results) >= 1
+    turns = await service.turns(match.id)
+    assert [turn.turn for turn in turns] == list(range(len(turns)))
+    assert len(turns) - before == sum(result is not None for result in results)
+
+
+async def test_two_services_on_one_file_never_lose_or_duplicate_a_turn(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """Two processes' worth of services share no locks: the versioned UPDATE alone keeps one winner."""
+    first = await GameService.open(settings, clock)
+    second = await GameService.open(settings, clock)
+    try:
+        match = await first.accept((await first.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+        collisions = 0
+        while match.status is MatchStatus.ACTIVE:
+            person = match.player_to_move
+            assert person is not None
+            outcomes = await asyncio.gather(
+                first.play(match.id, person.id, match.state.turn, 2),
+                second.play(match.id, person.id, match.state.turn, 2),
+                return_exceptions=True,
+            )
+            errors = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+            assert len(errors) <= 1 and all(isinstance(error, StaleAction) for error in errors)
+            collisions += len(errors)
+            match = await second.get(match.id)
+        turns = await first.turns(match.id)
+        assert [turn.turn for turn in turns] == list(range(match.state.turn))
+        assert collisions > 0  # the presses did race
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_concurrent_challenges_leave_one_open_match(service: GameService) -> None:
+    outcomes = await asyncio.gather(
+        service.challenge(CHANNEL, ALICE, BOB),
+        service.challenge(CHANNEL, ALICE, CAROL),
+        service.vs_bot(CHANNEL, ALICE),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(outcome, BaseException) for outcome in outcomes) == 1
+    assert len(await service.pending_and_active()) == 1

@@ -1,0 +1,160 @@
+"""Challenges and turns through the service: who may do what, and what each refusal says."""
+
+import pytest
+
+from bot.services import (
+    AlreadyPlaying,
+    CannotChallenge,
+    ChallengeClosed,
+    GameService,
+    HogError,
+    IllegalChoice,
+    MatchNotFound,
+    MatchOver,
+    MatchStatus,
+    NotYourGame,
+    NotYourTurn,
+    StaleAction,
+)
+from hogengine.errors import BadState, UnknownRules
+
+from .conftest import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
+
+
+async def test_challenge_accept_and_first_turn(service: GameService, clock: FakeClock) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB, rules="pork-chop", goal=50)
+    assert match.status is MatchStatus.PENDING
+    assert (match.challenger, match.opponent) == (ALICE, BOB)
+    assert match.challenge_expires_at == clock.now + service.settings.challenge_timeout_seconds
+    assert match.seed_hash is None and match.turn_deadline is None
+
+    match = await service.accept(match.id, BOB.id)
+    assert match.status is MatchStatus.ACTIVE
+    assert match.seed_hash is not None and len(match.seed_hash) == 64 and match.seed is None
+    assert match.player_to_move == ALICE and not match.is_bot_turn
+    assert match.turn_deadline == clock.now + service.settings.turn_timeout_seconds
+
+    clock.advance(10)
+    played = await service.play(match.id, ALICE.id, 0, 2)
+    assert played.result.choice == 2 and played.result.before.turn == 0
+    assert played.match.state == played.result.after
+    assert played.match.last_turn is not None and played.match.last_turn.user_id == ALICE.id
+    assert played.match.turn_deadline == clock.now + service.settings.turn_timeout_seconds
+
+
+async def test_who_may_answer_a_challenge(service: GameService) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB)
+    with pytest.raises(NotYourGame, match="Only bob can accept"):
+        await service.accept(match.id, ALICE.id)
+    with pytest.raises(NotYourGame, match="not playing"):
+        await service.decline(match.id, CAROL.id)
+    with pytest.raises(NotYourGame, match="Only alice can cancel"):
+        await service.cancel(match.id, BOB.id)
+    assert (await service.decline(match.id, BOB.id)).status is MatchStatus.DECLINED
+    with pytest.raises(ChallengeClosed):
+        await service.accept(match.id, BOB.id)
+
+    again = await service.challenge(CHANNEL, ALICE, BOB)
+    assert (await service.cancel(again.id, ALICE.id)).status is MatchStatus.CANCELLED
+
+
+async def test_challenges_that_cannot_be_made(service: GameService) -> None:
+    with pytest.raises(CannotChallenge, match="yourself"):
+        await service.challenge(CHANNEL, ALICE, ALICE)
+    with pytest.raises(CannotChallenge, match="vs-bot"):
+        await service.challenge(CHANNEL, ALICE, BOB, opponent_is_bot=True)
+    with pytest.raises(UnknownRules):
+        await service.challenge(CHANNEL, ALICE, BOB, rules="snakes")
+    with pytest.raises(BadState):
+        await service.challenge(CHANNEL, ALICE, BOB, goal=0)
+    with pytest.raises(CannotChallenge, match="easy, course, perfect"):
+        await service.vs_bot(CHANNEL, ALICE, level="godlike")
+
+
+async def test_one_open_match_per_player_and_channel(service: GameService) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB)
+    with pytest.raises(AlreadyPlaying, match="bob already has a game"):
+        await service.challenge(CHANNEL, CAROL, BOB)
+    with pytest.raises(AlreadyPlaying, match="alice"):
+        await service.vs_bot(CHANNEL, ALICE)
+    other_channel = await service.vs_bot(CHANNEL + 1, ALICE)
+    assert other_channel.status is MatchStatus.ACTIVE
+    assert await service.open_match_in_channel(CHANNEL, BOB.id) == await service.get(match.id)
+    assert await service.open_match_in_channel(CHANNEL, CAROL.id) is None
+    await service.cancel(match.id, ALICE.id)
+    assert (await service.challenge(CHANNEL, CAROL, BOB)).status is MatchStatus.PENDING
+
+
+async def test_turn_refusals(service: GameService) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB, rules="swine-align")
+    with pytest.raises(StaleAction):
+        await service.play(match.id, ALICE.id, 0, 3)  # not started yet
+    match = await service.accept(match.id, BOB.id)
+    with pytest.raises(NotYourGame, match="not playing"):
+        await service.play(match.id, CAROL.id, 0, 3)
+    with pytest.raises(NotYourTurn, match="alice's turn"):
+        await service.play(match.id, BOB.id, 0, 3)
+    with pytest.raises(IllegalChoice):
+        await service.play(match.id, ALICE.id, 0, -1)  # no Pork Chop in swine-align
+    with pytest.raises(StaleAction, match="already played"):
+        await service.play(match.id, ALICE.id, 5, 3)
+    with pytest.raises(MatchNotFound):
+        await service.play(9999, ALICE.id, 0, 3)
+    assert (await service.get(match.id)).state.turn == 0
+
+
+async def test_bot_game_and_bot_turn(service: GameService, play_out: PlayOut) -> None:
+    match = await service.vs_bot(CHANNEL, ALICE, rules="piggy-back", level="course")
+    assert match.players == (ALICE, None) and match.bot_seat == 1
+    assert await service.bot_turn(match.id) is None  # the person moves first
+    played = await service.play(match.id, ALICE.id, 0, 3)
+    if played.match.is_bot_turn:
+        assert played.match.turn_deadline is None
+        bot = await service.bot_turn(played.match.id)
+        assert bot is not None and bot.match.last_turn is not None and bot.match.last_turn.user_id is None
+    finished = await play_out(await service.get(match.id))
+    assert finished.status is MatchStatus.FINISHED and finished.seed is not None
+    assert finished.winner_player in (ALICE, None)
+    assert await service.bot_turn(match.id) is None
+
+
+async def test_forfeit(service: GameService) -> None:
+    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    with pytest.raises(NotYourGame):
+        await service.forfeit(match.id, CAROL.id)
+    match = await service.forfeit(match.id, BOB.id)
+    assert (match.status, match.winner, match.winner_player) == (MatchStatus.FORFEIT, 0, ALICE)
+    assert match.seed is not None and match.turn_deadline is None
+    with pytest.raises(MatchOver):
+        await service.forfeit(match.id, ALICE.id)
+    with pytest.raises(StaleAction):
+        await service.play(match.id, ALICE.id, 0, 3)
+
+    pending = await service.challenge(CHANNEL, ALICE, BOB)
+    assert (await service.forfeit(pending.id, BOB.id)).status is MatchStatus.DECLINED
+
+
+async def test_set_message(service: GameService) -> None:
+    match = await service.vs_bot(CHANNEL, ALICE)
+    await service.set_message(match.id, CHANNEL, 42)
+    stored = await service.get(match.id)
+    assert (stored.channel_id, stored.message_id, stored.version) == (CHANNEL, 42, match.version)
+
+
+async def test_error_texts_are_safe_to_show(service: GameService) -> None:
+    """Refusals speak of people and games, never of SQL, tables or internal ids."""
+    match = await service.challenge(CHANNEL, ALICE, BOB)
+    attempts = [
+        lambda: service.accept(match.id, CAROL.id),
+        lambda: service.play(match.id, CAROL.id, 0, 1),
+        lambda: service.get(123456),
+        lambda: service.challenge(CHANNEL, ALICE, CAROL),
+        lambda: service.hint(match.id, CAROL.id),
+    ]
+    for attempt in attempts:
+        with pytest.raises(HogError) as caught:
+            await attempt()
+        text = str(caught.value)
+        assert text.endswith(".") and len(text) < 200
+        for leak in ("select", "update", "sqlite", "match_id", "version", str(match.id) + " ", "123456"):
+            assert leak not in text.lower()

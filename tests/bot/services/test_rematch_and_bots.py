@@ -1,0 +1,84 @@
+"""Rematches, bot levels and hints."""
+
+import importlib
+
+import pytest
+
+from bot.services import (
+    GameService,
+    MatchStatus,
+    NotYourTurn,
+    RematchUnavailable,
+    StaleAction,
+)
+from bot.services.bots import choose
+from bot.services.models import BotLevel
+from hogengine.game import legal_choices, new_game
+
+from .conftest import ALICE, BOB, CHANNEL, PlayOut
+
+
+def solver_ready() -> bool:
+    try:
+        importlib.import_module("hogengine.solver").solve  # noqa: B018
+    except (ImportError, AttributeError):
+        return False
+    return True
+
+
+needs_solver = pytest.mark.skipif(not solver_ready(), reason="the solver is not written yet")
+
+
+async def test_rematch_needs_both_votes_and_swaps_seats(service: GameService) -> None:
+    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB, rules="pig-fest")).id, BOB.id)
+    with pytest.raises(RematchUnavailable, match="still on"):
+        await service.rematch(match.id, ALICE.id)
+    match = await service.forfeit(match.id, ALICE.id)
+    assert await service.rematch(match.id, BOB.id) is None
+    assert await service.rematch(match.id, BOB.id) is None  # a repeated vote changes nothing
+    assert (await service.get(match.id)).rematch_votes == (False, True)
+    new = await service.rematch(match.id, ALICE.id)
+    assert new is not None and new.status is MatchStatus.ACTIVE
+    assert new.players == (BOB, ALICE) and new.rules == "pig-fest" and new.rematch_of == match.id
+    assert new.seed_hash != match.seed_hash
+    with pytest.raises(StaleAction):
+        await service.rematch(match.id, ALICE.id)
+
+
+async def test_rematch_against_the_bot_starts_at_once(service: GameService, play_out: PlayOut) -> None:
+    match = await play_out(await service.vs_bot(CHANNEL, ALICE, goal=20))
+    new = await service.rematch(match.id, ALICE.id)
+    assert new is not None and new.players == (None, ALICE) and new.bot_seat == 0
+    assert new.is_bot_turn and new.turn_deadline is None
+    assert (await play_out(new)).status is MatchStatus.FINISHED
+
+
+async def test_no_rematch_of_a_declined_challenge(service: GameService) -> None:
+    match = await service.decline((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    with pytest.raises(RematchUnavailable, match="no game"):
+        await service.rematch(match.id, ALICE.id)
+
+
+@pytest.mark.parametrize("level", [BotLevel.EASY, BotLevel.COURSE])
+@pytest.mark.parametrize("rules", ["swine-align", "pork-chop", "pig-fest", "piggy-back"])
+async def test_table_bots_choose_legal_moves(level: BotLevel, rules: str) -> None:
+    state = new_game(rules, 100, (37, 81))
+    assert await choose(level, state) in legal_choices(state)
+    if level is BotLevel.EASY:
+        assert await choose(level, state) == 4
+
+
+async def test_hint_only_on_your_own_turn(service: GameService) -> None:
+    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    with pytest.raises(NotYourTurn, match="own turn"):
+        await service.hint(match.id, BOB.id)
+
+
+@needs_solver
+async def test_perfect_bot_and_hints(service: GameService, play_out: PlayOut) -> None:
+    match = await service.vs_bot(CHANNEL, ALICE, rules="swine-align", level="perfect")
+    hint = await service.hint(match.id, ALICE.id)
+    assert hint.best in hint.values and set(hint.values) <= set(legal_choices(match.state))
+    assert 0 < hint.win_probability < 1
+    assert max(hint.values.values()) == pytest.approx(hint.values[hint.best])
+    assert (await play_out(match)).status is MatchStatus.FINISHED

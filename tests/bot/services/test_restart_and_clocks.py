@@ -1,0 +1,68 @@
+"""Restarts resume every game, challenge and deadline; clocks expire challenges and time out turns."""
+
+import pytest
+
+from bot.config import Settings
+from bot.services import ChallengeClosed, GameService, MatchStatus, StaleAction
+
+from .conftest import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
+
+
+async def test_restart_resumes_games_challenges_and_deadlines(
+    settings: Settings, clock: FakeClock, play_out: PlayOut
+) -> None:
+    first = await GameService.open(settings, clock)
+    challenge = await first.challenge(CHANNEL, ALICE, BOB)
+    game = await first.vs_bot(CHANNEL + 1, CAROL, rules="pig-fest")
+    game = (await first.play(game.id, CAROL.id, 0, 3)).match
+    await first.set_message(game.id, CHANNEL + 1, 77)
+    before = {match.id: match for match in await first.pending_and_active()}
+    await first.close()
+
+    second = await GameService.open(settings, clock)
+    try:
+        after = {match.id: match for match in await second.pending_and_active()}
+        assert after == before and set(after) == {challenge.id, game.id}
+        assert after[game.id].message_id == 77 and after[game.id].last_turn is not None
+        while (await second.get(game.id)).is_bot_turn:
+            await second.bot_turn(game.id)
+
+        clock.advance(max(settings.challenge_timeout_seconds, settings.turn_timeout_seconds))
+        closed = {match.id: match for match in await second.expire_due()}
+        assert closed[challenge.id].status is MatchStatus.EXPIRED
+        assert (closed[game.id].status, closed[game.id].winner_player) == (MatchStatus.TIMEOUT, None)
+        with pytest.raises(ChallengeClosed):
+            await second.accept(challenge.id, BOB.id)
+    finally:
+        await second.close()
+
+
+async def test_idle_turn_times_out_into_a_loss(service: GameService, clock: FakeClock) -> None:
+    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    played = await service.play(match.id, ALICE.id, 0, 2)
+    mover = played.match.state.mover
+    clock.advance(service.settings.turn_timeout_seconds - 1)
+    assert await service.expire_due() == []
+    clock.advance(1)
+    [closed] = await service.expire_due()
+    assert (closed.status, closed.winner) == (MatchStatus.TIMEOUT, 1 - mover)
+    assert closed.seed is not None and closed.turn_deadline is None
+    assert await service.expire_due() == []
+    with pytest.raises(StaleAction):
+        await service.play(match.id, ALICE.id, closed.state.turn, 2)
+
+
+async def test_a_challenge_past_its_expiry_cannot_be_accepted(service: GameService, clock: FakeClock) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB)
+    clock.advance(service.settings.challenge_timeout_seconds)
+    with pytest.raises(ChallengeClosed, match="expired"):
+        await service.accept(match.id, BOB.id)
+
+
+async def test_the_bot_never_times_out(service: GameService, clock: FakeClock, play_out: PlayOut) -> None:
+    match = await service.vs_bot(CHANNEL, ALICE)
+    while not match.is_bot_turn and match.status is MatchStatus.ACTIVE:
+        match = (await service.play(match.id, ALICE.id, match.state.turn, 1)).match
+    clock.advance(10 * service.settings.turn_timeout_seconds)
+    assert await service.expire_due() == []
+    assert (await play_out(match)).status is MatchStatus.FINISHED
