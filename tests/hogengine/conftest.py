@@ -1,0 +1,57 @@
+"""Shared test helpers: play listed turns and random games (session fixtures, as hypothesis needs)."""
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from random import Random
+from typing import Any
+
+import pytest
+
+from hogengine.dice import seeded_rolls
+from hogengine.game import State, TurnResult, dice_for, legal_choices, new_game, resolve
+
+Turns = Sequence[tuple[int, Sequence[int]]]
+
+
+def play_turns(state: State, turns: Turns) -> list[TurnResult]:
+    """Resolve each (choice, rolls) in order from `state`."""
+    results = []
+    for choice, rolls in turns:
+        results.append(resolve(state, choice, rolls))
+        state = results[-1].after
+    return results
+
+
+def start(rules: str, scores: tuple[int, int] = (0, 0), mover: int = 0, **hidden: Any) -> State:
+    """A checked new game, with hidden parts (chop_used, streaks, exchanges) set as given."""
+    return replace(new_game(rules, 100, scores, mover), **hidden)
+
+
+def random_game(rules: str, rng: Random, goal: int = 100, seed: bytes | None = None) -> list[TurnResult]:
+    """A whole game of random legal choices: commit-reveal dice from `seed`, else fair dice from `rng`."""
+    state, results = new_game(rules, goal), []
+    while not state.over:
+        choice = rng.choice(legal_choices(state))
+        count, sides = dice_for(state, choice)
+        if seed is None:
+            rolls = [rng.randint(1, sides) for _ in range(count)]
+        else:
+            rolls = seeded_rolls(seed, state.turn, count, sides)
+        results.append(resolve(state, choice, rolls))
+        state = results[-1].after
+    return results
+
+
+@pytest.fixture(scope="session")
+def turns() -> Callable[[State, Turns], list[TurnResult]]:
+    return play_turns
+
+
+@pytest.fixture(scope="session")
+def begin() -> Callable[..., State]:
+    return start
+
+
+@pytest.fixture(scope="session")
+def random_games() -> Callable[..., list[TurnResult]]:
+    return random_game
