@@ -1,0 +1,130 @@
+"""Strategies: functions of (score, opponent_score) and the 100x100 int8 tables that store them.
+
+A table is indexed [score][opponent_score], the contest's "ten thousand choices". Every value is
+checked against the rule set's legal choices when a table is built or loaded.
+"""
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from hogengine.errors import HogError
+from hogengine.game import MAX_GOAL
+from hogengine.position import Position
+from hogengine.rules import RuleSet, get_rules
+
+Strategy: TypeAlias = Callable[[int, int], int]
+Table: TypeAlias = npt.NDArray[np.int8]
+SIZE = 100  # scores 0..99: every score a player can hold while the game goes on
+
+
+class BadStrategy(HogError):  # noqa: N818 - named like the engine's errors
+    """A strategy, table or strategy name that cannot be used under these rules."""
+
+
+def _ruleset(rules: RuleSet | str) -> RuleSet:
+    return rules if isinstance(rules, RuleSet) else get_rules(rules)
+
+
+def legal_choice(value: object, rules: RuleSet, where: str) -> int:
+    """`value` as a choice of these rules, or BadStrategy naming `where` it came from."""
+    if isinstance(value, int | np.integer) and not isinstance(value, bool) and int(value) in rules.choices:
+        return int(value)
+    low, high = rules.choices[0], rules.choices[-1]
+    raise BadStrategy(f"{where}: {value!r:.40} is not a legal choice under {rules.id} ({low} to {high}).")
+
+
+def always_roll(n: int) -> Strategy:
+    """A strategy that always chooses `n` (the course's `always_roll`)."""
+
+    def strategy(score: int, opponent_score: int) -> int:
+        return n
+
+    return strategy
+
+
+def table_from_function(fn: Strategy, rules: RuleSet | str) -> Table:
+    """Ask `fn` for every pair of scores below 100 and store its choices, each checked legal."""
+    ruleset = _ruleset(rules)
+    table = np.empty((SIZE, SIZE), dtype=np.int8)
+    for score in range(SIZE):
+        for opponent in range(SIZE):
+            table[score, opponent] = legal_choice(
+                fn(score, opponent), ruleset, f"strategy({score}, {opponent})"
+            )
+    return table
+
+
+def function_from_table(table: Table) -> Strategy:
+    """The strategy a table stores (plain ints, as the engine expects)."""
+    if table.shape != (SIZE, SIZE):
+        raise BadStrategy(f"A strategy table is {SIZE}x{SIZE}, not {'x'.join(map(str, table.shape))}.")
+
+    def strategy(score: int, opponent_score: int) -> int:
+        return int(table[score, opponent_score])
+
+    return strategy
+
+
+def load_table_json(source: str | Path, rules: RuleSet | str) -> Table:
+    """A table from JSON text or a .json file: 100 rows of 100 legal choices, else a clear BadStrategy."""
+    ruleset = _ruleset(rules)
+    if isinstance(source, str) and source.lstrip().startswith("["):
+        text = source
+    else:
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise BadStrategy(f"Cannot read the strategy file {str(source)[:200]!r}: {error}.") from None
+    try:
+        rows = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise BadStrategy(f"The strategy table is not valid JSON ({str(error)[:200]}).") from None
+    if not isinstance(rows, list) or len(rows) != SIZE:
+        raise BadStrategy(f"A strategy table is a list of {SIZE} rows, one per score.")
+    table = np.empty((SIZE, SIZE), dtype=np.int8)
+    for score, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != SIZE:
+            raise BadStrategy(f"Row {score} must be a list of {SIZE} choices, one per opponent score.")
+        for opponent, value in enumerate(row):
+            table[score, opponent] = legal_choice(value, ruleset, f"row {score}, column {opponent}")
+    return table
+
+
+def course_table(rules: RuleSet | str, goal: int = MAX_GOAL, cutoff: int = 8, num_rolls: int = 6) -> Table:
+    """The course's extra-turn strategy for any rule set: roll 0 when Free Bacon, with every rule that
+    follows it, gains at least `cutoff`, wins or earns an extra turn; otherwise roll `num_rolls`."""
+    ruleset = _ruleset(rules)
+    score, opponent = np.indices((SIZE, SIZE), dtype=np.int64)
+    step = ruleset.step(Position(score, opponent), 0, False, 0, goal)
+    after = np.asarray(step.position.mover)
+    bacon = (after - score >= cutoff) | (after >= goal) | np.asarray(step.extra, dtype=bool)
+    return np.where(bacon, 0, num_rolls).astype(np.int8)
+
+
+def _always(rules: RuleSet, goal: int, argument: str) -> Strategy:
+    n = int(argument) if argument.lstrip("-").isdigit() else argument
+    return always_roll(legal_choice(n, rules, f"always:{argument}"))
+
+
+# Strategies by name for the command line (`name` or `name:argument`); add an entry to add a name.
+NAMED: dict[str, Callable[[RuleSet, int, str], Strategy]] = {
+    "always": _always,
+    "course": lambda rules, goal, _: function_from_table(course_table(rules, goal)),
+}
+
+
+def strategy_from_spec(spec: str, rules: RuleSet | str, goal: int = MAX_GOAL) -> Strategy:
+    """A strategy named on the command line: `always:N`, `course`, or a .json table file."""
+    ruleset = _ruleset(rules)
+    if spec.endswith(".json"):
+        return function_from_table(load_table_json(Path(spec), ruleset))
+    name, _, argument = spec.partition(":")
+    if name not in NAMED:
+        known = ", ".join(["always:N", *sorted(set(NAMED) - {"always"}), "FILE.json"])
+        raise BadStrategy(f"Unknown strategy {spec[:60]!r}: use one of {known}.")
+    return NAMED[name](ruleset, goal, argument)
