@@ -73,7 +73,7 @@ def function_from_table(table: Table) -> Strategy:
 def load_table_json(source: str | Path, rules: RuleSet | str) -> Table:
     """A table from JSON text or a .json file: 100 rows of 100 legal choices, else a clear BadStrategy."""
     ruleset = _ruleset(rules)
-    if isinstance(source, str) and source.lstrip().startswith("["):
+    if isinstance(source, str) and source.lstrip()[:1] in ("[", "{"):
         text = source
     else:
         try:

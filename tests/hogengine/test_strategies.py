@@ -1,0 +1,125 @@
+"""Strategy tables: built from functions, loaded from JSON, checked against the rules; the course tables."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hogengine.course import extra_turn_strategy
+from hogengine.game import resolve
+from hogengine.rules import RULE_SETS, get_rules
+from hogengine.strategies import (
+    BadStrategy,
+    always_roll,
+    course_table,
+    function_from_table,
+    load_table_json,
+    strategy_from_spec,
+    table_from_function,
+)
+
+
+def test_table_from_function_asks_every_pair_of_scores():
+    table = table_from_function(lambda score, opponent: (score + opponent) % 11, "swine-align")
+    assert table.shape == (100, 100)
+    assert table.dtype == np.int8
+    assert table[3, 4] == 7
+    assert function_from_table(table)(99, 2) == 2
+
+
+def test_function_from_table_returns_plain_ints():
+    choice = function_from_table(table_from_function(always_roll(5), "pork-chop"))(10, 20)
+    assert choice == 5
+    assert type(choice) is int
+
+
+@pytest.mark.parametrize("bad", [11, True, 2.0, "3", None])
+def test_table_from_function_rejects_illegal_values_naming_the_scores(bad):
+    with pytest.raises(BadStrategy, match=r"strategy\(0, 0\)"):
+        table_from_function(lambda score, opponent: bad, "swine-align")
+
+
+def test_minus_one_is_legal_only_where_the_rules_have_it():
+    assert table_from_function(always_roll(-1), "pork-chop")[0, 0] == -1
+    with pytest.raises(BadStrategy, match="0 to 10"):
+        table_from_function(always_roll(-1), "piggy-back")
+
+
+def test_a_table_of_the_wrong_shape_is_refused():
+    with pytest.raises(BadStrategy, match="100x100"):
+        function_from_table(np.zeros((10, 10), dtype=np.int8))
+
+
+def test_load_table_json_from_text_and_from_a_file(tmp_path):
+    rows = [[(score * opponent) % 11 for opponent in range(100)] for score in range(100)]
+    from_text = load_table_json(json.dumps(rows), "swine-align")
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(rows))
+    assert np.array_equal(load_table_json(path, "swine-align"), from_text)
+    assert np.array_equal(load_table_json(str(path), get_rules("fa20")), from_text)
+    assert from_text[7, 8] == 56 % 11
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[1, 2", "not valid JSON"),
+        ("[[5] * 100]", "not valid JSON"),
+        (json.dumps([[5] * 100] * 99), "list of 100 rows"),
+        (json.dumps([[5] * 100] * 99 + [[5] * 99]), "Row 99 must be a list of 100"),
+        (json.dumps([[5] * 100] * 99 + [[5] * 99 + [11]]), "row 99, column 99: 11 is not a legal choice"),
+        (json.dumps([[5] * 100] * 99 + [[5] * 99 + [True]]), "row 99, column 99: True"),
+        (json.dumps([[5] * 100] * 99 + [[5] * 99 + [4.0]]), "row 99, column 99: 4.0"),
+        (json.dumps({"rows": []}), "list of 100 rows"),
+    ],
+)
+def test_load_table_json_errors_say_what_is_wrong(text, message):
+    with pytest.raises(BadStrategy, match=message):
+        load_table_json(text, "swine-align")
+
+
+def test_load_table_json_missing_file():
+    with pytest.raises(BadStrategy, match="Cannot read the strategy file"):
+        load_table_json("/nonexistent/strategy.json", "swine-align")
+
+
+@pytest.mark.parametrize("rules", [r.id for r in RULE_SETS])
+def test_course_table_is_legal_and_takes_free_bacon_when_it_gains_at_least_eight(begin, rules):
+    table = course_table(rules)
+    assert table.dtype == np.int8
+    assert set(np.unique(table)) <= {0, 6}
+    for score, opponent in [(0, 48), (10, 79), (30, 5), (50, 2), (90, 13)]:
+        gain = resolve(begin(rules, (score, opponent)), 0, []).after.scores[0] - score
+        if gain >= 8:
+            assert table[score, opponent] == 0
+
+
+def test_course_table_of_swine_align_is_the_course_extra_turn_strategy(begin):
+    table, course = course_table("swine-align"), table_from_function(extra_turn_strategy, "swine-align")
+    bacon = np.array([get_rules("swine-align").free_bacon(opponent) for opponent in range(100)])
+    still_playing = np.add.outer(np.arange(100), bacon) < 100
+    assert np.array_equal(table[still_playing], course[still_playing])
+    # Where Free Bacon wins outright it takes it, which the course's strategy may not.
+    assert (table[~still_playing] == 0).all()
+
+
+def test_strategy_from_spec():
+    assert strategy_from_spec("always:3", "pork-chop")(5, 5) == 3
+    assert strategy_from_spec("always:-1", "pork-chop")(5, 5) == -1
+    assert strategy_from_spec("course", "swine-align")(0, 6) == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("always:11", "11 is not a legal choice"),
+        ("always:-1", "-1 is not a legal choice"),
+        ("always:x", "'x' is not a legal choice"),
+        ("always", "'' is not a legal choice"),
+        ("best", "Unknown strategy 'best'"),
+        ("missing.json", "Cannot read the strategy file"),
+    ],
+)
+def test_strategy_from_spec_errors(spec, message):
+    with pytest.raises(BadStrategy, match=message):
+        strategy_from_spec(spec, "swine-align")
