@@ -1,0 +1,152 @@
+"""The replay contract of DESIGN.md: a recorded game in, every turn re-played by the engine out.
+
+A record is `{"rules", "goal", "score", "mover", "turns": [{"choice", "rolls"}, ...]}` (goal 100,
+score [0, 0] and mover 0 by default). With a hex `"seed"` the rolls are re-derived by commit-reveal
+(rolls given anyway must match; an optional `"commitment"` must be the seed's SHA-256). Every problem
+is a HogError; once turns are involved its message starts with the turn it concerns ("turn 3: ...").
+"""
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hogengine.dice import commitment, seeded_rolls
+from hogengine.errors import HogError
+from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, new_game, resolve
+
+RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
+TURN_KEYS = {"choice", "rolls"}
+
+
+class BadReplay(HogError):  # noqa: N818 - named like the engine's errors
+    """A game record that is not in the replay contract's shape."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One recorded turn: the choice, and its rolls unless a seed supplies them."""
+
+    choice: int
+    rolls: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A checked game record, ready to be re-played."""
+
+    start: State
+    turns: tuple[Turn, ...]
+    seed: bytes | None = None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_seed(text: object) -> bytes:
+    """A commit-reveal seed from its hex text."""
+    try:
+        if not isinstance(text, str) or not text:
+            raise ValueError
+        return bytes.fromhex(text)
+    except ValueError:
+        raise BadReplay("The seed must be a non-empty string of hex digits (two per byte).") from None
+
+
+def _turn(index: int, data: object, seeded: bool) -> Turn:
+    where = f"turn {index}"
+    if not isinstance(data, dict):
+        raise BadReplay(f'{where}: a turn is an object like {{"choice": 3, "rolls": [2, 4, 1]}}.')
+    if extra := sorted(set(data) - TURN_KEYS):
+        raise BadReplay(f"{where}: unexpected key(s) {', '.join(map(repr, extra))}.")
+    if "choice" not in data:
+        raise BadReplay(f'{where}: missing "choice".')
+    if not _whole(data["choice"]):
+        raise BadReplay(f"{where}: the choice must be a whole number, not {data['choice']!r:.40}.")
+    rolls = data.get("rolls")
+    if rolls is None and not seeded:
+        raise BadReplay(f'{where}: missing "rolls" (or give the game\'s "seed").')
+    if rolls is not None and (not isinstance(rolls, list) or not all(_whole(roll) for roll in rolls)):
+        raise BadReplay(f"{where}: the rolls must be a list of whole numbers.")
+    return Turn(data["choice"], None if rolls is None else tuple(rolls))
+
+
+def parse_record(data: object) -> GameRecord:
+    """Check a decoded JSON record strictly (types, keys, the seed's commitment) and build its start."""
+    if not isinstance(data, dict):
+        raise BadReplay('The record must be a JSON object with "rules" and "turns".')
+    if extra := sorted(set(data) - RECORD_KEYS):
+        raise BadReplay(
+            f"Unexpected key(s) {', '.join(map(repr, extra))}; known: {', '.join(sorted(RECORD_KEYS))}."
+        )
+    if missing := [key for key in ("rules", "turns") if key not in data]:
+        raise BadReplay(f"Missing key(s) {', '.join(map(repr, missing))}.")
+    rules, goal = data["rules"], data.get("goal", MAX_GOAL)
+    score, mover = data.get("score", [0, 0]), data.get("mover", 0)
+    if not isinstance(rules, str):
+        raise BadReplay('"rules" must be a rule set id such as "pork-chop".')
+    if not _whole(goal):
+        raise BadReplay('"goal" must be a whole number.')
+    if not isinstance(score, list) or len(score) != 2 or not all(map(_whole, score)):
+        raise BadReplay('"score" must be a list of two whole numbers.')
+    if not _whole(mover):
+        raise BadReplay('"mover" must be 0 or 1.')
+    seed = parse_seed(data["seed"]) if "seed" in data else None
+    if "commitment" in data:
+        if seed is None:
+            raise BadReplay('A "commitment" can only be checked with the game\'s "seed".')
+        if not isinstance(data["commitment"], str) or data["commitment"].lower() != commitment(seed):
+            raise BadReplay("The seed does not match the commitment: its SHA-256 is different.")
+    turns = data["turns"]
+    if not isinstance(turns, list):
+        raise BadReplay('"turns" must be a list of turns (it may be empty).')
+    start = new_game(rules, goal, (score[0], score[1]), mover)
+    return GameRecord(
+        start, tuple(_turn(start.turn + i, t, seed is not None) for i, t in enumerate(turns)), seed
+    )
+
+
+def load_record(text: str) -> GameRecord:
+    """Parse and check a record from JSON text."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BadReplay("The record is not valid JSON: it is nested too deeply.") from None
+    except ValueError as error:
+        raise BadReplay(f"The record is not valid JSON: {str(error)[:200]}.") from None
+    return parse_record(data)
+
+
+def replay(record: GameRecord) -> Iterator[TurnResult]:
+    """Re-play every recorded turn through the engine, yielding each as it is resolved."""
+    state = record.start
+    for turn in record.turns:
+        try:
+            rolls = turn.rolls
+            if record.seed is not None:
+                count, sides = dice_for(state, turn.choice)
+                derived = tuple(seeded_rolls(record.seed, state.turn, count, sides))
+                if rolls is not None and rolls != derived:
+                    raise BadReplay(
+                        f"the rolls {list(rolls)} are not the ones the seed gives: {list(derived)}."
+                    )
+                rolls = derived
+            result = resolve(state, turn.choice, rolls or ())
+        except HogError as error:
+            raise type(error)(f"turn {state.turn}: {error}") from None
+        yield result
+        state = result.after
+
+
+def to_record(start: State, results: Sequence[TurnResult], seed: bytes | None = None) -> dict[str, Any]:
+    """The record of a played game (the export shape): with its seed, choices alone re-derive the rolls."""
+    record: dict[str, Any] = {"rules": start.rules, "goal": start.goal, "score": list(start.scores)}
+    if start.mover:
+        record["mover"] = start.mover
+    if seed is None:
+        record["turns"] = [{"choice": r.choice, "rolls": list(r.outcomes)} for r in results]
+    else:
+        record["seed"] = seed.hex()
+        record["turns"] = [{"choice": r.choice} for r in results]
+    return record
