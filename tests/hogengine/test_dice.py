@@ -1,0 +1,71 @@
+"""Dice: exact distributions against brute force, and commit-reveal rolls in range, repeatable and fair."""
+
+import hashlib
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hogengine.dice import commitment, exact_outcomes, new_seed, outcomes, seeded_outcome, seeded_rolls
+from hogengine.rules import RULE_SETS
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+@pytest.mark.parametrize("sides", [4, 6])
+@pytest.mark.parametrize("count", range(5))
+def test_exact_outcomes_match_brute_force_enumeration(rules, sides, count):
+    brute: Counter[tuple[bool, int]] = Counter()
+    for rolls in product(range(1, sides + 1), repeat=count):
+        brute[rules.roll_summary(rolls)] += 1
+    expected = {key: Fraction(n, sides**count) for key, n in brute.items()}
+    exact = exact_outcomes(rules, count, sides)
+    assert sum(exact.values()) == 1
+    assert {key: p for key, p in exact.items() if p} == expected
+    arrays = outcomes(rules, count, sides)
+    assert abs(arrays.prob.sum() - 1) < 1e-12
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+def test_exact_outcomes_of_ten_dice_sum_to_one(rules):
+    assert sum(exact_outcomes(rules, 10, 6).values()) == 1
+
+
+@settings(max_examples=200)
+@given(
+    st.binary(min_size=1, max_size=40),
+    st.integers(0, 10**6),
+    st.integers(0, 10),
+    st.sampled_from([4, 6]),
+)
+def test_seeded_rolls_are_in_range_and_repeatable(seed, turn, count, sides):
+    rolls = seeded_rolls(seed, turn, count, sides)
+    assert len(rolls) == count
+    assert all(1 <= roll <= sides for roll in rolls)
+    assert rolls == seeded_rolls(seed, turn, count, sides)
+    assert rolls == [seeded_outcome(seed, turn, index, sides) for index in range(count)]
+
+
+def test_seeded_rolls_follow_the_documented_derivation():
+    seed = bytes.fromhex("00" * 31 + "2a")
+    message = seed + (3).to_bytes(8, "big") + (1).to_bytes(4, "big") + (0).to_bytes(4, "big")
+    first_byte = next(b for b in hashlib.sha256(message).digest() if b < 252)
+    assert seeded_outcome(seed, 3, 1, 6) == 1 + first_byte % 6
+    assert commitment(seed) == hashlib.sha256(seed).hexdigest()
+
+
+def test_fresh_seeds_differ_and_are_32_bytes():
+    assert len(new_seed()) == 32
+    assert new_seed() != new_seed()
+
+
+@pytest.mark.parametrize(("sides", "critical"), [(4, 16.27), (6, 20.52)])  # chi-square, p = 0.001
+def test_seeded_rolls_are_not_biased(sides, critical):
+    seed = b"fair dice you can check"
+    rolls = [roll for turn in range(1200) for roll in seeded_rolls(seed, turn, 10, sides)]
+    expected = len(rolls) / sides
+    counts = Counter(rolls)
+    chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, sides + 1))
+    assert chi_square < critical
