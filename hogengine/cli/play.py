@@ -1,0 +1,162 @@
+"""`hog play`: Hog in the terminal, against a friend or a built-in strategy, with dice you can check.
+
+The dice are commit-reveal: the SHA-256 of a secret seed is shown before the first roll, the seed after the
+last, with a record that `hog replay` re-plays from the seed alone.
+"""
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+
+from hogengine.commentary import announce_highest, announce_lead_changes, both
+from hogengine.dice import commitment, new_seed, seeded_rolls
+from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, legal_choices, new_game, resolve
+from hogengine.replay import parse_seed, to_record
+from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules, pieces
+from hogengine.rules.pig_fest import PigFest, multiplier
+from hogengine.rules.pork_chop import PORK_CHOP, PorkChop
+from hogengine.rules.swine_align import SwineAlign
+from hogengine.strategies import strategy_from_spec
+
+# Chooses for the player to move, seeing the whole state.
+Opponent = Callable[[State], int]
+# Opponents by name for `--vs`; any other name is a strategy (always:N, course, FILE.json).
+OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {"human": lambda rules, goal: None}
+WHOLE = re.compile(r"[+-]?\d{1,3}")
+SIDES = {4: "four-sided", 6: "six-sided"}
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser("play", help="play Hog in the terminal", description=__doc__)
+    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
+    parser.add_argument("--goal", type=int, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
+    parser.add_argument(
+        "--vs",
+        default="course",
+        help="human (a friend at this keyboard), always:N, course or FILE.json (course)",
+    )
+    parser.add_argument("--seed", help="the dice seed in hex (default: a fresh secret one)")
+    parser.set_defaults(func=run)
+
+
+def opponent_for(spec: str, rules: RuleSet, goal: int) -> Opponent | None:
+    """Player 1 as named by `--vs`: None for a second person, else a function of the state."""
+    if spec in OPPONENTS:
+        return OPPONENTS[spec](rules, goal)
+    strategy = strategy_from_spec(spec, rules, goal)
+    return lambda state: strategy(state.scores[state.mover], state.scores[1 - state.mover])
+
+
+def dice_kind(state: State) -> str:
+    """The dice a roll uses now, and the rules that made them so."""
+    rules = state.ruleset
+    sides = int(rules.dice(state.position(), 1)[1])
+    reasons = []
+    if not isinstance(rules, SwineAlign) and pieces.hog_wild(*state.scores):
+        total = sum(state.scores)
+        reasons.append(f"Hog Wild: {state.scores[0]} + {state.scores[1]} = {total} is a multiple of 7")
+    if isinstance(rules, PigFest) and state.exchanges % 2:
+        reasons.append(f"the dice were exchanged {state.exchanges} times, an odd number")
+    return f"{SIDES[sides]} dice" + (f" ({'; '.join(reasons)})" if reasons else "")
+
+
+def player_line(state: State, player: int, names: tuple[str, str]) -> str:
+    """One player's row on the board: score and every hidden part this rule set has."""
+    width = max(map(len, names))
+    parts = [f"{names[player]:<{width}} {state.scores[player]:>3}"]
+    if isinstance(state.ruleset, PorkChop):
+        parts.append(
+            "Pork Chop used (-1 rolls 10 dice)" if state.chop_used[player] else "Pork Chop available"
+        )
+    if isinstance(state.ruleset, PigFest):
+        streak = state.streaks[player]
+        parts.append(f"Pig Outs in a row: {streak} (next other turn x{multiplier(streak)})")
+    return "   ".join(parts)
+
+
+def choice_text(state: State, choice: int) -> str:
+    """A choice as the board lists it, with what Free Bacon and -1 would do right now."""
+    rules = state.ruleset
+    if choice == 0:
+        return f"0 Free Bacon (+{int(rules.step(state.position(), 0, False, 0, state.goal).points)})"
+    if choice == PORK_CHOP and isinstance(rules, PorkChop) and dice_for(state, choice)[0]:
+        return "-1 = 10 dice (Pork Chop used)"
+    return f"{choice} {rules.choice_label(choice)}"
+
+
+def board(state: State, names: tuple[str, str]) -> str:
+    """The whole board before a move: scores, hidden parts, who moves, the dice and the choices."""
+    rules = state.ruleset
+    lines = [f"--- Turn {state.turn} - {rules.title} - first to {state.goal} ---"]
+    lines += [f"  {player_line(state, player, names)}" for player in (0, 1)]
+    if isinstance(rules, PigFest):
+        lines.append(f"  Dice exchanged {state.exchanges} time(s) by Ham Hijinks")
+    lines.append(f"{names[state.mover]} to move with {dice_kind(state)}.")
+    special = [choice_text(state, choice) for choice in legal_choices(state) if choice <= 0]
+    lines.append(f"Choices: {' | '.join(special)} | 1 to 10 dice")
+    return "\n".join(lines)
+
+
+def ask(state: State, name: str) -> int:
+    """Read a legal choice from stdin, explaining every rejected line; EOFError when input ends."""
+    choices = legal_choices(state)
+    low, high = choices[0], choices[-1]
+    while True:
+        text = input(f"{name}, your choice ({low} to {high}): ").strip()
+        if WHOLE.fullmatch(text) and int(text) in choices:
+            return int(text)
+        print(f"{text[:20]!r} is not a choice: type a whole number from {low} to {high}.")
+
+
+def show_turn(result: TurnResult, names: tuple[str, str]) -> None:
+    """What happened: the dice, each rule that fired, the points and the score."""
+    name = names[result.player]
+    if result.dice:
+        rolls = " ".join(map(str, result.outcomes))
+        print(f"{name} rolls {result.dice} {SIDES[result.sides]} dice: {rolls}")
+    for event in result.events:
+        print(f"  * {event.describe()}")
+    score0, score1 = result.after.scores
+    print(f"{name} scores {result.points}. Score: {score0} to {score1}.")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    state = new_game(rules.id, args.goal)
+    opponent = opponent_for(args.vs, rules, args.goal)
+    seed = parse_seed(args.seed) if args.seed is not None else new_seed()
+    names = ("Player 0 (you)", f"Player 1 ({args.vs})") if opponent else ("Player 0", "Player 1")
+    print(f"Hog: {rules.title}. First to {state.goal} wins.")
+    print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")
+    say = both(announce_highest(0), both(announce_highest(1), announce_lead_changes()))
+    results: list[TurnResult] = []
+    try:
+        while not state.over:
+            print(f"\n{board(state, names)}")
+            if opponent and state.mover == 1:
+                choice = opponent(state)
+                print(f"{names[1]} chooses {choice}.")
+            else:
+                choice = ask(state, names[state.mover])
+            count, sides = dice_for(state, choice)
+            result = resolve(state, choice, seeded_rolls(seed, state.turn, count, sides))
+            show_turn(result, names)
+            say = say(*result.after.scores)
+            results.append(result)
+            state = result.after
+    except EOFError:
+        print()  # end the unanswered prompt's line
+        print("hog play: the input ended before the game did.", file=sys.stderr)
+    else:
+        print(f"\n{names[state.winner or 0]} wins, {state.scores[0]} to {state.scores[1]}.")
+    reveal(seed, new_game(rules.id, args.goal), results)
+    return 0 if state.over else 1
+
+
+def reveal(seed: bytes, start: State, results: list[TurnResult]) -> None:
+    """Reveal the seed and the record that re-plays this game, so anyone can check the dice."""
+    print(f"Dice seed: {seed.hex()}")
+    print(f"Its SHA-256, shown at the start: {commitment(seed)}")
+    print(f"Check the game: echo '{json.dumps(to_record(start, results, seed))}' | hog replay")

@@ -1,0 +1,28 @@
+"""`hog replay`: a recorded game as JSON on stdin, one JSON object per re-played turn on stdout."""
+
+import argparse
+import json
+import sys
+
+from hogengine.replay import BadReplay, load_record, replay
+
+EXAMPLE = '{"rules": "pork-chop", "goal": 100, "score": [0, 0], "turns": [{"choice": 3, "rolls": [2, 4, 1]}]}'
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="re-play a recorded game (JSON on stdin)",
+        description=f'{__doc__} Input: {EXAMPLE} - or a hex "seed" instead of the rolls.',
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadReplay("The record is not UTF-8 text.") from None
+    for result in replay(load_record(text)):
+        print(json.dumps(result.to_json()), flush=True)
+    return 0

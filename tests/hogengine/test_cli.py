@@ -1,0 +1,220 @@
+"""The `hog` command line as users run it: replay, play through stdin, simulate; never a traceback."""
+
+import io
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from hogengine.cli import main
+from hogengine.cli.progress import Progress
+from hogengine.dice import commitment
+
+SAMPLE = {
+    "rules": "pork-chop",
+    "goal": 100,
+    "score": [14, 42],
+    "turns": [
+        {"choice": 0, "rolls": []},
+        {"choice": -1, "rolls": []},
+        {"choice": -1, "rolls": []},
+        {"choice": -1, "rolls": [1, 2, 2, 2, 2, 2, 2, 2, 2, 2]},
+    ],
+}
+
+
+def hog(*args: str, stdin: str | bytes = "") -> subprocess.CompletedProcess[bytes]:
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    return subprocess.run(
+        [sys.executable, "-m", "hogengine", *args], check=False, input=data, capture_output=True, timeout=60
+    )
+
+
+def test_replay_of_the_pork_chop_sample_game():
+    done = hog("replay", stdin=json.dumps(SAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    out = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [line["score"] for line in out] == [[42, 21], [21, 42], [42, 21], [42, 22]]
+    assert [line["turn"] for line in out] == [0, 1, 2, 3]
+
+
+def turn_replaced(index: int, turn: object) -> str:
+    turns = list(SAMPLE["turns"])
+    turns[index] = turn
+    return json.dumps({**SAMPLE, "turns": turns})
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ('{"rules": "pork-chop", "turns": [', "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        (json.dumps({**SAMPLE, "rules": "nope\nnope"}), "Unknown rules"),
+        (turn_replaced(2, {"choice": 12, "rolls": []}), "turn 2: 12 is not a legal choice"),
+        (turn_replaced(1, {"choice": 2, "rolls": [3, 3, 3]}), "turn 1: Choice 2 rolls 2 dice, but 3"),
+        (turn_replaced(0, {"choice": 1, "rolls": [6]}), "turn 0: 6 is not an outcome of a 4-sided die"),
+        (
+            json.dumps({"rules": "fa20", "score": [94, 50], "turns": [{"choice": 1, "rolls": [6]}] * 2}),
+            "turn 1: The game",
+        ),
+        (json.dumps({**SAMPLE, "seed": "not hex"}), "hex"),
+        (json.dumps({**SAMPLE, "seed": "00"}), "turn 3: the rolls"),
+        (turn_replaced(3, {"choice": False, "rolls": []}), "turn 3: the choice must be a whole number"),
+    ],
+)
+def test_replay_errors_are_one_line_naming_the_turn(stdin, message):
+    done = hog("replay", stdin=stdin)
+    stderr = done.stderr.decode()
+    assert done.returncode == 1
+    assert "Traceback" not in stderr
+    assert stderr.count("\n") == 1
+    assert stderr.startswith("hog replay: ")
+    assert message in stderr
+
+
+def play(monkeypatch, capsys, stdin: str, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(["play", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+SEED = "0123456789abcdef"
+
+
+def test_play_rejects_bad_input_and_reports_eof_without_a_traceback(monkeypatch, capsys):
+    status, out, err = play(monkeypatch, capsys, "three\n11\n\n-1\n", "--seed", SEED, "--vs", "human")
+    assert status == 1
+    assert "'three' is not a choice: type a whole number from 0 to 10." in out
+    assert "'11' is not a choice" in out
+    assert "'-1' is not a choice" in out  # swine-align has no -1
+    assert err == "hog play: the input ended before the game did.\n"
+    assert f"Dice seed: {SEED}" in out  # revealed even when the game is abandoned
+
+
+def test_play_a_whole_game_against_a_strategy_and_check_the_dice(monkeypatch, capsys):
+    status, out, err = play(
+        monkeypatch, capsys, "4\n" * 200, "--seed", SEED, "--vs", "always:5", "--goal", "40"
+    )
+    assert status == 0, err
+    shown = re.search(r"Dice commitment .*: ([0-9a-f]{64})", out)
+    assert shown
+    assert shown.group(1) == commitment(bytes.fromhex(SEED))
+    assert re.search(r"Player [01] \(.*\) wins, \d+ to \d+\.", out)
+    assert "Player 1 (always:5) chooses 5." in out
+    assert "Player 0 (you), your choice (0 to 10): " in out
+    record = re.search(r"echo '(.*)' \| hog replay", out)
+    assert record
+    final = re.search(r"wins, (\d+) to (\d+)\.", out)
+    assert final
+    replayed = hog("replay", stdin=record.group(1))
+    last = json.loads(replayed.stdout.decode().splitlines()[-1])
+    assert last["over"]
+    assert last["score"] == [int(final.group(1)), int(final.group(2))]
+
+
+def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys):
+    _, out, _ = play(monkeypatch, capsys, "-1\n", "--rules", "pig-fest", "--seed", SEED, "--vs", "human")
+    assert "four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in out
+    assert "Dice exchanged 0 time(s)" in out
+    assert "Pig Outs in a row: 0" in out
+    assert "-1 Ham Hijinks" in out
+    assert "six-sided dice (Hog Wild: 1 + 0 = 1" not in out
+    assert "the dice were exchanged 1 times, an odd number" in out
+    _, out, _ = play(monkeypatch, capsys, "-1\n-1\n-1\n", "--rules", "sp17", "--seed", SEED, "--vs", "human")
+    assert "Pork Chop available" in out
+    assert "Player 0 plays Pork Chop" in out
+    assert "-1 = 10 dice (Pork Chop used)" in out
+    assert "0 Free Bacon (+" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--vs", "always:11"], "11 is not a legal choice"),
+        (["--vs", "wizard"], "Unknown strategy"),
+        (["--rules", "nope"], "Unknown rules"),
+        (["--goal", "0"], "goal"),
+        (["--seed", "xyz"], "hex"),
+    ],
+)
+def test_play_option_errors_are_one_line(args, message):
+    done = hog("play", *args, stdin="")
+    assert done.returncode == 1
+    assert done.stderr.decode().count("\n") == 1
+    assert message in done.stderr.decode()
+    assert "Traceback" not in done.stderr.decode()
+
+
+def test_play_through_a_pipe_never_shows_a_traceback():
+    done = hog("play", "--seed", SEED, stdin="x\n" * 3 + "5\n")
+    assert done.returncode == 1
+    assert b"Traceback" not in done.stderr
+    assert b"not a choice" in done.stdout
+
+
+def test_simulate_turns_json(capsys):
+    assert (
+        main(["simulate", "turns", "--rules", "piggy-back", "--trials", "50", "--seed", "1", "--json"]) == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert [row["dice"] for row in report["averages"]] == list(range(11))
+    assert report["best"] == max(report["averages"], key=lambda row: (row["average"], -row["dice"]))["dice"]
+    assert report["seed"] == "1"
+    main(["simulate", "turns", "--rules", "piggy-back", "--trials", "50", "--seed", "1", "--json"])
+    assert json.loads(capsys.readouterr().out) == report  # the same seed repeats the run
+
+
+def test_simulate_turns_from_fixed_scores_for_humans(capsys):
+    assert main(["simulate", "turns", "--trials", "20", "--score", "0", "42"]) == 0
+    out = capsys.readouterr().out
+    assert "from 0-42" in out
+    assert "   0 dice   12.00" in out  # Free Bacon against 42 is always 12
+
+
+def test_simulate_games_json(capsys):
+    args = ["simulate", "games", "always:4", "always:5", "--games", "200", "--seed", "7", "--json"]
+    assert main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 200
+    assert report["win_rate"] == report["wins"] / 200
+    assert abs(report["win_rate"] - 0.463) < 4 * report["standard_error"] + 0.01
+
+
+def test_simulate_games_with_a_table_file(tmp_path, capsys):
+    path = tmp_path / "zeros.json"
+    path.write_text(json.dumps([[0] * 100] * 100))
+    assert (
+        main(["simulate", "games", str(path), "course", "--games", "10", "--seed", "x", "--rules", "sp16"])
+        == 0
+    )
+    assert "beat course in" in capsys.readouterr().out
+
+
+def test_simulate_usage_errors_exit_2():
+    done = hog("simulate", "games", "always:4", "always:5", "--games", "0")
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stderr
+
+
+def test_progress_bar_waits_a_second_then_draws_and_finishes_the_line():
+    now = [0.0]
+    stream = io.StringIO()
+    with Progress(10, "work", stream=stream, enabled=True, clock=lambda: now[0]) as progress:
+        progress.advance(3)
+        assert stream.getvalue() == ""
+        now[0] = 2.0
+        progress.advance(2)
+        assert "work [" in stream.getvalue()
+        assert "50% 5/10" in stream.getvalue()
+    assert stream.getvalue().endswith(" 50% 5/10 ~2s left\n")  # closed early: the last state stays
+
+
+def test_progress_bar_is_silent_off_a_terminal():
+    stream = io.StringIO()
+    with Progress(10, "work", stream=stream, delay=0.0) as progress:
+        progress.advance(10)
+    assert stream.getvalue() == ""
