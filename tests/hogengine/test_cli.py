@@ -5,6 +5,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,17 +13,8 @@ from hogengine.cli import main
 from hogengine.cli.progress import Progress
 from hogengine.dice import commitment
 
-SAMPLE = {
-    "rules": "pork-chop",
-    "goal": 100,
-    "score": [14, 42],
-    "turns": [
-        {"choice": 0, "rolls": []},
-        {"choice": -1, "rolls": []},
-        {"choice": -1, "rolls": []},
-        {"choice": -1, "rolls": [1, 2, 2, 2, 2, 2, 2, 2, 2, 2]},
-    ],
-}
+# The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
+SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
 
 
 def hog(*args: str, stdin: str | bytes = "") -> subprocess.CompletedProcess[bytes]:

@@ -1,6 +1,7 @@
 """The replay contract as a library: strict parsing, per-turn errors, seeds and commitments."""
 
 import json
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -9,17 +10,8 @@ from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import BadRolls, BadState, GameOver, HogError, IllegalChoice, UnknownRules
 from hogengine.replay import BadReplay, load_record, parse_record, parse_seed, replay, to_record
 
-SAMPLE = {
-    "rules": "pork-chop",
-    "goal": 100,
-    "score": [14, 42],
-    "turns": [
-        {"choice": 0, "rolls": []},
-        {"choice": -1, "rolls": []},
-        {"choice": -1, "rolls": []},
-        {"choice": -1, "rolls": [1, 2, 2, 2, 2, 2, 2, 2, 2, 2]},
-    ],
-}
+# The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
+SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
 
 
 def lines(record):
