@@ -1,5 +1,7 @@
 """Domain errors: every message is plain, short and safe to show a player."""
 
+# ruff: noqa: N818 - names say what happened (IllegalChoice, GameOver), as callers read them
+
 
 class HogError(Exception):
     """Base of every error the engine raises on purpose; str(error) is user-facing."""

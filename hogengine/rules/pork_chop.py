@@ -1,4 +1,4 @@
-"""`pork-chop`: CS 61A Spring 2017 (seeds 000, 003): Hogtimus Prime, Hog Wild, doubling Swine Swap, Pork Chop."""
+"""`pork-chop`: CS 61A Spring 2017 (seeds 000, 003): Hogtimus, Hog Wild, doubling Swine Swap, Pork Chop."""
 
 from typing import ClassVar
 
