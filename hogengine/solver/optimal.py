@@ -1,0 +1,116 @@
+"""Optimal play over the full state (live games show every hidden part): win chances and best choices."""
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from hogengine.errors import BadState, GameOver
+from hogengine.game import State
+from hogengine.numeric import FloatArray, IntArray
+from hogengine.rules import RuleSet, get_rules
+from hogengine.solver import cache as disk
+from hogengine.solver.model import Model, Progress, model
+from hogengine.solver.sweep import segment_sums, stages
+
+Int8Array = npt.NDArray[np.int8]
+
+
+def optimal_values(model: Model) -> tuple[FloatArray, FloatArray]:
+    """Per state the mover's win probability under mutual optimal play, and per (state, choice) row."""
+    width = len(model.choices)
+    win = np.zeros(model.size, dtype=np.float64)
+    rows = np.empty(model.size * width, dtype=np.float64)
+    for stage in stages(model):
+        terms = np.zeros(stage.length + 1, dtype=np.float64)
+        entries = stage.entries
+        np.multiply(model.weights[model.code[entries]], win[model.successor[entries]], out=terms[:-1])
+        rows[stage.rows] = model.constant[stage.rows] + segment_sums(terms, stage)
+        win[stage.states] = rows[stage.rows].reshape(-1, width).max(axis=1)
+    return win, rows.reshape(-1, width)
+
+
+def best_columns(choices: IntArray, choice_values: FloatArray) -> IntArray:
+    """The column of the best choice; exact ties go to fewer dice, and to a special move (-1) last."""
+    preference = np.argsort(np.where(choices < 0, choices.max() + 1 - choices, choices), kind="stable")
+    best: IntArray = preference[np.argmax(choice_values[..., preference], axis=-1)]
+    return best
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """Optimal play of one rule set at one goal; arrays are indexed [layer][mover score][opponent score]."""
+
+    rules: RuleSet
+    goal: int
+    values: FloatArray  # (layers, goal, goal): the mover's win probability
+    choice_table: FloatArray  # (layers, goal, goal, choices): the mover's win probability per choice
+    policy: Int8Array  # (layers, goal, goal): the optimal choice
+
+    @property
+    def first_mover(self) -> float:
+        """The first mover's win probability when both players play optimally."""
+        return float(self.values[int(self.rules.layer(State(self.rules.id).position())), 0, 0])
+
+    def _cell(self, state: State) -> tuple[int, int, int]:
+        if state.rules != self.rules.id or state.goal != self.goal:
+            raise BadState(
+                f"This solution is for {self.rules.id} to {self.goal}, not {state.rules} to {state.goal}."
+            )
+        if state.over:
+            raise GameOver("The game is over: no more turns.")
+        position = state.position()
+        return int(self.rules.layer(position)), int(position.mover), int(position.opponent)
+
+    def win_probability(self, state: State) -> float:
+        """The win probability of the player to move (1 or 0 once the game is over)."""
+        if state.over and state.rules == self.rules.id:
+            return float(state.winner == state.mover)
+        return float(self.values[self._cell(state)])
+
+    def choice_values(self, state: State) -> dict[int, float]:
+        """The mover's win probability after each legal choice, when both play optimally afterwards."""
+        row = self.choice_table[self._cell(state)]
+        return {choice: float(value) for choice, value in zip(self.rules.choices, row, strict=True)}
+
+    def best_choice(self, state: State) -> int:
+        """The optimal choice of the player to move."""
+        return int(self.policy[self._cell(state)])
+
+
+def _solution(rules: RuleSet, goal: int, progress: Progress | None) -> Solution:
+    built = model(rules, goal, progress)
+    win, rows = optimal_values(built)
+    table = rows[built.index]
+    policy = built.choices[best_columns(built.choices, table)].astype(np.int8)
+    return Solution(rules, goal, win[built.index], table, policy)
+
+
+@cache
+def _solve(rules: RuleSet, goal: int, directory: Path | None) -> Solution:
+    if directory is None:
+        return _solution(rules, goal, None)
+    stored = disk.load(directory, rules, goal, "solution")
+    if stored is not None:
+        return Solution(rules, goal, stored["values"], stored["choice_table"], stored["policy"])
+    found = _solution(rules, goal, None)
+    disk.save(
+        directory,
+        rules,
+        goal,
+        "solution",
+        values=found.values,
+        choice_table=found.choice_table,
+        policy=found.policy,
+    )
+    return found
+
+
+def solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
+    """Optimal play for these rules and goal, solved once per process (and stored in cache_dir, if given)."""
+    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    if not 1 <= goal <= 100:
+        raise BadState("The goal must be a whole number from 1 to 100.")
+    return _solve(ruleset, goal, None if cache_dir is None else Path(cache_dir))
