@@ -1,0 +1,159 @@
+"""The two messages between parent and child: the job (parent to child) and the report (untrusted).
+
+The report is parsed strictly: one exact shape per kind, bounded fields, canonical integers only.
+Anything else means user code wrote to the result pipe itself, and the parser says so (None).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hogengine.sandbox import child
+from hogengine.sandbox.verdict import SandboxUnavailable, Verdict, piece, rejected
+
+MEMORY_BYTES = 256 * 2**20  # RLIMIT_AS of the child
+OPEN_FILES = 16  # RLIMIT_NOFILE of the child (the harness opens files only while importing)
+PAIRS = 100 * 100
+
+_POSITION = re.compile(rb"-1|[0-9]|[1-9][0-9]")  # a score, or -1 for "while loading"
+_LINE = re.compile(rb"0|[1-9][0-9]{0,6}")
+_VALUE = re.compile(rb"-?(?:0|[1-9][0-9]{0,2})")
+# "x" and the hex of at most child.TEXT_LIMIT characters of UTF-8 (4 bytes each at most).
+_TEXT = re.compile(rb"x(?:[0-9a-f]{2}){0,%d}" % (4 * child.TEXT_LIMIT))
+_WHERE = re.compile(rb"load|call")
+_FIELDS = {"position": _POSITION, "line": _LINE, "value": _VALUE, "text": _TEXT, "where": _WHERE}
+# The fields of each kind of report but "table" (one comma-separated field), as child.py writes them.
+_SHAPES = {
+    "syntax_error": ("line", "text"),
+    "no_final_strategy": (),
+    "wrong_signature": ("text",),
+    "exception": ("where", "position", "position", "line", "text", "text"),
+    "illegal_value": ("position", "position", "text"),
+    "too_much_memory": ("where", "position", "position"),
+    "not_deterministic": ("position", "position", "value", "text"),
+    "unavailable": ("text",),
+}
+Field = int | str
+Parsed = tuple[int, ...] | Verdict
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything one child needs but its nonce and result fd, which runner.Child supplies."""
+
+    legal: range
+    cpu_seconds: int
+    mode: str  # "sweep" (all pairs, then re-call `pairs`) or "sample" (call only `pairs`)
+    pairs: tuple[int, ...]  # score * 100 + opponent
+    seccomp_filter: bytes
+    landlock_attr: bytes
+    source: str
+
+    def encode(self, nonce: str, result_fd: int) -> bytes:
+        """The bytes for the child's stdin, in the order child.Job reads them."""
+        head = [
+            nonce,
+            str(result_fd),
+            f"{self.legal.start} {self.legal.stop}",
+            f"{self.cpu_seconds} {MEMORY_BYTES} {OPEN_FILES}",
+            self.mode,
+            " ".join(map(str, self.pairs)),
+            self.seccomp_filter.hex(),
+            self.landlock_attr.hex(),
+        ]
+        return "\n".join(head).encode("ascii") + b"\n" + self.source.encode("utf-8")
+
+    @property
+    def expected_values(self) -> int:
+        """How many values a "table" report must carry."""
+        return PAIRS if self.mode == "sweep" else len(self.pairs)
+
+
+def parse_report(raw: bytes, nonce: str, job: Job) -> Parsed | None:
+    """The values or the rejection the child reported; None if the report is not exactly well formed.
+
+    Raises SandboxUnavailable when the child says the seccomp filter could not be installed.
+    """
+    lines = raw.split(b"\n")
+    if len(lines) != 4 or lines[0] != f"{child.MAGIC} {nonce}".encode() or lines[2:] != [b"END", b""]:
+        return None
+    kind, _, rest = lines[1].partition(b" ")
+    if kind == b"table":
+        return _values(rest, job)
+    shape = _SHAPES.get(kind.decode("ascii", "replace"))
+    words = rest.split(b" ") if rest else []
+    if shape is None or len(words) != len(shape):
+        return None
+    fields: list[Field] = []
+    for word, field in zip(words, shape, strict=True):
+        if not _FIELDS[field].fullmatch(word):
+            return None
+        if field == "text":
+            fields.append(bytes.fromhex(word[1:].decode("ascii")).decode("utf-8", "replace"))
+        else:
+            fields.append(word.decode("ascii") if field == "where" else int(word))
+    return _rejection(kind.decode("ascii"), fields, job.legal)
+
+
+def _values(csv: bytes, job: Job) -> tuple[int, ...] | None:
+    """The reported values if each is the canonical spelling of a legal choice, and there are enough."""
+    legal = {str(value).encode("ascii"): value for value in job.legal}
+    tokens = csv.split(b",")
+    if len(tokens) != job.expected_values or not all(token in legal for token in tokens):
+        return None
+    return tuple(legal[token] for token in tokens)
+
+
+def _rejection(kind: str, fields: list[Field], legal: range) -> Verdict:
+    """The user-facing verdict for a failure the child reported (fields already type-checked)."""
+    if kind == "unavailable":
+        raise SandboxUnavailable(f"the seccomp filter could not be installed: {piece(str(fields[0]))}")
+    if kind == "syntax_error":
+        line, message = fields
+        opening = f"Syntax error at line {line}" if line else "The file could not be compiled"
+        return rejected(kind, f"{opening}: {piece(str(message))}.")
+    if kind == "no_final_strategy":
+        return rejected(kind, "The file does not define final_strategy.")
+    if kind == "wrong_signature":
+        return rejected(
+            kind,
+            "final_strategy must be a function taking two arguments (score, opponent_score): "
+            f"{piece(str(fields[0]))}.",
+        )
+    if kind == "exception":
+        where, score, opponent, line, name, message = fields
+        text = f"{_who(where, score, opponent)} raised {piece(str(name), 60)}"
+        text += f" at line {line}" if line else ""
+        text += f" {_when(where, score, opponent)}"
+        return rejected(kind, text + (f": {piece(str(message))}" if message else "."))
+    if kind == "illegal_value":
+        score, opponent, shown = fields
+        return rejected(
+            kind,
+            f"final_strategy returned {piece(str(shown), 80)} for (score {score}, opponent {opponent}); "
+            f"it must return an int from {legal.start} to {legal.stop - 1}.",
+        )
+    if kind == "too_much_memory":
+        where, score, opponent = fields
+        return rejected(
+            kind,
+            f"{_who(where, score, opponent)} used more than {MEMORY_BYTES // 2**20} MB of memory "
+            f"{_when(where, score, opponent)}.",
+        )
+    score, opponent, first, again = fields  # not_deterministic
+    return rejected(
+        kind,
+        f"final_strategy is not deterministic: for (score {score}, opponent {opponent}) it returned "
+        f"{first}, then {piece(str(again), 80)}. It must depend only on the two scores.",
+    )
+
+
+def _who(where: Field, score: Field, opponent: Field) -> str:
+    return "final_strategy" if where == "call" and score != -1 and opponent != -1 else "The file"
+
+
+def _when(where: Field, score: Field, opponent: Field) -> str:
+    if _who(where, score, opponent) == "The file":
+        return "while loading"
+    return f"for (score {score}, opponent {opponent})"
