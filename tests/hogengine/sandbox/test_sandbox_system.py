@@ -1,0 +1,130 @@
+"""The sandbox as a whole: the runner's deadline and caps, the layers of a live child, refusing to run
+without seccomp, concurrent use, and the parent's own hardening."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from hogengine.sandbox import (
+    SandboxUnavailable,
+    evaluate_strategy,
+    landlock,
+    make_undumpable,
+    runner,
+    seccomp,
+)
+
+from .sandbox_support import OK, Evaluate, Host, processes_in_sessions
+
+# Our own helper children for the runner tests: they get the result fd on stdin.
+READ_FD = "import os, sys\nfd = int(sys.stdin.read())\n"
+
+
+def start(tmp_path: Path, code: str) -> runner.Child:
+    return runner.Child([sys.executable, "-c", code], str(tmp_path), lambda nonce, fd: str(fd).encode())
+
+
+def test_deadline_kills_the_whole_process_group(tmp_path: Path) -> None:
+    with start(tmp_path, "import os, time\nos.fork()\ntime.sleep(60)\n") as child:
+        began = time.monotonic()
+        runner.service([child], child, time.monotonic() + 0.5)
+        exit = child.reap()
+    assert 0.4 < time.monotonic() - began < 5
+    assert exit.killed == "deadline" and os.WTERMSIG(exit.status) == signal.SIGKILL
+    assert processes_in_sessions([child.pid]) == []
+
+
+def test_report_is_capped_and_the_flooder_killed(tmp_path: Path) -> None:
+    with start(tmp_path, READ_FD + "while True:\n    os.write(fd, b'x' * 65536)\n") as child:
+        runner.service([child], child, time.monotonic() + 10)
+        exit = child.reap()
+    assert exit.killed == "overflow" and len(exit.report) == runner.REPORT_CAP
+
+
+def test_large_jobs_are_fed_while_reading(tmp_path: Path) -> None:
+    code = (
+        "import os, sys\nfd, _, rest = sys.stdin.buffer.read().partition(b'\\n')\n"
+        "os.write(int(fd), b'%d' % len(rest))\n"
+    )
+    job = lambda nonce, fd: f"{fd}\n".encode() + b"7" * 900_000  # noqa: E731
+    with runner.Child([sys.executable, "-c", code], str(tmp_path), job) as child:
+        runner.service([child], child, time.monotonic() + 10)
+        exit = child.reap()
+    assert (exit.status, exit.report, exit.killed) == (0, b"900000", "")
+
+
+def test_a_live_child_has_every_layer(sandbox: Evaluate, host: Host) -> None:
+    verdicts = []
+    worker = threading.Thread(target=lambda: verdicts.append(sandbox("while True:\n    pass\n", 1.0)))
+    worker.start()
+    status = ""
+    for _ in range(200):
+        if host.spawned:
+            status = Path(f"/proc/{host.spawned[0]}/status").read_text()
+            if "Seccomp:\t2" in status:
+                break
+        time.sleep(0.01)
+    pid = host.spawned[0]
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    fds = sorted(int(fd) for fd in os.listdir(f"/proc/{pid}/fd"))
+    environ = Path(f"/proc/{pid}/environ").read_bytes()
+    cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
+    session = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[2:4]
+    worker.join()
+    assert verdicts[0].kind == "too_slow"
+    assert "Seccomp:\t2" in status and "NoNewPrivs:\t1" in status and "CapEff:\t0000000000000000" in status
+    for name, value in [("cpu time", "2"), ("file size", "0"), ("processes", "0"), ("open files", "16")]:
+        assert f"Max {name}" in limits and limits.split(f"Max {name}")[1].split()[:2] == [value, value]
+    assert limits.split("Max address space")[1].split()[:2] == [str(256 * 2**20)] * 2
+    assert fds[:3] == [0, 1, 2] and len(fds) == 4
+    assert environ == b"" and cwd.parent == Path(host.path.parent / "tmp")
+    assert session == [str(pid), str(pid)]
+
+
+def test_no_seccomp_means_no_run(sandbox: Evaluate, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simulate a host where the filter cannot be installed (the kernel rejects the program) and Landlock
+    is missing: the upload, which would leave traces if it ran unconfined, must not run at all."""
+    monkeypatch.setattr(
+        seccomp, "filter_program", lambda fd, arch: seccomp.assemble([(seccomp.LD_ABS_W, 0, 0, 0)])
+    )
+    monkeypatch.setattr(landlock, "abi_version", lambda: 0)
+    with pytest.raises(SandboxUnavailable, match="could not be installed"):
+        sandbox("import os\nos.mkdir('{host}/ran')\nopen('{host}/ran.txt', 'w').close()\n" + OK)
+    assert not (host.path / "ran").exists() and not (host.path / "ran.txt").exists()
+
+
+def test_concurrent_calls_from_threads(sandbox: Evaluate) -> None:
+    uploads = {f"def final_strategy(s, o):\n    return {n}\n": ("accepted", n) for n in range(6)} | {
+        "import os\nos.fork()\n" + OK: ("forbidden", None),
+        "def final_strategy(s, o):\n    return s // 0\n": ("exception", None),
+    }
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        verdicts = dict(zip(uploads, pool.map(sandbox, uploads), strict=True))
+    for source, (kind, value) in uploads.items():
+        assert verdicts[source].kind == kind
+        if value is not None:
+            assert verdicts[source].table == ((value,) * 100,) * 100
+
+
+def test_the_parent_makes_itself_undumpable() -> None:
+    make_undumpable()
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE
+
+
+@pytest.mark.parametrize(
+    ("legal", "time_limit"),
+    [(range(0, 11, 2), 1.0), (range(0), 1.0), (range(0, 200), 1.0), (range(11), 0.0), (range(11), 1e9)],
+)
+def test_bad_arguments_are_programming_errors(legal: range, time_limit: float) -> None:
+    with pytest.raises(ValueError):
+        evaluate_strategy(OK.encode(), legal, time_limit)
