@@ -1,0 +1,5 @@
+"""Floor 3: the Discord adapter. Discord types stay inside this package."""
+
+from bot.discord.client import HogBot
+
+__all__ = ["HogBot"]

@@ -1,0 +1,113 @@
+"""Keeping each match's one message up to date, whatever Discord does to it.
+
+Every render re-reads the match under a per-match lock, so the last edit always shows the latest state.
+The rules for Discord failures (the game itself is safe in the database either way):
+- the message is gone (NotFound): post a fresh board and remember it;
+- the message is older than REPOST_AFTER: Discord throttles edits of old messages hard, so the old
+  message gets one last edit pointing below and a fresh board is posted;
+- the bot may not edit or post there (Forbidden) or Discord keeps failing: log it; the next press or
+  move renders again from the database.
+"""
+
+import asyncio
+import logging
+import weakref
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.discord import embeds, views
+from bot.services import GameService, Match, MatchStatus
+
+log = logging.getLogger(__name__)
+
+REPOST_AFTER = timedelta(minutes=45)
+MOVED = "This game continues in a newer message below."
+
+
+class Boards:
+    """Render matches into their messages: in answer to a press, or on the bot's own initiative."""
+
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self.client = client
+        self.service = service
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
+
+    async def render(self, match: Match) -> dict[str, Any]:
+        """The message of a match as keyword arguments for send or edit."""
+        if match.status in embeds.CHALLENGE_STATUSES:
+            embed = embeds.challenge(match)
+        else:
+            embed = embeds.board(match, await self.service.turns(match.id))
+        mover = match.player_to_move
+        opponent = match.opponent
+        if match.status is MatchStatus.PENDING and opponent is not None:
+            content = f"<@{opponent.id}>, you are challenged!"
+        else:
+            content = f"<@{mover.id}>, your move." if mover else ""
+        return {"content": content, "embed": embed, "view": views.controls(match)}
+
+    async def show(self, match_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
+        """Show the match as it is now: on the pressed message, else by editing or re-posting its own."""
+        async with self._lock(match_id):
+            match = await self.service.get(match_id)
+            message = await self.render(match)
+            if interaction is None or _too_old(match.message_id):
+                await self._publish(match, message)
+                return
+            try:
+                await interaction.edit_original_response(**message)
+            except discord.HTTPException as error:
+                log.warning("answering a press failed: %s", error, extra={"match": match_id})
+                await self._publish(match, message)
+
+    async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
+        """Post the first message of a match in answer to a command or press, and remember it."""
+        async with self._lock(match_id):
+            match = await self.service.get(match_id)
+            message = await self.render(match)
+            if interaction.response.is_done():
+                sent = await interaction.followup.send(**message, wait=True)
+            else:
+                await interaction.response.send_message(**message)
+                sent = await interaction.original_response()
+            await self.service.set_message(match_id, sent.channel.id, sent.id)
+
+    async def _publish(self, match: Match, message: dict[str, Any]) -> None:
+        channel = self.client.get_partial_messageable(match.channel_id)
+        try:
+            if match.message_id is not None:
+                old = channel.get_partial_message(match.message_id)
+                if not _too_old(match.message_id):
+                    await old.edit(**message)
+                    return
+                await old.edit(content=MOVED, embed=None, view=None)
+            await self._repost(match, channel, message)
+        except discord.NotFound:
+            await self._repost(match, channel, message)
+        except discord.HTTPException as error:
+            log.warning("could not update the board: %s", error, extra={"match": match.id})
+
+    async def _repost(
+        self, match: Match, channel: discord.PartialMessageable, message: dict[str, Any]
+    ) -> None:
+        try:
+            sent = await channel.send(**message)
+        except discord.HTTPException as error:
+            log.warning("could not post the board: %s", error, extra={"match": match.id})
+            return
+        await self.service.set_message(match.id, match.channel_id, sent.id)
+
+
+def _too_old(message_id: int | None) -> bool:
+    """Whether editing this message would run into Discord's throttling of edits to old messages."""
+    if message_id is None:
+        return False
+    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > REPOST_AFTER

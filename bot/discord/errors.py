@@ -1,0 +1,54 @@
+"""Where every failure of a command or a button ends up: domain errors become ephemeral replies; anything
+else is logged with its context and answered with a short apology."""
+
+import logging
+
+import discord
+from discord import app_commands
+
+from hogengine.errors import HogError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. The game is saved; please try again in a moment."
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def context(interaction: discord.Interaction, match_id: int | None = None) -> dict[str, object]:
+    """What a log line needs to find the failing gesture again: command or button, user, channel, match."""
+    data = interaction.data or {}
+    command = interaction.command.qualified_name if interaction.command else data.get("custom_id")
+    user, channel = interaction.user.id, interaction.channel_id
+    return {"command": command, "user": user, "channel": channel, "match": match_id}
+
+
+async def report(interaction: discord.Interaction, error: Exception, match_id: int | None = None) -> None:
+    """The one way a failure is answered (the tree and every button come here)."""
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(cause, HogError):
+        text = str(cause)
+    elif isinstance(cause, app_commands.AppCommandError):
+        text = str(cause) or APOLOGY  # Discord-side checks and option conversions: safe to show
+    else:
+        log.error("interaction failed", exc_info=cause, extra=context(interaction, match_id))
+        text = APOLOGY
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not answer an interaction", exc_info=True, extra=context(interaction, match_id))
+
+
+class HogTree(app_commands.CommandTree[discord.Client]):
+    """The command tree with the tree-level error handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        await report(interaction, error)

@@ -1,0 +1,71 @@
+"""The board's words: player names, the last turn, the dice in play and the course's commentary."""
+
+import io
+import re
+from collections.abc import Sequence
+from contextlib import redirect_stdout
+
+from bot.services import Match, TurnRecord
+from hogengine.commentary import announce_highest, announce_lead_changes, both
+from hogengine.game import State, dice_for
+
+BOT_NAME = "Hog Bot"
+_PLAYER = re.compile(r"Player ([01])")
+
+
+def names(match: Match) -> tuple[str, str]:
+    """How each seat is called on the board: the person's name, or the house bot and its level."""
+    level = match.bot_level.value if match.bot_level else ""
+    seats = [player.name if player else f"{BOT_NAME} ({level})" for player in match.players]
+    return seats[0], seats[1]
+
+
+def with_names(text: str, seats: tuple[str, str]) -> str:
+    """The engine says "Player 0" and "Player 1"; the board says who they are."""
+    return _PLAYER.sub(lambda found: seats[int(found[1])], text)
+
+
+def commentary(turns: Sequence[TurnRecord]) -> list[str]:
+    """What the course's commentary (lead changes, highest gains) says after the last turn."""
+    say = both(announce_lead_changes(), both(announce_highest(0), announce_highest(1)))
+    quiet = io.StringIO()
+    with redirect_stdout(quiet):
+        for turn in turns[:-1]:
+            say = say(*turn.scores_after)
+    said = io.StringIO()
+    if turns:
+        with redirect_stdout(said):
+            say(*turns[-1].scores_after)
+    return said.getvalue().splitlines()
+
+
+def last_turn(turn: TurnRecord, label: str, seats: tuple[str, str]) -> list[str]:
+    """The last turn in words: what was chosen and rolled, then every rule that fired."""
+    who = seats[turn.player]
+    if turn.dice:
+        rolls = " · ".join(str(outcome) for outcome in turn.outcomes)
+        head = f"**{who}** rolled {turn.dice} {turn.sides}-sided dice: {rolls} → **{turn.points}**"
+    else:
+        head = f"**{who}** chose {label} → **{turn.points}**"
+    return [head, *(f"• {with_names(event.describe(), seats)}" for event in turn.events)]
+
+
+def dice_in_play(state: State) -> str:
+    """Which dice the player to move rolls, and why (Hog Wild, Ham Hijinks exchanges)."""
+    sides = dice_for(state, 1)[1]
+    exchanged = state.exchanges % 2 == 1
+    if sides == 4 and exchanged:
+        why = f" — Ham Hijinks exchanged the dice ({state.exchanges} exchanges so far)"
+    elif sides == 4:
+        why = " — Hog Wild: the scores add up to a multiple of 7"
+    elif exchanged:
+        why = f" — Hog Wild, exchanged back by Ham Hijinks ({state.exchanges} exchanges so far)"
+    else:
+        why = ""
+    return f"{'four' if sides == 4 else 'six'}-sided dice{why}"
+
+
+def progress(score: int, goal: int, cells: int = 10) -> str:
+    """A bar of `cells` cells filled as far as the score goes towards the goal."""
+    filled = min(cells, score * cells // goal)
+    return "█" * filled + "░" * (cells - filled)

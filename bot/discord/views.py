@@ -1,0 +1,139 @@
+"""Stateless buttons: each custom_id carries what the press means; every press re-reads the match.
+
+`hog:play:<match>:<turn>:<choice>`, `hog:accept|decline|cancel:<match>`, `hog:rematch:<match>` — all far
+below Discord's 100 characters. The turn number makes a stale or double press a StaleAction.
+"""
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+import discord
+
+from bot.discord.errors import report
+from bot.services import Match, MatchStatus
+from hogengine.game import legal_choices
+
+if TYPE_CHECKING:
+    from bot.discord.client import HogBot
+
+ROW = 5  # buttons per row
+REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
+
+
+class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(?!)"):
+    """A button of some match. The one view-level error handler: every press failure goes to `report`."""
+
+    def __init__(self, button: discord.ui.Button[Any], match_id: int) -> None:
+        super().__init__(button)
+        self.match_id = match_id
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await interaction.response.defer()
+            await self.press(interaction, cast("HogBot", interaction.client))
+        except Exception as error:
+            await report(interaction, error, self.match_id)
+
+    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+        """What the button does once the press is acknowledged."""
+        raise NotImplementedError
+
+
+class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P<choice>-?\d+)"):
+    """Play one choice on one turn of one match."""
+
+    def __init__(self, match_id: int, turn: int, choice: int, label: str) -> None:
+        style = discord.ButtonStyle.primary if choice > 0 else discord.ButtonStyle.success
+        button = discord.ui.Button[Any](
+            label=label, style=style, custom_id=f"hog:play:{match_id}:{turn}:{choice}", row=_row(choice)
+        )
+        super().__init__(button, match_id)
+        self.turn, self.choice = turn, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "PlayButton":
+        label = getattr(item, "label", None) or ""
+        return cls(int(match["match"]), int(match["turn"]), int(match["choice"]), label)
+
+    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+        played = await bot.service.play(self.match_id, interaction.user.id, self.turn, self.choice)
+        await bot.boards.show(self.match_id, interaction)
+        if played.match.is_bot_turn:
+            bot.schedule_bot(self.match_id)
+
+
+class ChallengeButton(HogButton, template=r"hog:(?P<action>accept|decline|cancel):(?P<match>\d+)"):
+    """Answer a challenge: the opponent accepts or declines; the challenger cancels."""
+
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "accept": discord.ButtonStyle.success,
+        "decline": discord.ButtonStyle.danger,
+        "cancel": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, action: str, match_id: int) -> None:
+        button = discord.ui.Button[Any](
+            label=action.title(), style=self.STYLES[action], custom_id=f"hog:{action}:{match_id}"
+        )
+        super().__init__(button, match_id)
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "ChallengeButton":
+        return cls(match["action"], int(match["match"]))
+
+    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+        answer = getattr(bot.service, self.action)
+        await answer(self.match_id, interaction.user.id)
+        await bot.boards.show(self.match_id, interaction)
+
+
+class RematchButton(HogButton, template=r"hog:rematch:(?P<match>\d+)"):
+    """Vote for a rematch of a closed game; once both sides want it, the new board is posted below."""
+
+    def __init__(self, match_id: int) -> None:
+        button = discord.ui.Button[Any](
+            label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"hog:rematch:{match_id}"
+        )
+        super().__init__(button, match_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "RematchButton":
+        return cls(int(match["match"]))
+
+    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+        rematch = await bot.service.rematch(self.match_id, interaction.user.id)
+        await bot.boards.show(self.match_id, interaction)
+        if rematch is not None:
+            await bot.boards.post(rematch.id, interaction)
+            if rematch.is_bot_turn:
+                bot.schedule_bot(rematch.id)
+
+
+ITEMS = (PlayButton, ChallengeButton, RematchButton)
+
+
+def _row(choice: int) -> int:
+    """Specials (-1 and Free Bacon) on the first row, then five dice counts per row."""
+    return 0 if choice <= 0 else 1 + (choice - 1) // ROW
+
+
+def controls(match: Match) -> discord.ui.View | None:
+    """The buttons a match shows now: every legal choice, the challenge answers, or Rematch."""
+    view = discord.ui.View(timeout=None)
+    if match.status is MatchStatus.PENDING:
+        for action in ChallengeButton.STYLES:
+            view.add_item(ChallengeButton(action, match.id))
+    elif match.status is MatchStatus.ACTIVE and not match.is_bot_turn:
+        rules = match.state.ruleset
+        for choice in legal_choices(match.state):
+            view.add_item(PlayButton(match.id, match.state.turn, choice, rules.choice_label(choice)))
+    elif match.status in REMATCHABLE and not all(match.rematch_votes):
+        view.add_item(RematchButton(match.id))
+    return view if view.children else None

@@ -1,0 +1,70 @@
+"""A simulated Discord (SimCord) around the real HogBot on a real SQLite file, with deterministic dice."""
+
+import hashlib
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot.config import Settings
+from bot.discord import HogBot
+from bot.discord.client import now
+from bot.services import GameService
+from tests.bot.discord.harness import World
+
+GUILD_ID = 424242424242424242
+TURN_TIMEOUT = 300.0
+CHALLENGE_TIMEOUT = 600.0
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service's dice seeds come from a counter, so every run rolls the same games."""
+    counter = itertools.count()
+    monkeypatch.setattr(
+        "bot.services.games.new_seed", lambda: hashlib.sha256(b"hog-%d" % next(counter)).digest()
+    )
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        database_path=tmp_path / "hog.sqlite3",
+        dev_guild_id=GUILD_ID,
+        turn_timeout_seconds=TURN_TIMEOUT,
+        challenge_timeout_seconds=CHALLENGE_TIMEOUT,
+        bot_move_delay_seconds=0,
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+@pytest.fixture
+async def world(settings: Settings) -> AsyncIterator[World]:
+    service = await GameService.open(settings, clock=now)
+    env = simcord.Env(HogBot(settings, service=service), settle_timeout=30)
+    guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
+    channel = guild.create_text_channel("hog")
+    moderators = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    await env.start()
+    people = [guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")]
+    mod = guild.add_member(env.create_user("mod"), roles=[moderators])
+    world = World(env, settings, channel, *people, mod)
+    try:
+        yield world
+    finally:
+        bot = world.bot
+        await env.shutdown()
+        await bot.close()
+    unexpected = env.errors_since(world.errors_seen)
+    assert not unexpected, unexpected
+
+
+@pytest.fixture(autouse=True)
+def no_apologies(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Any error the bot logs (it apologised to someone) fails the test; tests expecting one clear caplog."""
+    yield
+    errors = [record.getMessage() for record in caplog.get_records("call") if record.levelname == "ERROR"]
+    assert not errors, errors

@@ -1,0 +1,168 @@
+"""What the tests share: the simulated world around the bot and a few ways to look at it."""
+
+import copy
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import simcord
+from simcord.actors import _dispatch_actor_interaction
+from simcord.backend import serializers
+from simcord.components import walk_components
+from simcord.enums import ComponentType, InteractionType
+
+from bot.config import Settings
+from bot.discord import HogBot
+from bot.discord.client import now
+from bot.services import GameService, HogError, Match, MatchStatus
+from hogengine.game import State
+
+Choose = Callable[[State], int]
+
+
+@dataclass
+class World:
+    """One guild with a #hog channel, three people and a moderator, and the bot under test."""
+
+    env: simcord.Env
+    settings: Settings
+    channel: simcord.ChannelHandle
+    alice: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+    mod: simcord.MemberActor
+    errors_seen: int = 0
+
+    @property
+    def bot(self) -> HogBot:
+        assert isinstance(self.env.bot, HogBot)
+        return self.env.bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service
+
+    def domain_errors(self) -> list[str]:
+        """What the commands since the last call refused, as told to the user (SimCord records every
+        error that reaches the command tree's handler, handled or not)."""
+        errors = self.env.errors_since(self.errors_seen)
+        self.errors_seen = self.env.error_cursor
+        causes = [getattr(error, "original", error) for error in errors]
+        assert all(isinstance(cause, HogError) for cause in causes), causes
+        return [str(cause) for cause in causes]
+
+    def actor(self, user_id: int) -> simcord.MemberActor:
+        return next(person for person in (self.alice, self.bob, self.carol) if person.id == user_id)
+
+    def message(self, message_id: int | None) -> discord.Message:
+        """A message of the channel as everyone sees it now."""
+        found = [message for message in self.channel.history() if message.id == message_id]
+        assert found, f"message {message_id} is not in the channel"
+        return found[0]
+
+    async def match(self, match_id: int) -> Match:
+        return await self.service.get(match_id)
+
+    async def board(self, match_id: int) -> discord.Message:
+        """The one message that shows this match now."""
+        return self.message((await self.match(match_id)).message_id)
+
+    async def challenge(self, rules: str = "swine-align", goal: int = 100) -> Match:
+        """alice challenges bob and bob accepts: a live game, alice to move."""
+        await self.alice.slash(self.channel, "hog challenge", opponent=self.bob, rules=rules, goal=goal)
+        challenged = self.channel.last_message
+        assert challenged is not None
+        await self.bob.click(challenged, label="Accept")
+        match = await self.service.open_match_in_channel(self.channel.id, self.alice.id)
+        assert match is not None and match.status is MatchStatus.ACTIVE
+        return match
+
+    async def play_to_end(self, match_id: int, choose: Choose) -> list[discord.Message]:
+        """Press the chosen button for whoever is to move until the game is over; every board seen."""
+        match = await self.match(match_id)
+        boards = [await self.board(match_id)]
+        while match.status is MatchStatus.ACTIVE:
+            person = match.player_to_move
+            assert person is not None, "the house bot should have moved by itself"
+            label = match.state.ruleset.choice_label(choose(match.state))
+            await self.actor(person.id).click(boards[-1], label=label)
+            boards.append(await self.board(match_id))
+            match = await self.match(match_id)
+        return boards
+
+    async def export(self, match_id: int) -> dict[str, Any]:
+        """What `/hog export` hands over: the attached replay file, parsed."""
+        result = await self.carol.slash(self.channel, "hog export", match=match_id)
+        assert result.response is not None and result.response.ephemeral
+        (attachment,) = result.response.attachments
+        assert attachment.filename == f"hog-match-{match_id}.json"
+        record: dict[str, Any] = json.loads(await attachment.read())
+        return record
+
+    def rendering(self, message: discord.Message) -> Any:
+        """A copy of a message as clients render it now, to press its buttons later (see `press_stale`)."""
+        return copy.deepcopy(self.env.backend.get_message(message.channel.id, message.id))
+
+    async def press_stale(
+        self, person: simcord.MemberActor, rendering: Any, label: str
+    ) -> simcord.InteractionResult:
+        """Press a button of an old rendering: what a double click or a client that has not yet seen
+        the edit sends. SimCord's `click` only sees the current message, so this goes through SimCord's
+        own (private) interaction dispatcher with the old message in the payload."""
+        (button,) = [c for c in walk_components(rendering.components) if c.get("label") == label]
+        return await _dispatch_actor_interaction(
+            person,
+            InteractionType.MESSAGE_COMPONENT,
+            self.channel,
+            {"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON},
+            extra={"message": dict(serializers.message_payload(self.env.backend, rendering))},
+            source_message_id=rendering.id,
+        )
+
+    async def restart(self) -> None:
+        """Stop this bot process and start a new one on the same database file (and the same Discord)."""
+        old = self.bot
+        service = await GameService.open(self.settings, clock=now)
+        await self.env.restart_bot(HogBot(self.settings, service=service))
+        await old.close()
+
+
+def said(result: simcord.InteractionResult) -> str:
+    """The private answer an interaction got (its ephemeral response or follow-up)."""
+    messages = [result.response, *result.followups]
+    private = [message for message in messages if message is not None and message.ephemeral]
+    assert private, f"no ephemeral answer in {result!r}"
+    return private[-1].content
+
+
+def labels(message: discord.Message) -> list[str]:
+    """The labels of the buttons under a message, in order."""
+    return [
+        child.label or ""
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for child in row.children
+        if isinstance(child, discord.Button)
+    ]
+
+
+def fields(message: discord.Message) -> dict[str, str]:
+    """The fields of a message's embed, by name."""
+    return {field.name or "": field.value or "" for field in message.embeds[0].fields}
+
+
+def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run `python -m hogengine replay` on an exported game, as a user would."""
+    done = subprocess.run(
+        [sys.executable, "-m", "hogengine", "replay"],
+        input=json.dumps(record),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines()]
