@@ -15,6 +15,7 @@ loss nothing. Outcomes that end the game are thereby merged into the constant.
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -51,16 +52,21 @@ class Model:
     stages: IntArray  # (K + 1,) stage k holds the states stages[k] .. stages[k + 1] - 1
     row_start: IntArray  # (S * C + 1,) the entries of row r are row_start[r] .. row_start[r + 1] - 1
     constant: FloatArray  # (S * C,)
-    successor: Int32Array  # (E,)
-    code: Int16Array  # (E,) the entry's weight is weights[code]
+    successor: Int32Array  # (E + 1,): the last is a blank entry (weight 0) that holds no row
+    code: Int16Array  # (E + 1,) the entry's weight is weights[code]
     weights: FloatArray
+
+    @property
+    def blank(self) -> int:
+        """The entry of weight 0 that pads rows without entries."""
+        return len(self.successor) - 1
 
     @property
     def size(self) -> int:
         """The number of states."""
         return len(self.layer)
 
-    @property
+    @cached_property
     def start(self) -> int:
         """The state at which a game starts: both scores 0, every hidden part at its beginning."""
         return int(self.index[int(self.rules.layer(Position(0, 0))), 0, 0])
@@ -264,9 +270,9 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         stages=np.concatenate([[0], boundary, [size]]).astype(np.int64),
         row_start=np.concatenate([[0], np.cumsum(number)]).astype(np.int64),
         constant=constant,
-        successor=successor,
-        code=code,
-        weights=np.array(weights.values, dtype=np.float64),
+        successor=np.append(successor, np.int32(0)),
+        code=np.append(code, np.int16(len(weights.values))),
+        weights=np.array([*weights.values, 0.0], dtype=np.float64),
     )
 
 

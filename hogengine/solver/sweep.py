@@ -2,11 +2,12 @@
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from hogengine.numeric import FloatArray, IntArray
-from hogengine.solver.model import Int32Array, Model
+from hogengine.solver.model import Model
 
 
 @dataclass(frozen=True)
@@ -25,8 +26,13 @@ class Stage:
         return int(self.entries.stop) - int(self.entries.start)
 
 
-def stages(model: Model) -> Iterator[Stage]:
+@lru_cache(maxsize=4)
+def stages(model: Model) -> tuple[Stage, ...]:
     """The stages in sweep order: every successor of a stage lies in an earlier one."""
+    return tuple(_stages(model))
+
+
+def _stages(model: Model) -> Iterator[Stage]:
     width = len(model.choices)
     for begin, end in zip(model.stages[:-1], model.stages[1:], strict=True):
         rows = slice(int(begin) * width, int(end) * width)
@@ -46,13 +52,3 @@ def segment_sums(terms: FloatArray, stage: Stage) -> FloatArray:
     sums = np.add.reduceat(terms, stage.starts, axis=0)
     sums[stage.empty] = 0
     return sums
-
-
-def signed_weights(model: Model, entries: slice) -> FloatArray:
-    """The weights of a run of entries (signed probabilities)."""
-    return model.weights[model.code[entries]]
-
-
-def successors(model: Model, entries: slice) -> Int32Array:
-    """The successor states of a run of entries."""
-    return model.successor[entries]

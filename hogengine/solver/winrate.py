@@ -6,6 +6,7 @@ successor values serves all opponents at once (a gather of contiguous rows). The
 partner block's values seen from the other side, which each block stores transposed as it goes.
 """
 
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hogengine.numeric import FloatArray, IntArray
+from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.sweep import Stage, stages
@@ -24,6 +25,8 @@ from hogengine.strategies import BadStrategy
 Player = npt.NDArray[np.integer[Any]]
 # Bytes of stored values per block (both seatings); larger batches are cut into blocks.
 BLOCK_BYTES = 384 << 20
+# Opponents from which equal-length rows are summed as matrix products rather than by reduceat.
+WIDE = 6
 # Entries planned at once (successor row and weight per entry of the movers' rows).
 PLAN_ENTRIES = 1 << 22
 
@@ -64,7 +67,7 @@ class _Side:
 
     columns: IntArray  # (movers, S)
     opponents: int
-    store: FloatArray  # rows: theirs (S * movers), then own (S * movers) when turns repeat, then a zero row
+    store: FloatArray  # rows: theirs (S * movers), then own (S * movers) when turns repeat
     own: bool
 
     @property
@@ -75,75 +78,110 @@ class _Side:
         """[s, i, j]: the win probability of opponent j to move in s against mover i."""
         return self.store[: size * self.movers].reshape(size, self.movers, self.opponents)
 
+    def mine(self, size: int) -> FloatArray:
+        """[s, i, j]: the win probability of mover i to move in s against opponent j."""
+        return self.store[size * self.movers : 2 * size * self.movers].reshape(
+            size, self.movers, self.opponents
+        )
+
 
 def _side(columns: IntArray, opponents: int, own: bool) -> _Side:
     size = columns.shape[1]
-    rows = (2 if own else 1) * size * len(columns) + 1
+    rows = (2 if own else 1) * size * len(columns)
     return _Side(columns, opponents, np.zeros((rows, opponents), dtype=np.float64), own)
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """One stage within a plan: its rows (sorted by length), its entries, and its runs of equal length."""
+
+    rows: slice
+    entries: slice
+    runs: tuple[tuple[int, int, int, int], ...]  # (length, first row, last row, first entry), stage-relative
 
 
 @dataclass
 class _Plan:
-    """For a run of stages, the source row and weight of every entry of the movers' chosen rows."""
+    """For a run of stages, the source row and weight of every entry of the movers' chosen rows.
+
+    Within each stage the rows are sorted by their number of entries, so equal lengths form dense
+    (rows, length, opponents) blocks summed by one matrix product each. A row without entries (every
+    outcome ends the game) gets the model's blank entry (weight 0), so no run is empty.
+    """
 
     source: IntArray
     weight: FloatArray
-    constant: FloatArray  # per (state, mover)
-    starts: IntArray  # per (state, mover): where its entries begin
-    first_state: int
+    constant: FloatArray  # per (state, mover) in natural order
+    starts: IntArray  # per sorted row: where its entries begin, counted from its stage's first entry
+    place: IntArray  # per sorted row: its (state, mover) place within its stage
+    cuts: list[_Cut]
 
 
-def _plan(model: Model, side: _Side, first: int, last: int) -> _Plan:
+def _plan(model: Model, side: _Side, run: Sequence[Stage]) -> _Plan:
     size, movers, width = model.size, side.movers, len(model.choices)
-    rows = (np.arange(first, last)[:, None] * width + side.columns[:, first:last].T).ravel()
-    begin = model.row_start[rows]
-    lengths = model.row_start[rows + 1] - begin
+    first, last = run[0].states.start, run[-1].states.stop
+    bounds = np.array([(stage.states.start - first) * movers for stage in run] + [(last - first) * movers])
+    natural = (np.arange(first, last)[:, None] * width + side.columns[:, first:last].T).ravel()
+    stage_of = np.repeat(np.arange(len(run)), np.diff(bounds))
+    lengths = np.maximum(model.row_start[natural + 1] - model.row_start[natural], 1)
+    order = np.lexsort((lengths, stage_of))
+    rows, lengths = natural[order], lengths[order]
+    begin = np.where(model.row_start[rows + 1] > model.row_start[rows], model.row_start[rows], model.blank)
     starts = np.cumsum(lengths) - lengths
     entry = np.repeat(begin - starts, lengths) + np.arange(int(lengths.sum()))
     weight = model.weights[model.code[entry]]
-    mover = np.repeat(np.tile(np.arange(movers), last - first), lengths)
+    mover = np.repeat(order % movers, lengths) if movers > 1 else 0
     own = np.where(weight > 0, size, 0) if side.own else 0
     source = (model.successor[entry] + own) * movers + mover
-    return _Plan(source, weight, model.constant[rows], np.append(starts, len(entry)), first)
-
-
-def _plans(model: Model, side: _Side) -> Iterator[tuple[Stage, _Plan]]:
-    """Each stage with the plan that covers it, planning runs of stages of bounded size."""
-    plan: _Plan | None = None
-    bound = 0
-    per_state = side.movers * max(1, len(model.successor) // max(1, model.size * len(model.choices)))
-    for stage in stages(model):
-        if plan is None or stage.states.stop > bound:
-            span = max(stage.states.stop - stage.states.start, PLAN_ENTRIES // max(1, per_state))
-            bound = min(model.size, stage.states.start + span)
-            last = int(model.stages[np.searchsorted(model.stages, bound, side="right") - 1])
-            bound = max(last, stage.states.stop)
-            plan = _plan(model, side, stage.states.start, bound)
-        yield stage, plan
-
-
-def _sweep_side(model: Model, side: _Side, partner: _Side, stage: Stage, plan: _Plan) -> FloatArray:
-    """One side's values in one stage, stored transposed for the partner (and kept when turns repeat)."""
-    movers = side.movers
-    low = (stage.states.start - plan.first_state) * movers
-    high = (stage.states.stop - plan.first_state) * movers
-    begin, end = int(plan.starts[low]), int(plan.starts[high])
-    terms = np.empty((end - begin + 1, side.opponents), dtype=np.float64)
-    np.take(side.store, plan.source[begin:end], axis=0, out=terms[:-1])
-    terms[:-1] *= plan.weight[begin:end, None]
-    terms[-1] = 0
-    starts = plan.starts[low:high] - begin
-    sums = np.add.reduceat(terms, starts, axis=0)
-    sums[starts == plan.starts[low + 1 : high + 1] - begin] = 0
-    sums += plan.constant[low:high, None]
-    values = sums.reshape(-1, movers, side.opponents)
-    partner.theirs(model.size)[stage.states] = values.transpose(0, 2, 1)
-    if side.own:
-        size = model.size
-        side.store[size * movers : 2 * size * movers].reshape(size, movers, side.opponents)[stage.states] = (
-            values
+    edges = np.append(starts, len(entry))[bounds]
+    local = starts - edges[stage_of]
+    change = np.flatnonzero(np.diff(lengths) != 0) + 1
+    cuts = []
+    for number in range(len(run)):
+        low, high = int(bounds[number]), int(bounds[number + 1])
+        heads = [low, *change[(change > low) & (change < high)].tolist(), high]
+        runs = tuple(
+            (int(lengths[head]), head - low, tail - low, int(local[head]))
+            for head, tail in itertools.pairwise(heads)
         )
-    return values
+        cuts.append(_Cut(slice(low, high), slice(int(edges[number]), int(edges[number + 1])), runs))
+    return _Plan(source, weight, model.constant[natural], local, order - bounds[stage_of], cuts)
+
+
+def _plans(model: Model, side: _Side) -> Iterator[tuple[Stage, _Plan, int]]:
+    """Each stage with the plan that covers it (and its number there), planning runs of bounded size."""
+    per_state = side.movers * max(1, len(model.successor) // max(1, model.size * len(model.choices)))
+    run: list[Stage] = []
+    for stage in [*stages(model), None]:
+        width = 0 if stage is None else stage.states.stop - stage.states.start
+        if run and (
+            stage is None or (run[-1].states.stop - run[0].states.start + width) * per_state > PLAN_ENTRIES
+        ):
+            plan = _plan(model, side, run)
+            yield from ((member, plan, number) for number, member in enumerate(run))
+            run = []
+        if stage is not None:
+            run.append(stage)
+
+
+def _sweep_side(side: _Side, plan: _Plan, number: int) -> FloatArray:
+    """One side's values [state, mover, opponent] in one stage of a plan."""
+    cut = plan.cuts[number]
+    source, weight = plan.source[cut.entries], plan.weight[cut.entries]
+    sums = np.empty((cut.rows.stop - cut.rows.start, side.opponents), dtype=np.float64)
+    if side.opponents < WIDE:
+        terms = np.take(side.store, source, axis=0)
+        terms *= weight[:, None]
+        sums = np.add.reduceat(terms, plan.starts[cut.rows], axis=0)
+    else:
+        for length, low, high, begin in cut.runs:
+            end = begin + (high - low) * length
+            terms = np.take(side.store, source[begin:end], axis=0).reshape(high - low, length, side.opponents)
+            np.matmul(weight[begin:end].reshape(high - low, 1, length), terms, out=sums[low:high, None, :])
+    values = np.empty_like(sums)
+    values[plan.place[cut.rows]] = sums
+    values += plan.constant[cut.rows, None]
+    return values.reshape(-1, side.movers, side.opponents)
 
 
 def _block(
@@ -155,10 +193,14 @@ def _block(
     right = left if opponents is None else _side(opponents, len(movers), own)
     sides = [(left, right)] if opponents is None else [(left, right), (right, left)]
     start: list[FloatArray] = [np.empty(0), np.empty(0)]
+    size = model.size
     walks = [_plans(model, side) for side, _ in sides]
     for steps in zip(*walks, strict=True):
-        for place, ((side, partner), (stage, plan)) in enumerate(zip(sides, steps, strict=True)):
-            values = _sweep_side(model, side, partner, stage, plan)
+        for place, ((side, partner), (stage, plan, number)) in enumerate(zip(sides, steps, strict=True)):
+            values = _sweep_side(side, plan, number)
+            partner.theirs(size)[stage.states] = values.transpose(0, 2, 1)
+            if side.own:
+                side.mine(size)[stage.states] = values
             if stage.states.start <= model.start < stage.states.stop:
                 start[place] = values[model.start - stage.states.start]
         if tick:
@@ -168,16 +210,15 @@ def _block(
     return start[0], start[1]
 
 
-def _group_size(model: Model, sides: int) -> int:
-    """How many strategies a side of a block may hold so that the block's stored values fit the budget."""
+def _cells(model: Model) -> int:
+    """How many (mover, opponent) cells a block may sweep at once within the memory budget."""
     kinds = 2 if np.any(model.weights > 0) else 1
-    per_cell = sides * kinds * model.size * 8
-    return max(1, int(np.sqrt(BLOCK_BYTES / per_cell)))
+    return max(1, BLOCK_BYTES // (kinds * model.size * 8))
 
 
 def _groups(count: int, size: int) -> list[IntArray]:
     """Nearly equal consecutive groups of at most `size` of `count` indices."""
-    return np.array_split(np.arange(count), max(1, -(-count // size)))
+    return np.array_split(np.arange(count), max(1, -(-count // max(1, size))))
 
 
 @dataclass(frozen=True)
@@ -216,29 +257,54 @@ def _columns(model: Model, strategies: Sequence[Player]) -> IntArray:
     )
 
 
+def _matrix(model: Model, chosen: IntArray, progress: Progress | None) -> FloatArray:
+    """first[i, j] for all these strategies: symmetric blocks on the diagonal, pairs of groups off it."""
+    groups = _groups(len(chosen), int(np.sqrt(_cells(model))))
+    ticker = _Ticker(len(groups) * (len(groups) + 1) // 2 * (len(model.stages) - 1), progress)
+    first = np.empty((len(chosen), len(chosen)), dtype=np.float64)
+    for number, group in enumerate(groups):
+        first[np.ix_(group, group)] = _block(model, chosen[group], None, ticker)[0]
+        for other in groups[number + 1 :]:
+            mine, theirs = _block(model, chosen[group], chosen[other], ticker)
+            first[np.ix_(group, other)] = mine
+            first[np.ix_(other, group)] = theirs
+    return first
+
+
 def winrate_matrix(
     rules: RuleSet | str, strategies: Sequence[Player], goal: int = 100, progress: Progress | None = None
 ) -> WinMatrix:
     """Every strategy against every other (a round robin), both seatings, in blocks that fit the budget."""
     built = model(_rules(rules), goal)
-    chosen = _columns(built, strategies)
-    groups = _groups(len(chosen), _group_size(built, 2))
-    ticker = _Ticker(len(groups) * (len(groups) + 1) // 2 * (len(built.stages) - 1), progress)
-    first = np.empty((len(chosen), len(chosen)), dtype=np.float64)
-    for number, group in enumerate(groups):
-        first[np.ix_(group, group)] = _block(built, chosen[group], None, ticker)[0]
-        for other in groups[number + 1 :]:
-            mine, theirs = _block(built, chosen[group], chosen[other], ticker)
-            first[np.ix_(group, other)] = mine
-            first[np.ix_(other, group)] = theirs
-    return WinMatrix(first)
+    return WinMatrix(_matrix(built, _columns(built, strategies), progress))
 
 
-def _unique(model: Model, strategies: Sequence[Player]) -> tuple[IntArray, IntArray]:
+def _unique(chosen: IntArray) -> tuple[IntArray, IntArray]:
     """Distinct strategies (by their choice in every state) and, per strategy, its number among them."""
-    chosen = _columns(model, strategies)
-    distinct, number = np.unique(chosen, axis=0, return_inverse=True)
-    return distinct, number.ravel()
+    seen: dict[bytes, int] = {}
+    keep: list[int] = []
+    for place, row in enumerate(chosen):
+        if seen.setdefault(row.tobytes(), len(keep)) == len(keep):
+            keep.append(place)
+    return chosen[keep], np.array([seen[row.tobytes()] for row in chosen], dtype=np.int64)
+
+
+def _bipartite(
+    model: Model, left: IntArray, right: IntArray, wanted: BoolArray, progress: Progress | None
+) -> tuple[FloatArray, FloatArray]:
+    """first[i, j] of left vs right and second[i, j] (right moving first), for the wanted cells."""
+    cells = _cells(model) // 2
+    across = _groups(len(right), int(np.sqrt(cells)) if len(left) > np.sqrt(cells) else cells)
+    down = _groups(len(left), max(1, cells // max(len(group) for group in across)))
+    blocks = [(mine, theirs) for mine in down for theirs in across if wanted[np.ix_(mine, theirs)].any()]
+    ticker = _Ticker(len(blocks) * (len(model.stages) - 1), progress)
+    first = np.full(wanted.shape, np.nan)
+    second = np.full(wanted.shape, np.nan)
+    for mine, theirs in blocks:
+        ahead, behind = _block(model, left[mine], right[theirs], ticker)
+        first[np.ix_(mine, theirs)] = ahead
+        second[np.ix_(mine, theirs)] = 1 - behind.T
+    return first, second
 
 
 def exact_winrates(
@@ -247,27 +313,23 @@ def exact_winrates(
     goal: int = 100,
     progress: Progress | None = None,
 ) -> list[WinRate]:
-    """A's exact win rate against B for each pair (A, B), many pairs per sweep."""
+    """A's exact win rate against B for each pair (A, B), many pairs per sweep.
+
+    Few distinct strategies are swept as one round robin (fewer, larger array operations); otherwise the
+    first strategies of the pairs meet the second ones in blocks that fit the memory budget.
+    """
     built = model(_rules(rules), goal)
-    left, left_of = _unique(built, [a for a, _ in pairs])
-    right, right_of = _unique(built, [b for _, b in pairs])
+    everyone, number = _unique(_columns(built, [player for pair in pairs for player in pair]))
+    a, b = number[0::2], number[1::2]
+    if len(everyone) ** 2 <= max(16, 2 * len(np.unique(a)) * len(np.unique(b))):
+        first = _matrix(built, everyone, progress)
+        return [WinRate(float(first[i, j]), float(1 - first[j, i])) for i, j in zip(a, b, strict=True)]
+    left, a_of = np.unique(a, return_inverse=True)
+    right, b_of = np.unique(b, return_inverse=True)
     wanted = np.zeros((len(left), len(right)), dtype=np.bool_)
-    wanted[left_of, right_of] = True
-    size = _group_size(built, 2)
-    blocks = [
-        (mine, theirs)
-        for mine in _groups(len(left), max(1, size * size // max(1, min(size, len(right)))))
-        for theirs in _groups(len(right), size)
-        if wanted[np.ix_(mine, theirs)].any()
-    ]
-    ticker = _Ticker(len(blocks) * (len(built.stages) - 1), progress)
-    first = np.full(wanted.shape, np.nan)
-    second = np.full(wanted.shape, np.nan)
-    for mine, theirs in blocks:
-        ahead, behind = _block(built, left[mine], right[theirs], ticker)
-        first[np.ix_(mine, theirs)] = ahead
-        second[np.ix_(mine, theirs)] = 1 - behind.T
-    return [WinRate(float(first[i, j]), float(second[i, j])) for i, j in zip(left_of, right_of, strict=True)]
+    wanted[a_of, b_of] = True
+    first, second = _bipartite(built, everyone[left], everyone[right], wanted, progress)
+    return [WinRate(float(first[i, j]), float(second[i, j])) for i, j in zip(a_of, b_of, strict=True)]
 
 
 def exact_winrate(rules: RuleSet | str, a: Player, b: Player, goal: int = 100) -> WinRate:
