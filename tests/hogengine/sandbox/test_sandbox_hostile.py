@@ -31,8 +31,9 @@ CASES = [
     Case("loop_at_import", "while True:\n    pass\n", "too_slow", ("CPU time",), 0.5),
     Case("loop_in_call", "def final_strategy(s, o):\n    while True:\n        pass\n", "too_slow", (), 0.5),
     Case(
-        "slow_total_fast_calls",
-        "def final_strategy(s, o):\n    return sum(range(5000)) % 11\n",
+        "slow_total_fast_calls",  # 0.2 ms of CPU per call, on any machine: 2 s for the 10,000
+        "import time\ndef final_strategy(s, o):\n    end = time.process_time() + 0.0002\n"
+        "    while time.process_time() < end:\n        pass\n    return 4\n",
         "too_slow",
         ("10,000",),
         0.5,
@@ -226,6 +227,12 @@ CASES = [
             "os.write(job.result_fd, ('HOG1 ' + job.nonce + '\\nunavailable x41\\nEND\\n').encode())\n"
             "os._exit(0)\n"
         ),
+        "forbidden",
+        INTERFERED,
+    ),
+    Case(
+        "harness_builtins_faked",  # the harness now lets True through; the parent's parse does not
+        "import builtins\nbuiltins.type = lambda value: int\ndef final_strategy(s, o):\n    return True\n",
         "forbidden",
         INTERFERED,
     ),
