@@ -2,11 +2,12 @@
 
 Every render re-reads the match under a per-match lock, so the last edit always shows the latest state.
 The rules for Discord failures (the game itself is safe in the database either way):
-- the message is gone (NotFound): post a fresh board and remember it;
 - the message is older than REPOST_AFTER: Discord throttles edits of old messages hard, so the old
   message gets one last edit pointing below and a fresh board is posted;
-- the bot may not edit or post there (Forbidden) or Discord keeps failing: log it; the next press or
-  move renders again from the database.
+- an edit fails (the message was deleted, the bot may not edit it, HTTP 429 or 5xx after discord.py's
+  own retries): post a fresh board and remember it;
+- posting fails too: log it; the game is safe in the database and the next render (a press, a bot move,
+  a clock tick that closes the game) tries again.
 """
 
 import asyncio
@@ -72,7 +73,7 @@ class Boards:
         """Post the first message of a match in answer to a command or press, and remember it."""
         async with self._lock(match_id):
             match = await self.service.get(match_id)
-            message = await self.render(match)
+            message = {key: value for key, value in (await self.render(match)).items() if value is not None}
             if interaction.response.is_done():
                 sent = await interaction.followup.send(**message, wait=True)
             else:
@@ -82,18 +83,18 @@ class Boards:
 
     async def _publish(self, match: Match, message: dict[str, Any]) -> None:
         channel = self.client.get_partial_messageable(match.channel_id)
-        try:
-            if match.message_id is not None:
-                old = channel.get_partial_message(match.message_id)
+        if match.message_id is not None:
+            old = channel.get_partial_message(match.message_id)
+            try:
                 if not _too_old(match.message_id):
                     await old.edit(**message)
                     return
                 await old.edit(content=MOVED, embed=None, view=None)
-            await self._repost(match, channel, message)
-        except discord.NotFound:
-            await self._repost(match, channel, message)
-        except discord.HTTPException as error:
-            log.warning("could not update the board: %s", error, extra={"match": match.id})
+            except discord.HTTPException as error:
+                log.warning(
+                    "could not edit the board, posting it again: %s", error, extra={"match": match.id}
+                )
+        await self._repost(match, channel, message)
 
     async def _repost(
         self, match: Match, channel: discord.PartialMessageable, message: dict[str, Any]

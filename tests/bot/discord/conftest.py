@@ -44,7 +44,7 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 async def world(settings: Settings) -> AsyncIterator[World]:
     service = await GameService.open(settings, clock=now)
-    env = simcord.Env(HogBot(settings, service=service), settle_timeout=30)
+    env = simcord.Env(HogBot(settings, service=service), settle_timeout=10)
     guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
     channel = guild.create_text_channel("hog")
     moderators = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))

@@ -1,0 +1,90 @@
+"""Rematches both players confirm, and the private helpers: hint, export and rules."""
+
+from hogengine.game import State
+from hogengine.solver import solve
+from tests.bot.discord.harness import World, fields, labels, said
+
+
+async def test_a_rematch_needs_both_players(world: World) -> None:
+    match = await world.challenge()
+    await world.bob.slash(world.channel, "hog forfeit")
+    old_board = await world.board(match.id)
+
+    await world.alice.click(old_board, label="Rematch")
+    waiting = world.message(old_board.id)
+    assert fields(waiting)["Rematch"] == "alice wants a rematch."
+    assert labels(waiting) == ["Rematch"]
+    assert said(await world.carol.click(waiting, label="Rematch")) == "You are not playing in this game."
+
+    await world.bob.click(waiting, label="Rematch")
+
+    assert labels(world.message(old_board.id)) == []
+    rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert rematch is not None and rematch.rematch_of == match.id
+    new_board = await world.board(rematch.id)
+    assert new_board.id != old_board.id
+    assert new_board.content == f"{world.bob.mention}, your move."  # seats swapped: bob moves first
+    assert "▶ bob" in fields(new_board)
+
+
+async def test_a_rematch_against_the_bot_starts_with_the_bot(world: World) -> None:
+    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None
+    await world.alice.slash(world.channel, "hog forfeit")
+
+    await world.alice.click(await world.board(match.id), label="Rematch")
+
+    rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert rematch is not None and rematch.players[1] is not None
+    board = await world.board(rematch.id)
+    assert fields(board)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")  # it has already moved
+    assert board.content == f"{world.alice.mention}, your move."
+
+
+async def test_a_hint_shows_the_best_move_and_every_chance_privately(world: World) -> None:
+    match = await world.challenge()
+
+    result = await world.alice.slash(world.channel, "hog hint")
+
+    callbacks = [r.json for r in world.env.http_requests if r.path.endswith("/callback")]
+    assert callbacks[-1] == {"type": 5, "data": {"flags": 64}}  # "thinking…" at once: solving may take time
+    solution = solve("swine-align", 100)
+    start = State("swine-align", 100)
+    best = start.ruleset.choice_label(solution.best_choice(start))
+    text = said(result)
+    assert text.startswith(f"Best: **{best}** — you win {solution.win_probability(start):.1%} of the time.")
+    for choice, chance in solution.choice_values(start).items():
+        assert f"{start.ruleset.choice_label(choice):>12}  {chance:6.1%}" in text
+    assert said(await world.bob.slash(world.channel, "hog hint")) == "Hints are for your own turn."
+    assert (
+        said(await world.carol.slash(world.channel, "hog hint")) == "You have no open game in this channel."
+    )
+    assert world.domain_errors() == ["Hints are for your own turn."]
+    assert (await world.match(match.id)).state.turn == 0
+
+
+async def test_export_of_a_game_in_progress_keeps_the_seed_secret(world: World) -> None:
+    match = await world.challenge("pork-chop")
+    await world.alice.click(await world.board(match.id), label="Roll 3")
+
+    record = await world.export(match.id)
+
+    assert record["rules"] == "pork-chop" and record["goal"] == 100
+    assert [turn["choice"] for turn in record["turns"]] == [3]
+    assert "seed" not in record
+
+
+async def test_export_of_an_unknown_match(world: World) -> None:
+    result = await world.alice.slash(world.channel, "hog export", match=404)
+    assert said(result) == "That game no longer exists."
+    assert world.domain_errors() == [said(result)]
+
+
+async def test_the_rules_explained(world: World) -> None:
+    result = await world.alice.slash(world.channel, "hog rules", rules="pig-fest")
+
+    assert result.response is not None and result.response.ephemeral
+    embed = result.response.embeds[0]
+    assert embed.title == "Ham Hijinks + Pig Fest (CS 61A Summer 2015 contest)"
+    assert "**Ham Hijinks** (-1)" in (embed.description or "")

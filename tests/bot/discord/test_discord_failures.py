@@ -1,0 +1,122 @@
+"""When Discord misbehaves the game is never lost: the board is posted again, failures are logged, and
+a user only ever sees a domain message or a short apology."""
+
+import logging
+
+import pytest
+
+from bot.config import Settings
+from bot.discord.errors import APOLOGY
+from bot.services import Match
+from tests.bot.discord.harness import World, fields, labels, said
+
+BOT_PAUSE = 60.0
+HOURS = 3 * 3600.0
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(
+        update={
+            "bot_move_delay_seconds": BOT_PAUSE,
+            "turn_timeout_seconds": HOURS,
+            "challenge_timeout_seconds": HOURS,
+        }
+    )
+
+
+async def bot_to_move(world: World) -> Match:
+    """A game against the bot where alice just moved and the bot is pausing before its turn."""
+    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None
+    await world.alice.click(await world.board(match.id), label="Roll 2")
+    return match
+
+
+async def test_a_deleted_board_is_posted_again(world: World) -> None:
+    match = await bot_to_move(world)
+    deleted = await world.board(match.id)
+    await world.mod.delete(deleted)
+
+    await world.env.advance_time(BOT_PAUSE + 1)
+
+    board = await world.board(match.id)
+    assert board.id != deleted.id
+    assert board.content == f"{world.alice.mention}, your move."
+    await world.alice.click(board, label="Roll 5")  # and play goes on from the new board
+    assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 5")
+
+
+@pytest.mark.parametrize("status", [429, 500])
+async def test_a_throttled_or_failing_edit_posts_a_fresh_board(world: World, status: int) -> None:
+    match = await bot_to_move(world)
+    stale = await world.board(match.id)
+    world.env.inject_error("PATCH", f"/channels/*/messages/{stale.id}", status=status)
+
+    await world.env.advance_time(BOT_PAUSE + 1)
+
+    board = await world.board(match.id)
+    assert board.id != stale.id and board.content == f"{world.alice.mention}, your move."
+
+
+async def test_forbidden_everywhere_is_logged_and_the_game_is_kept(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    match = await bot_to_move(world)
+    world.env.inject_error("*", "/channels/*/messages*", status=403, code=50013, times=None)
+
+    await world.env.advance_time(BOT_PAUSE + 1)
+
+    assert (await world.match(match.id)).state.turn == 2  # the bot's turn is played and stored
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(w.startswith("could not post the board") for w in warnings)
+
+
+async def test_a_failed_answer_to_a_press_is_replaced_by_an_edit(world: World) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    world.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=500)
+
+    await world.alice.click(board, label="Roll 3")
+
+    assert world.message(board.id).content == f"{world.bob.mention}, your move."
+
+
+async def test_an_old_board_moves_to_a_fresh_message(world: World) -> None:
+    match = await world.challenge()
+    old = await world.board(match.id)
+    await world.env.advance_time(46 * 60)  # editing messages this old is heavily throttled
+
+    await world.alice.click(old, label="Roll 3")
+
+    moved = world.message(old.id)
+    assert moved.content == "This game continues in a newer message below." and labels(moved) == []
+    board = await world.board(match.id)
+    assert board.id > old.id and board.content == f"{world.bob.mention}, your move."
+
+
+async def test_a_bug_is_logged_with_context_and_answered_with_an_apology(
+    world: World, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await world.challenge()
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(world.service, "play", broken)
+    monkeypatch.setattr(world.service, "hint", broken)
+    pressed = await world.alice.click(await world.board(match.id), label="Roll 3")
+    asked = await world.alice.slash(world.channel, "hog hint")
+
+    assert said(pressed) == APOLOGY and said(asked) == APOLOGY
+    press_log, command_log = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert (press_log.command, press_log.user, press_log.match) == (
+        f"hog:play:{match.id}:0:3",
+        world.alice.id,
+        match.id,
+    )
+    assert (command_log.command, command_log.user) == ("hog hint", world.alice.id)
+    assert "disk on fire" in str(world.env.errors_since(world.errors_seen)[0])
+    world.errors_seen = world.env.error_cursor
+    caplog.clear()

@@ -1,0 +1,56 @@
+"""Nothing lives in the bot process: a new process on the same database file keeps every old button
+working, and picks up the house bot's unfinished turn."""
+
+import pytest
+
+from bot.config import Settings
+from tests.bot.discord.harness import World, fields, labels
+
+BOT_PAUSE = 60.0
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"bot_move_delay_seconds": BOT_PAUSE})
+
+
+async def test_a_game_goes_on_after_a_restart(world: World) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    await world.alice.click(board, label="Roll 3")
+
+    await world.restart()
+    await world.bob.click(world.message(board.id), label="Roll 4")  # a button the old process rendered
+
+    after = world.message(board.id)
+    assert fields(after)["Last turn"].startswith("**bob** rolled 4")
+    assert after.content == f"{world.alice.mention}, your move."
+
+
+async def test_a_challenge_can_be_accepted_after_a_restart(world: World) -> None:
+    await world.alice.slash(world.channel, "hog challenge", opponent=world.bob)
+    challenge = world.channel.last_message
+
+    await world.restart()
+    await world.bob.click(challenge, label="Accept")
+
+    board = world.message(challenge.id)
+    assert board.content == f"{world.alice.mention}, your move."
+    assert "Roll 10" in labels(board)
+
+
+async def test_the_house_bot_finishes_its_turn_after_a_restart(world: World) -> None:
+    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None
+    await world.alice.click(await world.board(match.id), label="Roll 2")
+    thinking = await world.board(match.id)
+    assert "Hog Bot (easy) is thinking…" in (thinking.embeds[0].description or "")
+    assert labels(thinking) == []
+
+    await world.restart()  # the pause was not over: the old process never moved
+    await world.env.advance_time(BOT_PAUSE + 1)
+
+    moved = await world.board(match.id)
+    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert moved.content == f"{world.alice.mention}, your move."

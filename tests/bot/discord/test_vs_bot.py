@@ -1,0 +1,62 @@
+"""Against the house bot: the bot moves by itself after each of the person's turns, at every level."""
+
+from collections.abc import Callable
+
+import pytest
+
+from bot.services import Match
+from hogengine.game import State
+from hogengine.solver import solve
+from hogengine.strategies import course_table
+from tests.bot.discord.harness import World, fields, labels, replay
+
+Expected = Callable[[State], int]
+
+
+def easy(state: State) -> int:
+    return 4
+
+
+def course(state: State) -> int:
+    return int(course_table(state.rules, state.goal)[state.scores[1], state.scores[0]])
+
+
+def perfect(state: State) -> int:
+    return solve(state.rules, state.goal).best_choice(state)
+
+
+async def start(world: World, level: str, rules: str = "swine-align") -> Match:
+    result = await world.alice.slash(world.channel, "hog vs-bot", rules=rules, level=level)
+    assert result.response is not None
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None and match.message_id == result.response.id
+    return match
+
+
+async def test_the_board_against_the_bot(world: World) -> None:
+    match = await start(world, "easy")
+    board = await world.board(match.id)
+    assert "▶ alice" in fields(board) and "Hog Bot (easy)" in fields(board)
+    assert labels(board)[0] == "Free Bacon"
+
+    await world.alice.click(board, label="Roll 2")
+
+    after = world.message(board.id)
+    assert after.content == f"{world.alice.mention}, your move."  # the bot has already answered
+    assert fields(after)["Last turn"].startswith("**Hog Bot (easy)** rolled 4 6-sided dice")
+
+
+@pytest.mark.parametrize("level, expected", [("easy", easy), ("course", course), ("perfect", perfect)])
+async def test_the_bot_plays_its_level_to_the_end(world: World, level: str, expected: Expected) -> None:
+    match = await start(world, level)
+
+    boards = await world.play_to_end(match.id, lambda state: 5)
+
+    assert labels(boards[-1]) == ["Rematch"]
+    turns = replay(await world.export(match.id))
+    bot_turns = [turn for turn in turns if turn["player"] == 1]
+    assert bot_turns
+    for turn in bot_turns:
+        before = turns[turn["turn"] - 1]["score"]
+        state = State("swine-align", 100, (before[0], before[1]), mover=1, turn=turn["turn"])
+        assert turn["choice"] == expected(state)
