@@ -221,8 +221,7 @@ class GameService:
 
     async def set_message(self, match_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows this match (the board or the challenge)."""
-        async with self._db.transaction() as conn:
-            await repo.set_message(conn, match_id, channel_id, message_id)
+        await self._db.write(lambda conn: repo.set_message(conn, match_id, channel_id, message_id))
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""

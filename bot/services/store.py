@@ -16,10 +16,12 @@ from bot.storage import repositories as repo
 Clock = Callable[[], float]
 
 
-async def _update(conn: aiosqlite.Connection, match: Match, changes: dict[str, Any], now: float) -> None:
-    """Apply `changes` to the match if it is still at the version read; StaleAction if it moved on."""
-    if not await repo.update_match(conn, match.id, match.version, {**changes, "updated_at": now}):
+async def _update(conn: aiosqlite.Connection, match: Match, changes: dict[str, Any], now: float) -> Row:
+    """Apply `changes` to the match if it is still at the version read (its new row); else StaleAction."""
+    row = await repo.update_match(conn, match.id, match.version, {**changes, "updated_at": now})
+    if row is None:
         raise StaleAction("That was already done: the game has moved on.")
+    return row
 
 
 class MatchStore:
@@ -61,13 +63,19 @@ class MatchStore:
         return match_from(row, last)
 
     async def save(self, match: Match, changes: dict[str, Any], turn: dict[str, Any] | None = None) -> Match:
-        """Write `changes` (and append `turn`) in one transaction, if the match is still as read."""
+        """Write `changes` (and append `turn`) in one transaction, if the match is still as read; the
+        match as stored afterwards."""
         now = self.clock()
-        async with self.db.transaction() as conn:
-            await _update(conn, match, changes, now)
+
+        async def work(conn: aiosqlite.Connection) -> Row:
+            row = await _update(conn, match, changes, now)
             if turn is not None:
                 await repo.insert_turn(conn, turn)
-        return await self.load(match.id)
+            return row
+
+        row = await self.db.write(work)
+        names = {f"player{seat}_name": None if p is None else p.name for seat, p in enumerate(match.players)}
+        return match_from({**row, **names}, match.last_turn if turn is None else turn_from(turn))
 
     async def create(
         self,
@@ -78,12 +86,15 @@ class MatchStore:
         """Record the players and insert a new match in one transaction, with `vote`'s changes to the
         match it follows on from, if given (conditional, as in `save`)."""
         now = self.clock()
-        async with self.db.transaction() as conn:
+        people = [(player.id, player.name) for player in players]
+
+        async def work(conn: aiosqlite.Connection) -> int:
             if vote is not None:
                 await _update(conn, *vote, now)
-            await repo.upsert_players(conn, [(p.id, p.name) for p in players], now)
-            match_id = await repo.insert_match(conn, {**values, "created_at": now, "updated_at": now})
-        return await self.load(match_id)
+            await repo.upsert_players(conn, people, now)
+            return await repo.insert_match(conn, {**values, "created_at": now, "updated_at": now})
+
+        return await self.load(await self.db.write(work))
 
     async def ensure_free(self, channel_id: int, players: Iterable[Player]) -> None:
         """Raise AlreadyPlaying if any of these people has an open challenge or game in the channel."""

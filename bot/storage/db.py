@@ -1,21 +1,28 @@
-"""The SQLite database: one writer connection (transactions, one at a time) and one reader (WAL).
+"""The SQLite database: one writer that batches concurrent writes into one transaction, and one reader.
 
-Writers take `transaction()`, which holds an asyncio lock and a `BEGIN IMMEDIATE` transaction, so
-statements of concurrent coroutines never mix. Readers use `fetch_all`/`fetch_one` on a second
-connection, which in WAL mode sees only committed data and never waits for the writer.
+`write(work)` queues an async function of the writer connection; the writer task runs everything
+queued so far inside one `BEGIN IMMEDIATE` transaction (group commit: one commit for many turns under
+load) and answers each caller after the commit. The works of a batch run side by side, so they must
+not depend on each other: the service writes each match under its lock, so no two works of a batch
+change the same match state. If any work fails, the batch rolls back and each work is re-run in a
+transaction of its own, so one failure never takes another caller's write with it; works must
+therefore act only through the connection (re-runnable). Reads use a second connection, which in WAL
+mode sees only committed data and never waits for the writer.
 """
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 
 Row = dict[str, Any]
+T = TypeVar("T")
+Work = Callable[[aiosqlite.Connection], Awaitable[T]]
 BUSY_TIMEOUT_MS = 5000
+MAX_BATCH = 256
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
@@ -33,12 +40,13 @@ async def _connect(path: Path) -> aiosqlite.Connection:
 
 
 class Database:
-    """The two connections and the writer lock."""
+    """The two connections and the writer task."""
 
     def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         self._writer = writer
         self._reader = reader
-        self._write_lock = asyncio.Lock()
+        self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._task = asyncio.create_task(self._write_loop(), name="hog-db-writer")
 
     @classmethod
     async def open(cls, path: Path) -> Self:
@@ -53,20 +61,19 @@ class Database:
         return cls(writer, reader)
 
     async def close(self) -> None:
+        """Finish every queued write, then close both connections."""
+        self._queue.put_nowait(None)
+        await self._task
         await self._reader.close()
         await self._writer.close()
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The writer inside `BEGIN IMMEDIATE`; commits on success, rolls back on any exception."""
-        async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._writer
-            except BaseException:
-                await self._writer.rollback()
-                raise
-            await self._writer.commit()
+    async def write(self, work: Work[T]) -> T:
+        """Run `work` in a write transaction (shared with other queued writes); its result once committed."""
+        if self._task.done():
+            raise RuntimeError("The database is closed.")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((work, future))
+        return await future
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         rows = await self._reader.execute_fetchall(sql, params)
@@ -81,3 +88,44 @@ class Database:
         async with self._writer.execute(f"PRAGMA {name}") as cursor:
             row = await cursor.fetchone()
         return None if row is None else row[0]
+
+    async def _write_loop(self) -> None:
+        while (item := await self._queue.get()) is not None:
+            batch = [item]
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                following = self._queue.get_nowait()
+                if following is None:
+                    self._queue.put_nowait(None)  # stop after this batch
+                    break
+                batch.append(following)
+            await self._commit(batch)
+
+    async def _commit(self, batch: list[tuple[Work[Any], asyncio.Future[Any]]]) -> None:
+        """Run a batch in one transaction; if it fails, run each of its works alone."""
+        try:
+            results = await self._transaction([work for work, _ in batch])
+        except Exception as error:
+            if len(batch) > 1:
+                for item in batch:
+                    await self._commit([item])
+            elif not batch[0][1].done():
+                batch[0][1].set_exception(error)
+            return
+        for (_, future), result in zip(batch, results, strict=True):
+            if not future.done():
+                future.set_result(result)
+
+    async def _transaction(self, works: list[Work[Any]]) -> list[Any]:
+        """Run the works side by side in one transaction (their statements interleave in the writer's
+        queue, so a batch costs a few round trips, not a few per work); the first failure rolls back."""
+        await self._writer.execute("BEGIN IMMEDIATE")
+        try:
+            results = await asyncio.gather(*(work(self._writer) for work in works), return_exceptions=True)
+            if failure := next((result for result in results if isinstance(result, BaseException)), None):
+                raise failure
+            await self._writer.commit()
+        except BaseException:
+            if self._writer.in_transaction:
+                await self._writer.rollback()
+            raise
+        return results

@@ -8,7 +8,10 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+
+import aiosqlite
 
 from bot.storage.db import Database
 
@@ -60,26 +63,31 @@ async def applied_versions(db: Database) -> list[int]:
     return [row["version"] for row in rows]
 
 
+async def _apply(migration: Migration, conn: aiosqlite.Connection) -> None:
+    """Every statement of one migration, and its version row (the caller's transaction holds them)."""
+    for statement in statements(migration.path.read_text(encoding="utf-8")):
+        await conn.execute(statement)
+    await conn.execute(
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        (migration.version, migration.name, time.time()),
+    )
+
+
 async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
     """Apply every migration not yet applied; returns the versions applied by this run."""
-    async with db.transaction() as conn:
-        await conn.execute(
+    await db.write(
+        lambda conn: conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
         )
+    )
     done = set(await applied_versions(db))
     applied: list[int] = []
     for migration in discover(directory):
         if migration.version in done:
             continue
         try:
-            async with db.transaction() as conn:
-                for statement in statements(migration.path.read_text(encoding="utf-8")):
-                    await conn.execute(statement)
-                await conn.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, time.time()),
-                )
+            await db.write(partial(_apply, migration))
         except sqlite3.Error as error:
             raise MigrationError(f"Migration {migration.path.name} failed: {error}") from error
         applied.append(migration.version)

@@ -2,7 +2,7 @@
 
 Writes take the connection of an open transaction (the service owns transactions); reads go through
 the database's reader. A match update is conditional on the version the caller read, so a change based
-on stale data (a double press, a second process) touches nothing and reports False.
+on stale data (a double press, a second process) touches nothing and returns None.
 """
 
 from collections.abc import Iterable, Mapping
@@ -51,14 +51,15 @@ async def insert_match(conn: aiosqlite.Connection, values: Mapping[str, Any]) ->
 
 async def update_match(
     conn: aiosqlite.Connection, match_id: int, version: int, changes: Mapping[str, Any]
-) -> bool:
-    """Apply `changes` and bump the version, only if the row still has `version`; False if it moved on."""
+) -> Row | None:
+    """Apply `changes` and bump the version, only if the row still has `version`: the new row, or None
+    if the match moved on."""
     assignments, params = _columns(changes)
-    cursor = await conn.execute(
-        f"UPDATE matches SET {assignments}, version = version + 1 WHERE id = ? AND version = ?",
+    rows = await conn.execute_fetchall(
+        f"UPDATE matches SET {assignments}, version = version + 1 WHERE id = ? AND version = ? RETURNING *",
         [*params, match_id, version],
     )
-    return cursor.rowcount == 1
+    return next((dict(row) for row in rows), None)
 
 
 async def set_message(conn: aiosqlite.Connection, match_id: int, channel_id: int, message_id: int) -> bool:
