@@ -1,6 +1,8 @@
 """The exact solver: optimal play, exact win rates, tournaments and the best score-only table."""
 
+from hogengine.solver.contest_table import best_table
 from hogengine.solver.optimal import Solution, solve
+from hogengine.solver.tournament import Match, Row, Standings, tournament_exact, tournament_sampled
 from hogengine.solver.winrate import (
     Player,
     WinMatrix,
@@ -11,12 +13,18 @@ from hogengine.solver.winrate import (
 )
 
 __all__ = [
+    "Match",
     "Player",
+    "Row",
     "Solution",
+    "Standings",
     "WinMatrix",
     "WinRate",
+    "best_table",
     "exact_winrate",
     "exact_winrates",
     "solve",
+    "tournament_exact",
+    "tournament_sampled",
     "winrate_matrix",
 ]

@@ -21,7 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hogengine.dice import outcomes
-from hogengine.errors import HogError
+from hogengine.errors import BadState, HogError
+from hogengine.game import MAX_GOAL
 from hogengine.numeric import FloatArray, IntArray, Num
 from hogengine.position import Position
 from hogengine.rules import RuleSet
@@ -283,6 +284,8 @@ KEPT_MODELS = 2
 
 def model(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     """The model of these rules at this goal, built once and kept while it is among the latest used."""
+    if not 1 <= goal <= MAX_GOAL:
+        raise BadState(f"The goal must be a whole number from 1 to {MAX_GOAL}.")
     key = (rules, goal)
     if key not in _BUILT:
         _BUILT[key] = build(rules, goal, progress)

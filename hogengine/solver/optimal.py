@@ -111,6 +111,5 @@ def _solve(rules: RuleSet, goal: int, directory: Path | None) -> Solution:
 def solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
     """Optimal play for these rules and goal, solved once per process (and stored in cache_dir, if given)."""
     ruleset = get_rules(rules) if isinstance(rules, str) else rules
-    if not 1 <= goal <= 100:
-        raise BadState("The goal must be a whole number from 1 to 100.")
+    model(ruleset, goal)  # checks the goal
     return _solve(ruleset, goal, None if cache_dir is None else Path(cache_dir))

@@ -184,6 +184,20 @@ def _sweep_side(side: _Side, plan: _Plan, number: int) -> FloatArray:
     return values.reshape(-1, side.movers, side.opponents)
 
 
+def _sweep(model: Model, sides: Sequence[tuple[_Side, _Side]], tick: Callable[[], None] | None) -> None:
+    """Sweep every stage for each (side, partner), leaving each side's values transposed in its partner."""
+    size = model.size
+    walks = [_plans(model, side) for side, _ in sides]
+    for steps in zip(*walks, strict=True):
+        for (side, partner), (stage, plan, number) in zip(sides, steps, strict=True):
+            values = _sweep_side(side, plan, number)
+            partner.theirs(size)[stage.states] = values.transpose(0, 2, 1)
+            if side.own:
+                side.mine(size)[stage.states] = values
+        if tick:
+            tick()
+
+
 def _block(
     model: Model, movers: IntArray, opponents: IntArray | None, tick: Callable[[], None] | None = None
 ) -> tuple[FloatArray, FloatArray]:
@@ -191,23 +205,16 @@ def _block(
     own = bool(np.any(model.weights > 0))
     left = _side(movers, len(movers) if opponents is None else len(opponents), own)
     right = left if opponents is None else _side(opponents, len(movers), own)
-    sides = [(left, right)] if opponents is None else [(left, right), (right, left)]
-    start: list[FloatArray] = [np.empty(0), np.empty(0)]
-    size = model.size
-    walks = [_plans(model, side) for side, _ in sides]
-    for steps in zip(*walks, strict=True):
-        for place, ((side, partner), (stage, plan, number)) in enumerate(zip(sides, steps, strict=True)):
-            values = _sweep_side(side, plan, number)
-            partner.theirs(size)[stage.states] = values.transpose(0, 2, 1)
-            if side.own:
-                side.mine(size)[stage.states] = values
-            if stage.states.start <= model.start < stage.states.stop:
-                start[place] = values[model.start - stage.states.start]
-        if tick:
-            tick()
-    if opponents is None:
-        return start[0], start[0].T
-    return start[0], start[1]
+    _sweep(model, [(left, right)] if opponents is None else [(left, right), (right, left)], tick)
+    return right.theirs(model.size)[model.start].T, left.theirs(model.size)[model.start].T
+
+
+def pair_values(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArray]:
+    """In every state, A's win probability with A to move against B, and B's with B to move against A."""
+    left = _side(a[None, :], 1, bool(np.any(model.weights > 0)))
+    right = _side(b[None, :], 1, left.own)
+    _sweep(model, [(left, right), (right, left)], None)
+    return right.theirs(model.size)[:, 0, 0].copy(), left.theirs(model.size)[:, 0, 0].copy()
 
 
 def _cells(model: Model) -> int:

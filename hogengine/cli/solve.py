@@ -1,0 +1,69 @@
+"""`hog solve`: optimal play of a rule set; --export writes the best score-only table as final_strategy."""
+
+import argparse
+import json
+from pathlib import Path
+
+from hogengine.cli.specs import add_common, progress_bar
+from hogengine.errors import HogError
+from hogengine.rules import get_rules
+from hogengine.solver import best_table, exact_winrates, solve
+from hogengine.solver.model import model
+from hogengine.strategies import Table, always_roll, table_from_function
+
+BASELINE = 5
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "solve", help="exact optimal play and the best contest table", description=__doc__
+    )
+    add_common(parser)
+    parser.add_argument(
+        "--export", metavar="FILE.py", help="write the best score-only table as final_strategy"
+    )
+    parser.set_defaults(func=run)
+
+
+def source(table: Table, rules: str, goal: int) -> str:
+    """A contest file: final_strategy(score, opponent_score) reading the table."""
+    rows = ",\n".join(f"    ({', '.join(str(int(choice)) for choice in row)})" for row in table)
+    return (
+        f'"""The best score-only strategy for {rules} to {goal} found by `hog solve`."""\n\n'
+        f"TABLE = (\n{rows},\n)\n\n\n"
+        "def final_strategy(score, opponent_score):\n"
+        '    """The number of dice to roll (or a special move) at these scores."""\n'
+        "    return TABLE[score][opponent_score]\n"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    with progress_bar("build model") as report:
+        model(rules, args.goal, report)
+    solution = solve(rules, args.goal)
+    report_ = {"rules": rules.id, "goal": args.goal, "first_mover": solution.first_mover}
+    if args.export:
+        with progress_bar("best table") as report:
+            table = best_table(rules, args.goal, report)
+        baseline = table_from_function(always_roll(BASELINE), rules)
+        against = exact_winrates(rules, [(table, solution.policy), (table, baseline)], args.goal)
+        try:
+            Path(args.export).write_text(source(table, rules.id, args.goal), encoding="utf-8")
+        except OSError as error:
+            raise HogError(f"Cannot write {args.export[:200]!r}: {error.strerror}.") from None
+        report_ |= {
+            "export": args.export,
+            "table_vs_optimal": against[0].average,
+            f"table_vs_always_roll_{BASELINE}": against[1].average,
+        }
+    if args.json:
+        print(json.dumps(report_))
+        return 0
+    print(f"{rules.id} to {args.goal}: the first mover wins {solution.first_mover:.12f} under optimal play.")
+    if args.export:
+        print(
+            f"Wrote {args.export}: the best score-only table wins {against[0].average:.6f} against the"
+            f" full-state optimal player and {against[1].average:.6f} against always_roll({BASELINE})."
+        )
+    return 0

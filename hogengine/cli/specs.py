@@ -1,0 +1,65 @@
+"""Strategy arguments of the solver commands: `always:N`, `course`, `optimal`, a .json table or a .py file."""
+
+import argparse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from hogengine.cli.progress import Progress
+from hogengine.game import MAX_GOAL
+from hogengine.rules import DEFAULT_RULES, RuleSet
+from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
+from hogengine.solver.contest_table import best_table
+from hogengine.strategies import BadStrategy, Table, strategy_from_spec, table_from_function
+
+HELP = "always:N, course, optimal, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy)"
+
+
+def _from_python(path: Path, rules: RuleSet) -> Table:
+    """Run a final_strategy file once in the sandbox (the only place user code ever runs)."""
+    try:
+        source = path.read_bytes()
+    except OSError as error:
+        raise BadStrategy(f"Cannot read the strategy file {str(path)[:200]!r}: {error.strerror}.") from None
+    try:
+        verdict = evaluate_strategy(source, rules.choices)
+    except SandboxUnavailable:
+        raise BadStrategy("This machine cannot sandbox .py strategies; give a .json table instead.") from None
+    if not verdict.accepted or verdict.table is None:
+        raise BadStrategy(f"{path.name}: {verdict.reason}")
+    return np.array(verdict.table, dtype=np.int8)
+
+
+def load(spec: str, rules: RuleSet, goal: int) -> Table:
+    """The table a strategy argument names, or a one-line BadStrategy."""
+    if spec == "optimal":
+        return best_table(rules, goal)
+    if spec.endswith(".py"):
+        return _from_python(Path(spec), rules)
+    return table_from_function(strategy_from_spec(spec, rules, goal), rules)
+
+
+def name_of(spec: str) -> str:
+    """How an entry is named in standings: a file's stem, else the argument itself."""
+    return Path(spec).stem if spec.endswith((".py", ".json")) else spec
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """The arguments every solver command takes: rules, goal and --json."""
+    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
+    parser.add_argument("--goal", type=int, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A solver progress callback (done, total) drawing the shared stderr bar."""
+    with Progress(1, label) as bar:
+
+        def report(done: int, total: int) -> None:
+            bar.total = max(total, 1)
+            bar.advance(done - bar.done)
+
+        yield report

@@ -1,0 +1,60 @@
+"""`hog tournament`: a round robin of strategy files in a seed contest format (exact or sampled)."""
+
+import argparse
+import json
+import secrets
+from random import Random
+
+from hogengine.cli.specs import HELP, add_common, load, name_of, progress_bar
+from hogengine.rules import get_rules
+from hogengine.solver import tournament_exact, tournament_sampled
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "tournament", help="round robin of strategies, contest style", description=__doc__
+    )
+    add_common(parser)
+    parser.add_argument(
+        "--format",
+        choices=("exact", "sampled"),
+        default="exact",
+        help="exact win rates (seeds 000/003) or 9 random games per pair (seed 001); default exact",
+    )
+    parser.add_argument("--seed", help="seed of the sampled format's dice (default: fresh, and reported)")
+    parser.add_argument("files", nargs="+", metavar="FILE", help=HELP)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    entries = [(name_of(spec), load(spec, rules, args.goal)) for spec in args.files]
+    seed = str(args.seed) if args.seed is not None else secrets.token_hex(8)
+    with progress_bar(f"{args.format} tournament") as report:
+        if args.format == "exact":
+            standings = tournament_exact(rules, entries, args.goal, report)
+        else:
+            standings = tournament_sampled(rules, entries, Random(seed), args.goal, progress=report)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "rules": rules.id,
+                    "goal": args.goal,
+                    "format": standings.format,
+                    "seed": seed if args.format == "sampled" else None,
+                    "standings": [vars(row) for row in standings.rows],
+                    "matches": [vars(match) for match in standings.matches],
+                }
+            )
+        )
+        return 0
+    figure = "mean win rate" if args.format == "exact" else "vs always_roll(5)"
+    print(
+        f"{standings.format} tournament under {rules.id} to {args.goal}"
+        + (f" (seed {seed})" if args.format == "sampled" else "")
+    )
+    print(f"{'rank':>4}  {'entry':<24} {'wins':>4} {'losses':>6}  {figure}")
+    for rank, row in enumerate(standings.rows, 1):
+        print(f"{rank:>4}  {row.name[:24]:<24} {row.wins:>4} {row.losses:>6}  {row.tie_break:.6f}")
+    return 0

@@ -1,0 +1,111 @@
+"""The strongest score-only table we can make: full-state optimal play projected onto the two scores,
+then improved by exact evaluations against a panel: the full-state optimal player and always_roll(5).
+
+Each round weighs, per pair of scores, every choice's exact value in each hidden layer by how likely the
+table meets that layer against each panel member, takes the best choice per cell, and keeps the new
+table only if its mean exact win rate against the panel rose."""
+
+import numpy as np
+
+from hogengine.numeric import FloatArray, IntArray
+from hogengine.rules import RuleSet, get_rules
+from hogengine.solver.model import Model, Progress, model
+from hogengine.solver.optimal import best_columns, solve
+from hogengine.solver.sweep import stages
+from hogengine.solver.winrate import Player, columns, exact_winrates, pair_values
+from hogengine.strategies import SIZE, Table, always_roll, table_from_function
+
+# Rounds of improvement; each costs one exact pair evaluation and one pass over the model.
+ROUNDS = 6
+PANEL_ROLLS = 5
+
+
+def _rows(model: Model, chosen: IntArray, states: slice) -> IntArray:
+    width = len(model.choices)
+    return np.arange(states.start, states.stop) * width + chosen[states]
+
+
+def reach(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArray]:
+    """How likely each state is to be met with A to move, and with B to move (each seat half the games)."""
+    met = [np.zeros(model.size), np.zeros(model.size)]
+    met[0][model.start] = met[1][model.start] = 0.5
+    for stage in reversed(stages(model)):
+        for mover, chosen in enumerate((a, b)):
+            rows = _rows(model, chosen, stage.states)
+            lengths = model.row_start[rows + 1] - model.row_start[rows]
+            entry = np.repeat(model.row_start[rows] - np.cumsum(lengths) + lengths, lengths)
+            entry += np.arange(len(entry))
+            weight = model.weights[model.code[entry]]
+            mass = np.repeat(met[mover][stage.states], lengths) * np.abs(weight)
+            successor = model.successor[entry]
+            again = weight > 0
+            met[mover] += np.bincount(successor[again], mass[again], model.size)
+            met[1 - mover] += np.bincount(successor[~again], mass[~again], model.size)
+    return met[0], met[1]
+
+
+def choice_values(model: Model, mine: FloatArray, theirs: FloatArray) -> FloatArray:
+    """[state, choice]: the mover's win probability after each choice, given both values afterwards."""
+    entries = slice(0, model.blank)
+    weight = model.weights[model.code[entries]]
+    successor = model.successor[entries]
+    terms = weight * np.where(weight > 0, mine[successor], theirs[successor])
+    sums = np.add.reduceat(np.append(terms, 0.0), model.row_start[:-1])
+    sums[model.row_start[:-1] == model.row_start[1:]] = 0
+    return (model.constant + sums).reshape(model.size, len(model.choices))
+
+
+def _project(model: Model, weight: FloatArray, values: FloatArray) -> IntArray:
+    """Per (score, opponent score) the choice of best weighted value over the hidden layers."""
+    shape = (model.goal, model.goal, len(model.choices))
+    total = np.zeros(shape)
+    np.add.at(total, (model.mover, model.opponent), (weight + 1e-12)[:, None] * values)
+    return best_columns(model.choices, total)
+
+
+def _table(model: Model, cells: IntArray) -> Table:
+    """A full 100x100 contest table; scores at or above the goal (never asked) repeat the last row/column."""
+    table = model.choices[cells].astype(np.int8)
+    edge = np.minimum(np.arange(SIZE), model.goal - 1)
+    full: Table = table[np.ix_(edge, edge)]
+    return full
+
+
+def _panel(ruleset: RuleSet, goal: int) -> list[Player]:
+    """The opponents a contest table is tuned against: the full-state optimal player and always_roll(5)."""
+    return [solve(ruleset, goal).policy, table_from_function(always_roll(PANEL_ROLLS), ruleset)]
+
+
+def _strength(ruleset: RuleSet, goal: int, table: Table) -> float:
+    """The table's mean exact win rate against the panel."""
+    rates = exact_winrates(ruleset, [(table, opponent) for opponent in _panel(ruleset, goal)], goal)
+    return float(np.mean([rate.average for rate in rates]))
+
+
+def best_table(rules: RuleSet | str, goal: int = 100, progress: Progress | None = None) -> Table:
+    """Project full-state optimal play onto the scores, then improve it against the panel."""
+    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    built = model(ruleset, goal)
+    solution = solve(ruleset, goal)
+    optimal = columns(built, solution.policy)
+    if ruleset.layers == 1:
+        return _table(built, optimal[built.index[0]])
+    chances, _ = reach(built, optimal, optimal)
+    values = solution.choice_table[built.layer, built.mover, built.opponent]
+    cells = _project(built, chances, values)
+    score = _strength(ruleset, goal, _table(built, cells))
+    opponents = [columns(built, opponent) for opponent in _panel(ruleset, goal)]
+    for round_number in range(ROUNDS):
+        if progress:
+            progress(round_number, ROUNDS)
+        mine = cells[built.mover, built.opponent]
+        gains = np.zeros((built.size, len(built.choices)))
+        for opponent in opponents:
+            chances, _ = reach(built, mine, opponent)
+            gains += chances[:, None] * choice_values(built, *pair_values(built, mine, opponent))
+        candidate = _project(built, np.ones(built.size), gains)
+        trial = _strength(ruleset, goal, _table(built, candidate))
+        if trial <= score:
+            break
+        cells, score = candidate, trial
+    return _table(built, cells)

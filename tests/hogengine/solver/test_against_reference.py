@@ -1,0 +1,88 @@
+"""The vectorised solver agrees with the plain recursive reference on small goals, for every rule set."""
+
+import numpy as np
+import pytest
+
+from hogengine.position import Position
+from hogengine.rules import RULE_SETS, RuleSet
+from hogengine.rules.pig_fest import PigFest
+from hogengine.solver import exact_winrate, exact_winrates, solve, winrate_matrix
+from hogengine.solver.model import model
+from hogengine.solver.reference import optimal_win, table_winrate
+
+# Small goals keep the scalar reference quick while every rule still fires (swaps, chops, streaks, gifts).
+GOALS = {"swine-align": 21, "pork-chop": 13, "pig-fest": 11, "piggy-back": 17}
+TOLERANCE = 1e-12
+
+
+class FewDicePigFest(PigFest):
+    """Pig Fest with at most four dice: its 32 hidden layers at a price the scalar reference can pay."""
+
+    choices = range(-1, 5)
+
+
+# Optimal play asks the reference for every choice in every state; pig-fest's gets fewer choices.
+OPTIMAL = [rules for rules in RULE_SETS if rules.id != "pig-fest"] + [FewDicePigFest()]
+OPTIMAL_GOALS = {**GOALS, "pork-chop": 12, "pig-fest": 8}
+
+
+def random_tables(rules: RuleSet, count: int, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [rng.choice(np.array(rules.choices), size=(100, 100)).astype(np.int8) for _ in range(count)]
+
+
+@pytest.mark.parametrize("rules", OPTIMAL, ids=lambda rules: rules.id)
+def test_optimal_values_match_the_reference(rules: RuleSet) -> None:
+    goal = OPTIMAL_GOALS[rules.id]
+    reference = optimal_win(rules, goal)
+    solution = solve(rules, goal)
+    built = model(rules, goal)
+    rng = np.random.default_rng(7)
+    states = [built.start, *rng.choice(built.size, size=40, replace=False)]
+    for state in states:
+        position = rules.at_layer(int(built.mover[state]), int(built.opponent[state]), int(built.layer[state]))
+        cell = (int(built.layer[state]), int(built.mover[state]), int(built.opponent[state]))
+        assert solution.values[cell] == pytest.approx(reference(position), abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+def test_table_win_rates_match_the_reference(rules: RuleSet) -> None:
+    goal = GOALS[rules.id]
+    a, b, c = random_tables(rules, 3, seed=len(rules.id))
+    expected = [table_winrate(rules, x, y, goal) for x, y in ((a, b), (b, c), (c, a))]
+    batched = exact_winrates(rules, [(a, b), (b, c), (c, a)], goal)
+    for want, got in zip(expected, batched, strict=True):
+        assert got.first == pytest.approx(want.first, abs=TOLERANCE)
+        assert got.second == pytest.approx(want.second, abs=TOLERANCE)
+    alone = exact_winrate(rules, a, b, goal)
+    assert alone.average == pytest.approx(expected[0].average, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+def test_full_state_policy_against_a_table_matches_the_reference(rules: RuleSet) -> None:
+    goal = GOALS[rules.id]
+    policy = solve(rules, goal).policy
+    (table,) = random_tables(rules, 1, seed=99)
+    want = table_winrate(rules, policy, table, goal)
+    got = exact_winrate(rules, policy, table, goal)
+    assert (got.first, got.second) == pytest.approx((want.first, want.second), abs=TOLERANCE)
+
+
+def test_round_robin_blocks_agree_with_one_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cutting a round robin into many small blocks (memory budget) changes no figure."""
+    rules = RULE_SETS[1]
+    tables = random_tables(rules, 7, seed=5)
+    whole = winrate_matrix(rules, tables, 14).first
+    monkeypatch.setattr("hogengine.solver.winrate.BLOCK_BYTES", 3 * model(rules, 14).size * 8)
+    monkeypatch.setattr("hogengine.solver.winrate.PLAN_ENTRIES", 5000)
+    cut = winrate_matrix(rules, tables, 14).first
+    np.testing.assert_allclose(cut, whole, atol=TOLERANCE)
+    pairs = [(tables[i], tables[j]) for i in range(7) for j in range(7) if (i + j) % 3]
+    rates = exact_winrates(rules, pairs, 14)
+    expected = [whole[i, j] for i in range(7) for j in range(7) if (i + j) % 3]
+    np.testing.assert_allclose([rate.first for rate in rates], expected, atol=TOLERANCE)
+
+
+def test_start_position_matches_layer_zero() -> None:
+    rules = RULE_SETS[2]
+    assert model(rules, 11).state_of(Position(0, 0)) == model(rules, 11).start
