@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from hogengine.errors import HogError
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
-COMMANDS = ("play", "replay", "simulate")
+COMMANDS = ("play", "replay", "simulate", "solve", "winrate", "tournament")
 
 
 def build_parser() -> argparse.ArgumentParser:
