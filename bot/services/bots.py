@@ -2,23 +2,13 @@
 
 import asyncio
 from functools import cache
-from typing import TYPE_CHECKING
 
 from bot.services.models import BotLevel
 from hogengine.game import State
+from hogengine.solver import Solution, solve
 from hogengine.strategies import Table, always_roll, course_table
 
-if TYPE_CHECKING:
-    from hogengine.solver import Solution
-
 EASY = always_roll(4)
-
-
-@cache
-def _solution(rules: str, goal: int) -> "Solution":
-    from hogengine.solver import solve  # noqa: PLC0415 - heavy: loaded when a bot or hint first needs it
-
-    return solve(rules, goal)
 
 
 @cache
@@ -26,9 +16,10 @@ def _course(rules: str, goal: int) -> Table:
     return course_table(rules, goal)
 
 
-async def solution(rules: str, goal: int) -> "Solution":
-    """The exact solution of a rule set and goal (solved once per process, in a worker thread)."""
-    return await asyncio.to_thread(_solution, rules, goal)
+async def solution(rules: str, goal: int) -> Solution:
+    """The exact solution of a rule set and goal, in a worker thread: the first call per process solves
+    (up to seconds), later ones hit the solver's cache."""
+    return await asyncio.to_thread(solve, rules, goal)
 
 
 async def choose(level: BotLevel, state: State) -> int:
