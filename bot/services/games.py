@@ -112,8 +112,8 @@ class GameService:
     async def play(self, match_id: int, user_id: int, turn: int, choice: int) -> Played:
         """The person to move plays `choice` on turn number `turn` (from the button they pressed).
 
-        Raises NotYourGame, NotYourTurn, StaleAction (that turn is gone, or the match is not active:
-        a double or late press) or IllegalChoice.
+        Raises NotYourGame, NotYourTurn, StaleAction (that turn is gone, its clock ran out, or the match
+        is not active: a double or late press) or IllegalChoice.
         """
         async with self._store.lock(match_id):
             match, seed = await self._store.load_secret(match_id)
@@ -124,6 +124,8 @@ class GameService:
                 raise StaleAction("That turn was already played.")
             if match.state.mover != seat:
                 raise NotYourTurn(f"It's {_name(match, match.state.mover)}'s turn.")
+            if _past(match.turn_deadline, self._clock()):
+                raise StaleAction("Time ran out for this turn.")
             return await self._play(match, seed, choice, user_id)
 
     async def bot_turn(self, match_id: int) -> Played | None:
@@ -299,18 +301,14 @@ class GameService:
         """Roll the committed dice for this choice, resolve the turn, store it with the new state."""
         count, sides = dice_for(match.state, choice)
         result = resolve(match.state, choice, seeded_rolls(seed, match.state.turn, count, sides))
-        after = result.after
+        after, now = result.after, self._clock()
         changes: dict[str, Any] = {
             **state_columns(after),
             "turn_deadline": self._deadline(match.bot_seat, after),
         }
         if after.over:
-            changes |= {
-                "status": MatchStatus.FINISHED.value,
-                "winner": after.winner,
-                "finished_at": self._clock(),
-            }
-        turn = turn_columns(match.id, user_id, result, self._clock())
+            changes |= {"status": MatchStatus.FINISHED.value, "winner": after.winner, "finished_at": now}
+        turn = turn_columns(match.id, user_id, result, now)
         return Played(await self._store.save(match, changes, turn), result)
 
 

@@ -80,6 +80,7 @@ class Match:
     rematch_of: int | None
     created_at: float
     updated_at: float
+    finished_at: float | None  # when it closed, whatever the way
     version: int  # bumped by every change; updates are conditional on it
     last_turn: TurnRecord | None = field(default=None, compare=False)
 

@@ -65,6 +65,7 @@ def match_from(row: Row, last_turn: TurnRecord | None = None) -> Match:
         rematch_of=row["rematch_of"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
         version=row["version"],
         last_turn=last_turn,
     )

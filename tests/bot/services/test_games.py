@@ -124,6 +124,7 @@ async def test_forfeit(service: GameService) -> None:
         await service.forfeit(match.id, CAROL.id)
     match = await service.forfeit(match.id, BOB.id)
     assert (match.status, match.winner, match.winner_player) == (MatchStatus.FORFEIT, 0, ALICE)
+    assert match.finished_at is not None and match.finished_at >= match.created_at
     assert match.seed is not None and match.turn_deadline is None
     with pytest.raises(MatchOver):
         await service.forfeit(match.id, ALICE.id)

@@ -44,6 +44,10 @@ async def test_idle_turn_times_out_into_a_loss(service: GameService, clock: Fake
     clock.advance(service.settings.turn_timeout_seconds - 1)
     assert await service.expire_due() == []
     clock.advance(1)
+    person = played.match.player_to_move
+    assert person is not None
+    with pytest.raises(StaleAction, match="Time ran out"):
+        await service.play(match.id, person.id, played.match.state.turn, 2)
     [closed] = await service.expire_due()
     assert (closed.status, closed.winner) == (MatchStatus.TIMEOUT, 1 - mover)
     assert closed.seed is not None and closed.turn_deadline is None
