@@ -40,7 +40,9 @@ def test_optimal_values_match_the_reference(rules: RuleSet) -> None:
     rng = np.random.default_rng(7)
     states = [built.start, *rng.choice(built.size, size=40, replace=False)]
     for state in states:
-        position = rules.at_layer(int(built.mover[state]), int(built.opponent[state]), int(built.layer[state]))
+        position = rules.at_layer(
+            int(built.mover[state]), int(built.opponent[state]), int(built.layer[state])
+        )
         cell = (int(built.layer[state]), int(built.mover[state]), int(built.opponent[state]))
         assert solution.values[cell] == pytest.approx(reference(position), abs=TOLERANCE)
 

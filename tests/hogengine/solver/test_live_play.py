@@ -1,0 +1,62 @@
+"""The solver's transition model and exact figures agree with live play through `resolve` and fair dice."""
+
+from dataclasses import replace
+from random import Random
+
+import numpy as np
+import pytest
+
+from hogengine.dice import fair_dice
+from hogengine.game import dice_for, new_game, resolve
+from hogengine.rules import RULE_SETS, RuleSet
+from hogengine.simulate import play_match
+from hogengine.solver import exact_winrate, solve
+from hogengine.solver.model import model
+from hogengine.strategies import always_roll, function_from_table, table_from_function
+
+GAMES = 1500
+GOAL = 60
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+def test_every_live_turn_is_a_transition_of_the_model(rules: RuleSet) -> None:
+    built = model(rules, GOAL)
+    rng = Random(rules.id)
+    for _ in range(400):
+        scores = (rng.randrange(GOAL), rng.randrange(GOAL))
+        state = replace(
+            new_game(rules.id, GOAL, scores, rng.randrange(2)),
+            chop_used=(rng.random() < 0.5, rng.random() < 0.5) if rules.id == "pork-chop" else (False, False),
+            streaks=(rng.randrange(4), rng.randrange(4)) if rules.id == "pig-fest" else (0, 0),
+            exchanges=rng.randrange(3) if rules.id == "pig-fest" else 0,
+        )
+        choice = rng.choice(rules.choices)
+        count, sides = dice_for(state, choice)
+        roll = fair_dice(sides, rng)
+        after = resolve(state, choice, [roll() for _ in range(count)]).after
+        row = built.state_of(state.position()) * len(built.choices) + int(built.choice_column(choice))
+        entries = slice(int(built.row_start[row]), int(built.row_start[row + 1]))
+        if after.over:
+            assert built.constant[row] > 0 or after.winner != state.mover
+            continue
+        listed = set(
+            zip(built.successor[entries].tolist(), built.weights[built.code[entries]] > 0, strict=True)
+        )
+        assert (built.state_of(after.position()), after.mover == state.mover) in listed
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+def test_exact_win_rates_match_monte_carlo_games(rules: RuleSet) -> None:
+    """A table that hides nothing from the rules (the projected optimum) against always_roll(5)."""
+    table = solve(rules, GOAL).policy[0]
+    baseline = table_from_function(always_roll(5), rules)
+    exact = exact_winrate(rules, table, baseline, GOAL).average
+    played = play_match(
+        function_from_table(np.pad(table, (0, 100 - GOAL), mode="edge")),
+        function_from_table(baseline),
+        rules.id,
+        GAMES,
+        Random(f"{rules.id} monte carlo"),
+        goal=GOAL,
+    )
+    assert abs(played.win_rate - exact) < 4 * played.standard_error

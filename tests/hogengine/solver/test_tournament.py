@@ -1,0 +1,62 @@
+"""Tournaments: exact (a point above 50.0001%, ties lose) and sampled (deterministic for a seed)."""
+
+from random import Random
+
+import numpy as np
+import pytest
+
+from hogengine.solver import exact_winrate, tournament_exact, tournament_sampled, winrate_matrix
+from hogengine.strategies import always_roll, table_from_function
+
+RULES = "swine-align"
+
+
+def always(n: int) -> np.ndarray:
+    return table_from_function(always_roll(n), RULES)
+
+
+ENTRIES = [("four", always(4)), ("five", always(5)), ("six", always(6)), ("twin", always(6))]
+
+
+def test_exact_points_go_to_rates_above_the_threshold_and_ties_lose() -> None:
+    standings = tournament_exact(RULES, ENTRIES, goal=40)
+    rates = winrate_matrix(RULES, [table for _, table in ENTRIES], 40).average
+    by_name = {row.name: row for row in standings.rows}
+    assert by_name["six"].losses >= 1 and by_name["twin"].losses >= 1  # their mirror match is a tie
+    for number, (name, _) in enumerate(ENTRIES):
+        others = [rates[number, other] for other in range(len(ENTRIES)) if other != number]
+        assert by_name[name].wins == sum(rate > 0.500001 for rate in others)
+        assert by_name[name].wins + by_name[name].losses == len(ENTRIES) - 1
+        assert by_name[name].tie_break == pytest.approx(np.mean(others))
+    assert [row.wins for row in standings.rows] == sorted((row.wins for row in standings.rows), reverse=True)
+    assert len(standings.matches) == 6
+    match = next(m for m in standings.matches if (m.a, m.b) == ("four", "five"))
+    assert match.a_result == pytest.approx(exact_winrate(RULES, always(4), always(5), 40).average)
+    assert match.a_result + match.b_result == pytest.approx(1.0)
+
+
+def test_a_rate_at_the_threshold_is_no_point() -> None:
+    """A mirror match is exactly 50%: below 50.0001%, so both sides lose it."""
+    standings = tournament_exact(RULES, ENTRIES[2:], goal=30)
+    assert [(row.wins, row.losses) for row in standings.rows] == [(0, 1), (0, 1)]
+
+
+def test_sampled_tournament_is_deterministic_for_a_seed() -> None:
+    first = tournament_sampled(RULES, ENTRIES, Random(2015), goal=30)
+    again = tournament_sampled(RULES, ENTRIES, Random(2015), goal=30)
+    assert first == again
+    for match in first.matches:
+        assert match.a_result + match.b_result == 9
+    wins = {row.name: row.wins for row in first.rows}
+    for name, _ in ENTRIES:
+        won = sum(
+            (m.a == name and m.a_result > m.b_result) or (m.b == name and m.b_result > m.a_result)
+            for m in first.matches
+        )
+        assert wins[name] == won
+    five = table_from_function(always_roll(5), RULES)
+    for row in first.rows:
+        table = dict(ENTRIES)[row.name]
+        assert row.tie_break == pytest.approx(exact_winrate(RULES, table, five, 30).average, abs=1e-12)
+    ranked = [(row.wins, row.tie_break) for row in first.rows]
+    assert ranked == sorted(ranked, reverse=True)
