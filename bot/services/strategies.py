@@ -1,0 +1,327 @@
+"""Uploaded strategies: checked (size and type first), run in the sandbox off the event loop in a bounded
+pool, stored per server with their exact win rates, listed, shown, replaced (history kept) and deleted."""
+
+import asyncio
+import hashlib
+import json
+import re
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from pathlib import PurePath
+from typing import Any, TypeVar
+
+import aiosqlite
+import numpy as np
+
+from bot.services.contest_errors import (
+    NameTaken,
+    NotYourStrategy,
+    OnCooldown,
+    StrategyNotFound,
+    StrategyRefused,
+    UploadRefused,
+    UploadsBusy,
+    UploadsUnavailable,
+    WrongRules,
+)
+from bot.services.contest_models import Matchup, StoredStrategy, Upload
+from bot.services.models import Player
+from bot.storage import Database, Row
+from bot.storage import repositories as players_repo
+from bot.storage import strategy_repo as repo
+from hogengine.game import MAX_GOAL
+from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
+from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
+from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
+from hogengine.solver import best_table, exact_winrates
+from hogengine.strategies import SIZE, BadStrategy, Table, always_roll, load_table_json, table_from_function
+
+Clock = Callable[[], float]
+T = TypeVar("T")
+KINDS = (".py", ".json")
+REFERENCE_DICE = (4, 5, 6)
+PERFECT = "perfect"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}")
+_NOT_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class UploadLimits:
+    """How uploads are rationed: a cooldown per user, the pool's threads, how many may wait, CPU time."""
+
+    cooldown_seconds: float = 60.0
+    workers: int = 2
+    waiting: int = 8  # uploads being checked or waiting for a thread; more are refused as busy
+    time_limit: float = 10.0  # CPU seconds the sandbox allows one upload
+
+
+def check_upload(filename: str, size: int) -> str:
+    """The file's kind ("py" or "json") if its size and type are acceptable; call before downloading it."""
+    suffix = PurePath(filename).suffix.lower()
+    if suffix not in KINDS:
+        raise UploadRefused("Upload a Python file (.py) with final_strategy, or a JSON table (.json).")
+    if size > MAX_SOURCE_BYTES:
+        raise UploadRefused(f"The file is larger than {MAX_SOURCE_BYTES // 1_000_000} MB.")
+    if size == 0:
+        raise UploadRefused("The file is empty.")
+    return suffix[1:]
+
+
+def strategy_name(name: str | None, filename: str) -> str:
+    """A checked strategy name: the one given, or one made from the file's name."""
+    if name is None:
+        made = _NOT_NAME.sub("-", PurePath(filename).stem).strip(" _.-")[:32].rstrip(" _.-")
+        return made or "strategy"
+    name = name.strip()
+    if not _NAME.fullmatch(name):
+        raise UploadRefused("A strategy name is 1 to 32 letters, digits, spaces, '_', '.' or '-'.")
+    return name
+
+
+def choice_labels(rules: str) -> dict[int, str]:
+    """How each legal choice of a rule set reads, for a heatmap's legend."""
+    ruleset = get_rules(rules)
+    return {choice: ruleset.choice_label(choice) for choice in ruleset.choices}
+
+
+def table_bytes(table: Table) -> bytes:
+    """The 10,000 choices as int8 bytes, row by row (what is stored and hashed)."""
+    return np.ascontiguousarray(table, dtype=np.int8).tobytes()
+
+
+def table_from_bytes(data: bytes) -> Table:
+    return np.frombuffer(data, dtype=np.int8).reshape(SIZE, SIZE).copy()
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@cache
+def _perfect(rules: str, goal: int) -> Table:
+    """The best score-only table of a rule set and goal, made once per process."""
+    return best_table(rules, goal)
+
+
+def compute_figures(rules: str, table: Table, goal: int = MAX_GOAL) -> tuple[Matchup, ...]:
+    """Exact win rates against always_roll(4), (5), (6) and the "perfect" bot. For a table-vs-table rate
+    the perfect bot is the solver's best score-only table (`best_table`), not full-state optimal play."""
+    opponents = {f"always_roll({n})": table_from_function(always_roll(n), rules) for n in REFERENCE_DICE}
+    opponents[PERFECT] = _perfect(rules, goal)
+    rates = exact_winrates(rules, [(table, other) for other in opponents.values()], goal)
+    return tuple(
+        Matchup(name, rate.first, rate.second, rate.average)
+        for name, rate in zip(opponents, rates, strict=True)
+    )
+
+
+def _figures_json(figures: tuple[Matchup, ...]) -> str:
+    return json.dumps([[m.opponent, m.first, m.second, m.average] for m in figures])
+
+
+def _figures_from(text: str | None) -> tuple[Matchup, ...]:
+    return tuple(Matchup(*item) for item in json.loads(text)) if text else ()
+
+
+def strategy_from(row: Row) -> StoredStrategy:
+    """A StoredStrategy from its row (with the table if the row carries it)."""
+    data = row.get("table_data")
+    return StoredStrategy(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        owner=Player(row["owner_id"], row["owner_name"]),
+        name=row["name"],
+        rules=row["rules"],
+        source_kind=row["source_kind"],
+        source_hash=row["source_hash"],
+        table_hash=row["table_hash"],
+        active=bool(row["active"]),
+        figures=_figures_from(row["figures"]),
+        cpu_seconds=row["cpu_seconds"],
+        created_at=row["created_at"],
+        replaced_at=row["replaced_at"],
+        table=None if data is None else table_from_bytes(data),
+    )
+
+
+def _json_table(data: bytes, ruleset: RuleSet) -> Table:
+    """A JSON upload's table, or StrategyRefused; only a list is parsed (never taken for a file path)."""
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise StrategyRefused("The file is not valid UTF-8.", "not_utf8") from None
+    if not text.lstrip().startswith("["):
+        raise StrategyRefused(f"A JSON strategy is a list of {SIZE} rows of {SIZE} choices.", "bad_table")
+    try:
+        return load_table_json(text, ruleset)
+    except BadStrategy as error:
+        raise StrategyRefused(str(error), "bad_table") from None
+
+
+class StrategyService:
+    """Strategies of every server; evaluation and figures run in a bounded thread pool."""
+
+    def __init__(self, db: Database, clock: Clock = time.time, limits: UploadLimits | None = None) -> None:
+        self.limits = limits or UploadLimits()
+        self._db = db
+        self._clock = clock
+        self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="hog-upload")
+        self._last_upload: dict[int, float] = {}
+        self._busy = 0
+
+    def close(self) -> None:
+        """Stop the pool (running checks finish first)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    async def _offload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking function in the pool, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def upload(
+        self,
+        guild_id: int,
+        owner: Player,
+        filename: str,
+        data: bytes,
+        *,
+        name: str | None = None,
+        rules: str = DEFAULT_RULES,
+    ) -> Upload:
+        """Check, evaluate and store an upload; the same name of the same owner replaces the old version.
+
+        Raises UploadRefused (size, type, name), UnknownRules, NameTaken, OnCooldown, UploadsBusy,
+        UploadsUnavailable, or StrategyRefused with the sandbox's one-line reason and its `kind`.
+        """
+        kind = check_upload(filename, len(data))
+        ruleset = get_rules(rules)
+        name = strategy_name(name, filename)
+        current = await repo.active_by_name(self._db, guild_id, name.casefold())
+        if current is not None and current["owner_id"] != owner.id:
+            raise NameTaken(f"{current['owner_name']} already has a strategy called '{current['name']}'.")
+        if self._busy >= self.limits.waiting:
+            raise UploadsBusy("Too many uploads are being checked right now: try again in a minute.")
+        self._start_cooldown(owner.id)
+        self._busy += 1
+        try:
+            table, cpu = await self._evaluate(kind, data, ruleset)
+            table_hash = _sha256(table_bytes(table))
+            known = await repo.same_table(self._db, ruleset.id, table_hash)
+            figures = (
+                _figures_from(known["figures"])
+                if known
+                else await self._offload(compute_figures, ruleset.id, table)
+            )
+        finally:
+            self._busy -= 1
+        values = {
+            "guild_id": guild_id,
+            "owner_id": owner.id,
+            "name": name,
+            "name_key": name.casefold(),
+            "rules": ruleset.id,
+            "source_kind": kind,
+            "table_data": table_bytes(table),
+            "source_hash": _sha256(data),
+            "table_hash": table_hash,
+            "figures": _figures_json(figures),
+            "cpu_seconds": cpu,
+            "created_at": self._clock(),
+        }
+        return await self._store(owner, values)
+
+    def _start_cooldown(self, user_id: int) -> None:
+        now = self._clock()
+        last = self._last_upload.get(user_id)
+        if last is not None and now - last < self.limits.cooldown_seconds:
+            raise OnCooldown(self.limits.cooldown_seconds - (now - last))
+        self._last_upload[user_id] = now
+
+    async def _evaluate(self, kind: str, data: bytes, ruleset: RuleSet) -> tuple[Table, float | None]:
+        """The upload's table and the sandbox's CPU seconds (None for JSON), or StrategyRefused."""
+        if kind == "json":
+            return await self._offload(_json_table, data, ruleset), None
+        try:
+            verdict = await self._offload(evaluate_strategy, data, ruleset.choices, self.limits.time_limit)
+        except SandboxUnavailable:
+            raise UploadsUnavailable(
+                "Python uploads are switched off on this host (no safe sandbox): upload a JSON table instead."
+            ) from None
+        if not verdict.accepted or verdict.table is None:
+            raise StrategyRefused(verdict.reason or "The strategy was refused.", verdict.kind)
+        return np.asarray(verdict.table, dtype=np.int8), verdict.cpu_seconds
+
+    async def _store(self, owner: Player, values: dict[str, Any]) -> Upload:
+        """Insert the new version, retiring the owner's active one of that name, in one transaction."""
+        guild_id, key = values["guild_id"], values["name_key"]
+
+        async def work(conn: aiosqlite.Connection) -> tuple[int, int | None]:
+            current = await repo.active_owner(conn, guild_id, key)
+            if current is not None and current[1] != owner.id:
+                raise NameTaken(f"Someone else already has a strategy called '{values['name']}'.")
+            await players_repo.upsert_players(conn, [(owner.id, owner.name)], values["created_at"])
+            if current is not None:
+                await repo.retire_strategy(conn, current[0], values["created_at"])
+            return await repo.insert_strategy(conn, values), None if current is None else current[0]
+
+        new_id, old_id = await self._db.write(work)
+        strategy = await self._load(new_id, with_table=True)
+        replaced = None if old_id is None else await self._load(old_id)
+        twin = await repo.same_table(self._db, strategy.rules, strategy.table_hash, guild_id, new_id)
+        duplicate = None if twin is None else strategy_from(twin)
+        return Upload(strategy, replaced, duplicate, choice_labels(strategy.rules))
+
+    async def _load(self, strategy_id: int, with_table: bool = False) -> StoredStrategy:
+        row = await repo.get_strategy(self._db, strategy_id, with_table)
+        if row is None:
+            raise StrategyNotFound("That strategy no longer exists.")
+        return strategy_from(row)
+
+    async def active(
+        self, guild_id: int, owner_id: int | None = None, rules: str | None = None
+    ) -> list[StoredStrategy]:
+        """A server's active strategies (of one owner, of one rule set), oldest first, without tables."""
+        rules = None if rules is None else get_rules(rules).id
+        return [
+            strategy_from(row) for row in await repo.active_strategies(self._db, guild_id, rules, owner_id)
+        ]
+
+    async def show(self, guild_id: int, name: str) -> StoredStrategy:
+        """The active strategy of that name, with its table; StrategyNotFound if there is none."""
+        row = await repo.active_by_name(self._db, guild_id, name.strip().casefold(), with_table=True)
+        if row is None:
+            raise StrategyNotFound(f"There is no strategy called '{name.strip()[:32]}' on this server.")
+        return strategy_from(row)
+
+    async def history(self, guild_id: int, name: str) -> list[StoredStrategy]:
+        """Every version of a name on this server, oldest first (the active one last)."""
+        return [
+            strategy_from(row) for row in await repo.versions(self._db, guild_id, name.strip().casefold())
+        ]
+
+    async def delete(self, guild_id: int, name: str, user_id: int) -> StoredStrategy:
+        """Delete a strategy and its history; only its owner may (NotYourStrategy otherwise)."""
+        strategy = await self.show(guild_id, name)
+        if strategy.owner.id != user_id:
+            raise NotYourStrategy(f"Only {strategy.owner.name} can delete '{strategy.name}'.")
+        key = strategy.name.casefold()
+
+        async def work(conn: aiosqlite.Connection) -> int:
+            return await repo.delete_strategies(conn, await repo.version_ids(conn, guild_id, key))
+
+        await self._db.write(work)
+        return strategy
+
+    async def opponent(self, guild_id: int, name: str, rules: str) -> StoredStrategy:
+        """The strategy to play against in a house-bot game under `rules`, with its table."""
+        strategy = await self.show(guild_id, name)
+        if strategy.rules != get_rules(rules).id:
+            raise WrongRules(f"'{strategy.name}' plays {strategy.rules}, not {get_rules(rules).id}.")
+        return strategy
+
+    async def bot_table(self, match_id: int) -> Table | None:
+        """The table a house-bot game plays, if it plays a stored strategy (the GameService hook)."""
+        row = await repo.match_strategy(self._db, match_id)
+        return None if row is None else table_from_bytes(row["table_data"])
