@@ -1,0 +1,55 @@
+"""Analysis of a match from its stored turns: replayed by the engine, valued by the exact solver."""
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+from bot.services import bots
+from bot.services.contest_errors import NothingToAnalyse
+from bot.services.contest_models import MatchAnalysis
+from bot.services.models import Match, TurnRecord
+from bot.services.records import turn_from
+from bot.services.store import Clock, MatchStore
+from bot.storage import Database, strategy_repo
+from bot.storage import repositories as repo
+from hogengine.analysis import analyse
+from hogengine.game import TurnResult, new_game
+from hogengine.replay import GameRecord, Turn, replay
+
+
+def replayed(match: Match, turns: Sequence[TurnRecord]) -> list[TurnResult]:
+    """The match's stored turns re-played by the engine from its start (full states, hidden parts too)."""
+    start = new_game(match.rules, match.goal)
+    return list(replay(GameRecord(start, tuple(Turn(turn.choice, turn.outcomes) for turn in turns))))
+
+
+def seat_name(match: Match, seat: int, strategy: str | None = None) -> str:
+    """Who sat in a seat: the player's name, the stored strategy the bot played, or the house bot."""
+    player = match.players[seat]
+    if player is not None:
+        return player.name
+    if strategy is not None:
+        return f"strategy '{strategy}'"
+    level = "" if match.bot_level is None else f" ({match.bot_level.value})"
+    return f"the house bot{level}"
+
+
+class AnalysisService:
+    """Win-probability series and the cost of every choice, for any match with turns."""
+
+    def __init__(self, db: Database, clock: Clock = time.time) -> None:
+        self._db = db
+        self._store = MatchStore(db, clock)
+
+    async def analyse(self, match_id: int) -> MatchAnalysis:
+        """The analysis of a match (finished or still going); MatchNotFound or NothingToAnalyse."""
+        match = await self._store.load(match_id, with_last_turn=False)
+        turns = [turn_from(row) for row in await repo.get_turns(self._db, match_id)]
+        if not turns:
+            raise NothingToAnalyse("No turns were played in this game.")
+        results = replayed(match, turns)
+        solution = await bots.solution(match.rules, match.goal)
+        analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)
+        bound = await strategy_repo.match_strategy(self._db, match_id)
+        strategy = None if bound is None else bound["name"]
+        return MatchAnalysis(match, (seat_name(match, 0, strategy), seat_name(match, 1, strategy)), analysis)

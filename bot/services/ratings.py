@@ -1,0 +1,146 @@
+"""Ratings (openskill, Plackett-Luce) of games between people, leaderboards, stats and game history.
+
+Games against the house bot, or a stored strategy, are never rated. Stats read the stored matches and
+turns and the events the engine recorded with them.
+"""
+
+import asyncio
+import time
+from collections import Counter
+from functools import partial
+
+import aiosqlite
+from openskill.models import PlackettLuce
+
+from bot.services.analysis import seat_name
+from bot.services.contest_models import HistoryEntry, Rating, RatingChange, Stats
+from bot.services.models import Match, Player, TurnRecord
+from bot.services.records import match_from, turn_from
+from bot.services.store import Clock
+from bot.storage import Database, Row
+from bot.storage import rating_repo as repo
+from hogengine.events import EventKind
+from hogengine.rules import DEFAULT_RULES, get_rules
+
+PIG_FEST = "pig-fest"
+
+
+def _rating(row: Row) -> Rating:
+    return Rating(
+        Player(row["player_id"], row["player_name"]), row["rules"], row["mu"], row["sigma"], row["games"]
+    )
+
+
+def _change(row: Row) -> RatingChange:
+    before = row["mu_before"] - 3 * row["sigma_before"]
+    after = row["mu_after"] - 3 * row["sigma_after"]
+    return RatingChange(row["match_id"], row["rules"], before, after, row["rated_at"])
+
+
+def _entry(row: Row, player_id: int) -> HistoryEntry:
+    match = match_from(row)
+    seat = 0 if match.players[0] is not None and match.players[0].id == player_id else 1
+    return HistoryEntry(
+        match.id,
+        match.rules,
+        match.goal,
+        match.status,
+        seat,
+        seat_name(match, 1 - seat, row["strategy_name"]),
+        match.winner == seat,
+        match.state.scores,
+        row["finished_at"],
+    )
+
+
+class RatingService:
+    """Ratings per rule set; `record()` rates every finished game between people not yet rated."""
+
+    def __init__(self, db: Database, clock: Clock = time.time, model: PlackettLuce | None = None) -> None:
+        self._db = db
+        self._clock = clock
+        self._model = model or PlackettLuce()
+        self._lock = asyncio.Lock()
+
+    async def record(self) -> list[int]:
+        """Rate, oldest first, every played game between two people not rated yet; the ids rated.
+
+        Call it whenever a game ends (cheap when there is nothing to do); reruns never rate twice.
+        """
+        async with self._lock:
+            rated = []
+            for row in await repo.unrated_matches(self._db):
+                if await self._db.write(partial(self._rate, row, self._clock())):
+                    rated.append(row["id"])
+            return rated
+
+    async def _rate(self, match: Row, now: float, conn: aiosqlite.Connection) -> bool:
+        """Update both players' ratings for one match, inside the transaction; False if already rated."""
+        if await repo.is_rated(conn, match["id"]):
+            return False
+        players = (match["player0_id"], match["player1_id"])
+        before = []
+        for player_id in players:
+            known = await repo.rating(conn, player_id, match["rules"])
+            before.append(self._model.rating() if known is None else self._model.rating(*known))
+        ranks = [0.0 if seat == match["winner"] else 1.0 for seat in (0, 1)]
+        after = self._model.rate([[before[0]], [before[1]]], ranks=ranks)
+        for player_id, old, (new,) in zip(players, before, after, strict=True):
+            await repo.save_rating(
+                conn,
+                match["id"],
+                player_id,
+                match["rules"],
+                before=(old.mu, old.sigma),
+                after=(new.mu, new.sigma),
+                now=now,
+            )
+        return True
+
+    async def leaderboard(self, rules: str = DEFAULT_RULES, limit: int = 10) -> list[Rating]:
+        """The best rated players under a rule set, best first (rating records up to date first)."""
+        await self.record()
+        return [_rating(row) for row in await repo.leaderboard(self._db, get_rules(rules).id, limit)]
+
+    async def history(self, player_id: int, limit: int = 10) -> list[HistoryEntry]:
+        """A player's latest played games, newest first."""
+        rows = await repo.played_matches(self._db, player_id, limit)
+        return [_entry(row, player_id) for row in rows]
+
+    async def stats(self, player: Player) -> Stats:
+        """A player's games, wins, favourite dice, Pork Chops, longest Pig Fest streak and ratings."""
+        await self.record()
+        matches = {row["id"]: match_from(row) for row in await repo.played_matches(self._db, player.id)}
+        rows = await repo.turns_of(self._db, player.id)
+        turns = [turn_from(row) for row in rows if row["match_id"] in matches]
+        dice = Counter(turn.choice for turn in turns if turn.choice >= 0)
+        chops = sum(1 for turn in turns for event in turn.events if event.kind is EventKind.PORK_CHOP)
+        fest = [turn for turn in turns if matches[turn.match_id].rules == PIG_FEST]
+        wins = sum(1 for match in matches.values() if _won(match, player.id))
+        return Stats(
+            player=player,
+            games=len(matches),
+            wins=wins,
+            bot_games=sum(1 for match in matches.values() if match.bot_level is not None),
+            favourite_dice=min(dice, key=lambda n: (-dice[n], n)) if dice else None,
+            pork_chops=chops,
+            longest_pig_fest_streak=_longest_pig_out_run(fest),
+            ratings=tuple(_rating(row) for row in await repo.ratings_of(self._db, player.id)),
+            rating_history=tuple(_change(row) for row in await repo.rating_history(self._db, player.id)),
+        )
+
+
+def _won(match: Match, player_id: int) -> bool:
+    winner = match.winner_player
+    return winner is not None and winner.id == player_id
+
+
+def _longest_pig_out_run(turns: list[TurnRecord]) -> int:
+    """The most Pig Outs one player rolled in a row within one game (the engine caps its own count at 3)."""
+    best = run = 0
+    previous = None
+    for turn in turns:
+        pigged = any(event.kind is EventKind.PIG_OUT for event in turn.events)
+        run = run + 1 if pigged and turn.match_id == previous else int(pigged)
+        best, previous = max(best, run), turn.match_id
+    return best
