@@ -1,0 +1,81 @@
+"""Fixtures: the contest services beside the game service (`service`, `play_out`, `clock` from the game
+service's tests) on one real SQLite file in tmp_path, each through its own connections."""
+
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+
+import pytest
+
+from bot.config import Settings
+from bot.services import GameService, Match, Player
+from bot.services.analysis import AnalysisService
+from bot.services.contests import ContestService
+from bot.services.privacy import PrivacyService
+from bot.services.ratings import RatingService
+from bot.services.strategies import StrategyService, UploadLimits
+from bot.storage import Database
+from hogengine.game import State
+from tests.bot.services.conftest import FakeClock, PlayOut, clock, play_out, service, settings
+
+__all__ = ["clock", "play_out", "service", "settings"]  # fixtures shared with the game service's tests
+
+ALICE = Player(1001, "alice")
+BOB = Player(1002, "bob")
+CAROL = Player(1003, "carol")
+GUILD = 777
+CHANNEL = 555
+ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
+Choose = Callable[[State], int]
+Duel = Callable[..., Awaitable[Match]]
+
+
+@pytest.fixture
+async def db(service: GameService, settings: Settings) -> AsyncIterator[Database]:
+    """A second connection pair to the game service's database (already migrated by it)."""
+    database = await Database.open(settings.database_path)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def strategies(db: Database, clock: FakeClock) -> Iterator[StrategyService]:
+    strategy_service = StrategyService(db, clock, UploadLimits(cooldown_seconds=30.0, time_limit=5.0))
+    yield strategy_service
+    strategy_service.close()
+
+
+@pytest.fixture
+def contests(db: Database, clock: FakeClock) -> Iterator[ContestService]:
+    contest_service = ContestService(db, clock, random.Random(7))
+    yield contest_service
+    contest_service.close()
+
+
+@pytest.fixture
+def ratings(db: Database, clock: FakeClock) -> RatingService:
+    return RatingService(db, clock)
+
+
+@pytest.fixture
+def analysis(db: Database, clock: FakeClock) -> AnalysisService:
+    return AnalysisService(db, clock)
+
+
+@pytest.fixture
+def privacy(db: Database, clock: FakeClock) -> PrivacyService:
+    return PrivacyService(db, clock)
+
+
+@pytest.fixture
+def duel(service: GameService, play_out: PlayOut, clock: FakeClock) -> Duel:
+    """A challenge between two people, accepted and played to its end."""
+
+    async def run(
+        first: Player, second: Player, rules: str = "swine-align", choose: Choose = lambda s: 4
+    ) -> Match:
+        clock.advance(60)
+        match = await service.challenge(CHANNEL, first, second, rules=rules)
+        match = await service.accept(match.id, second.id)
+        return await play_out(match, choose)
+
+    return run

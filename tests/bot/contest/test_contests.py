@@ -1,0 +1,106 @@
+"""Tournaments of stored strategies: standings equal the solver's own, progress arrives, results stay."""
+
+import asyncio
+import json
+import random
+
+import numpy as np
+import pytest
+
+from bot.services.contest_errors import TournamentRefused
+from bot.services.contests import ContestService
+from bot.services.privacy import DELETED_STRATEGY, PrivacyService
+from bot.services.strategies import StrategyService
+from hogengine.solver import tournament_exact, tournament_sampled
+from hogengine.strategies import Table, always_roll, course_table, table_from_function
+from tests.bot.contest.conftest import ALICE, BOB, CAROL, GUILD
+from tests.bot.services.conftest import FakeClock
+
+RULES = "swine-align"
+
+
+def entries() -> list[tuple[str, Table]]:
+    mixed = np.where(np.arange(100)[:, None] > np.arange(100)[None, :], 3, 7).astype(np.int8)
+    return [
+        ("fours", table_from_function(always_roll(4), RULES)),
+        ("sixes", table_from_function(always_roll(6), RULES)),
+        ("course", course_table(RULES)),
+        ("mixed", mixed),
+    ]
+
+
+@pytest.fixture
+async def entered(strategies: StrategyService, clock: FakeClock) -> list[tuple[str, Table]]:
+    """Each entry uploaded as a JSON table by a different owner (alice twice, a minute apart)."""
+    for owner, (name, table) in zip((ALICE, BOB, CAROL, ALICE), entries(), strict=True):
+        clock.advance(60)
+        await strategies.upload(GUILD, owner, f"{name}.json", json.dumps(table.tolist()).encode())
+    await strategies.upload(GUILD + 1, BOB, "elsewhere.json", json.dumps([[5] * 100] * 100).encode())
+    return entries()
+
+
+async def test_exact_standings_are_the_solvers(
+    contests: ContestService, entered: list[tuple[str, Table]]
+) -> None:
+    seen: list[tuple[int, int]] = []
+
+    async def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+
+    result = await contests.run(GUILD, BOB, RULES, "exact", progress=progress)
+    expected = tournament_exact(RULES, entered)
+    assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
+        (row.name, row.wins, row.tie_break) for row in expected.rows
+    ]
+    assert [s.place for s in result.standings] == [1, 2, 3, 4]
+    owners = {"fours": ALICE.id, "sixes": BOB.id, "course": CAROL.id, "mixed": ALICE.id}
+    assert all(s.owner_id == owners[s.name] and s.strategy_id is not None for s in result.standings)
+    assert (result.rules, result.format, result.goal, result.started_by) == (RULES, "exact", 100, BOB.id)
+    assert seen and seen[-1][0] == seen[-1][1]
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    assert await contests.latest(GUILD) == result == await contests.get(result.id)
+
+
+async def test_sampled_standings_are_the_solvers(
+    contests: ContestService, entered: list[tuple[str, Table]]
+) -> None:
+    result = await contests.run(GUILD, ALICE, "fa20", "sampled")
+    seed = random.Random(7).getrandbits(64)  # the service's first seed, from the Random it was given
+    expected = tournament_sampled(RULES, entered, random.Random(seed))
+    assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
+        (row.name, row.wins, row.tie_break) for row in expected.rows
+    ]
+    assert await contests.latest(GUILD, "pork-chop") is None
+
+
+async def test_refusals(contests: ContestService, strategies: StrategyService) -> None:
+    with pytest.raises(TournamentRefused, match="exact or sampled"):
+        await contests.run(GUILD, ALICE, RULES, "knockout")
+    await strategies.upload(GUILD, ALICE, "fours.json", json.dumps([[4] * 100] * 100).encode())
+    with pytest.raises(TournamentRefused, match="at least two"):
+        await contests.run(GUILD, ALICE, RULES)
+
+
+async def test_one_tournament_at_a_time_per_server(
+    contests: ContestService, entered: list[tuple[str, Table]]
+) -> None:
+    first = asyncio.create_task(contests.run(GUILD, ALICE, RULES, "sampled"))
+    await asyncio.sleep(0)  # the first has claimed the server and awaits the database
+    with pytest.raises(TournamentRefused, match="already running"):
+        await contests.run(GUILD, BOB, RULES)
+    await first
+    assert len((await contests.run(GUILD, BOB, RULES)).standings) == 4
+
+
+async def test_forgotten_owners_leave_anonymous_standings(
+    contests: ContestService, privacy: PrivacyService, entered: list[tuple[str, Table]]
+) -> None:
+    result = await contests.run(GUILD, ALICE, RULES)
+    await privacy.forget(ALICE.id)
+    after = await contests.get(result.id)
+    assert after.started_by is None
+    for before, now in zip(result.standings, after.standings, strict=True):
+        if before.owner_id == ALICE.id:
+            assert (now.name, now.owner_id, now.strategy_id) == (DELETED_STRATEGY, None, None)
+        else:
+            assert now == before

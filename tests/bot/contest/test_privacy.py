@@ -1,0 +1,86 @@
+"""Forget-me: the user's strategies go, their records stay for others under an anonymous player."""
+
+import pytest
+
+from bot.services import GameService
+from bot.services.contest_errors import StillPlaying
+from bot.services.privacy import DELETED_STRATEGY, FORGOTTEN_NAME, PrivacyService
+from bot.services.ratings import RatingService
+from bot.services.strategies import StrategyService
+from bot.storage import Database, strategy_repo
+from bot.storage.privacy_repo import CLEARED, DELETED, REPOINTED
+from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4, Duel
+from tests.bot.services.conftest import FakeClock, PlayOut
+
+
+async def test_forget_me(
+    *,
+    service: GameService,
+    strategies: StrategyService,
+    ratings: RatingService,
+    privacy: PrivacyService,
+    db: Database,
+    clock: FakeClock,
+    duel: Duel,
+    play_out: PlayOut,
+) -> None:
+    kept = await strategies.upload(GUILD, BOB, "bob.py", ROLL_4)
+    mine = await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)
+    clock.advance(60)
+    await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)  # a second version: history goes too
+    versus = await service.vs_bot(CHANNEL, BOB, "swine-align")
+    stored = mine.strategy
+    assert stored.table is not None
+    await db.write(
+        lambda conn: strategy_repo.insert_match_strategy(conn, versus.id, stored.id, "mine", b"\x04" * 10_000)
+    )
+    await play_out(versus)
+    match = await duel(ALICE, BOB)
+    before = await ratings.stats(BOB)
+
+    forgotten = await privacy.forget(ALICE.id)
+
+    assert (forgotten.strategies_deleted, forgotten.matches_anonymised) == (2, 1)
+    assert [s.id for s in await strategies.active(GUILD)] == [kept.strategy.id]
+    assert await strategies.history(GUILD, "mine") == []
+    assert (await strategy_repo.match_strategy(db, versus.id)) == {
+        "match_id": versus.id,
+        "strategy_id": None,
+        "name": DELETED_STRATEGY,
+        "table_data": b"\x04" * 10_000,
+    }
+    assert await db.fetch_all("SELECT * FROM players WHERE id = ?", (ALICE.id,)) == []
+    for table, column in REPOINTED:
+        assert await db.fetch_all(f"SELECT * FROM {table} WHERE {column} = ?", (ALICE.id,)) == []
+    bob_history = await ratings.history(BOB.id)
+    assert bob_history[0].match_id == match.id and bob_history[0].opponent == FORGOTTEN_NAME
+    after = await ratings.stats(BOB)
+    assert (after.games, after.wins, after.ratings, after.rating_history) == (
+        before.games,
+        before.wins,
+        before.ratings,
+        before.rating_history,
+    )
+    assert [entry.player.id for entry in await ratings.leaderboard()] == [BOB.id]
+    alice = await ratings.stats(ALICE)
+    assert (alice.games, alice.ratings, alice.rating_history) == (0, (), ())
+    assert (await privacy.forget(ALICE.id)).matches_anonymised == 0  # nothing left to forget
+
+
+async def test_not_while_playing(service: GameService, privacy: PrivacyService) -> None:
+    await service.challenge(CHANNEL, ALICE, BOB)
+    with pytest.raises(StillPlaying):
+        await privacy.forget(BOB.id)
+
+
+async def test_every_reference_to_a_player_is_handled(db: Database) -> None:
+    tables = [
+        row["name"] for row in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
+    ]
+    references = {
+        (table, key["from"])
+        for table in tables
+        for key in await db.fetch_all(f"PRAGMA foreign_key_list({table})")
+        if key["table"] == "players"
+    }
+    assert references == set(REPOINTED) | set(CLEARED) | set(DELETED)

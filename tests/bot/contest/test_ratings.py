@@ -1,0 +1,109 @@
+"""Ratings of games between people (never against the bot), the leaderboard, stats and history."""
+
+from collections import Counter
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.services import GameService, Match, MatchStatus, Player
+from bot.services.ratings import RatingService
+from bot.storage import Database, strategy_repo
+from hogengine.events import EventKind
+from hogengine.game import State
+from hogengine.strategies import always_roll, table_from_function
+from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, Duel
+from tests.bot.services.conftest import FakeClock, PlayOut
+
+
+async def beat(service: GameService, clock: FakeClock, winner: Player, loser: Player) -> Match:
+    """A game between two people that `winner` wins by the loser's forfeit."""
+    clock.advance(60)
+    match = await service.challenge(CHANNEL, winner, loser)
+    await service.accept(match.id, loser.id)
+    return await service.forfeit(match.id, loser.id)
+
+
+async def test_leaderboard_rates_people_only(
+    service: GameService, ratings: RatingService, clock: FakeClock, play_out: PlayOut
+) -> None:
+    games = [(ALICE, BOB), (ALICE, CAROL), (BOB, CAROL), (ALICE, BOB)]
+    ids = [(await beat(service, clock, winner, loser)).id for winner, loser in games]
+    bot_game = await play_out(await service.vs_bot(CHANNEL, CAROL, "swine-align"))
+    assert bot_game.status is MatchStatus.FINISHED
+    assert await ratings.record() == ids
+    assert await ratings.record() == []  # never twice
+    model = PlackettLuce()
+    expected = {player.id: model.rating() for player in (ALICE, BOB, CAROL)}
+    for winner, loser in games:
+        (won,), (lost,) = model.rate([[expected[winner.id]], [expected[loser.id]]], ranks=[0, 1])
+        expected[winner.id], expected[loser.id] = won, lost
+    board = await ratings.leaderboard("swine-align")
+    assert [entry.player for entry in board] == [ALICE, BOB, CAROL]
+    for entry in board:
+        assert (entry.mu, entry.sigma) == pytest.approx(
+            (expected[entry.player.id].mu, expected[entry.player.id].sigma)
+        )
+        assert entry.score == pytest.approx(expected[entry.player.id].ordinal())
+    assert [entry.games for entry in board] == [3, 3, 2]  # carol's bot game is not rated
+    assert await ratings.leaderboard("pork-chop") == []
+
+
+def longest_pig_out_run(turns: list[tuple[int, bool]], seat: int) -> int:
+    """The longest run of the seat's own turns that were Pig Outs."""
+    best = run = 0
+    for player, pigged in turns:
+        if player == seat:
+            run = run + 1 if pigged else 0
+            best = max(best, run)
+    return best
+
+
+async def test_stats(
+    service: GameService, ratings: RatingService, clock: FakeClock, duel: Duel, play_out: PlayOut
+) -> None:
+    def chop_twice_then_fours(state: State) -> int:
+        return -1 if state.turn < 4 and state.mover == 0 else 4
+
+    chops = await duel(ALICE, BOB, "pork-chop", chop_twice_then_fours)
+    fest = await duel(ALICE, BOB, "pig-fest", lambda state: 10 if state.mover == 0 else 2)
+    lost = await beat(service, clock, BOB, ALICE)
+    clock.advance(60)
+    bot_game = await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align"), lambda state: 6)
+    stats = await ratings.stats(ALICE)
+    played = (chops, fest, lost, bot_game)
+    assert (stats.player, stats.games, stats.bot_games) == (ALICE, 4, 1)
+    assert stats.wins == sum(1 for match in played if match.winner_player == ALICE)
+    turns = [turn for match in played for turn in await service.turns(match.id) if turn.user_id == ALICE.id]
+    assert [turn.choice for turn in turns[:2]] == [-1, -1]
+    assert stats.pork_chops == 1  # the first -1 chops; the second is played as 10 dice
+    dice = Counter(turn.choice for turn in turns if turn.choice >= 0)
+    assert stats.favourite_dice == dice.most_common(1)[0][0]
+    pig_outs = [
+        (t.player, any(e.kind is EventKind.PIG_OUT for e in t.events)) for t in await service.turns(fest.id)
+    ]
+    assert stats.longest_pig_fest_streak == longest_pig_out_run(pig_outs, 0) >= 1
+    assert [rating.rules for rating in stats.ratings] == ["pig-fest", "pork-chop", "swine-align"]
+    assert [change.match_id for change in stats.rating_history] == [chops.id, fest.id, lost.id]
+    assert stats.rating_history[-1].after < stats.rating_history[-1].before  # the forfeit lost rating
+
+
+async def test_history_names_each_opponent(
+    service: GameService,
+    ratings: RatingService,
+    db: Database,
+    duel: Duel,
+    play_out: PlayOut,
+) -> None:
+    first = await duel(ALICE, BOB)
+    easy = await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align"))
+    versus = await service.vs_bot(CHANNEL, ALICE, "swine-align")
+    table = table_from_function(always_roll(4), "swine-align").tobytes()
+    await db.write(lambda conn: strategy_repo.insert_match_strategy(conn, versus.id, None, "Fours", table))
+    versus = await play_out(versus)
+    history = await ratings.history(ALICE.id)
+    assert [entry.match_id for entry in history] == [versus.id, easy.id, first.id]
+    assert [entry.opponent for entry in history] == ["strategy 'Fours'", "the house bot (easy)", "bob"]
+    assert [entry.won for entry in history] == [m.winner == 0 for m in (versus, easy, first)]
+    assert history[2].scores == first.state.scores and history[2].seat == 0
+    assert (await ratings.history(BOB.id))[0].opponent == "alice"
+    assert await ratings.history(ALICE.id, limit=1) == history[:1]

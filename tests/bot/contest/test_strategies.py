@@ -1,0 +1,273 @@
+"""Uploads: checked before they run, evaluated in the sandbox off the event loop, stored with exact
+figures, rationed by a cooldown, replaced with history, deleted by their owner only."""
+
+import asyncio
+import json
+import time
+
+import numpy as np
+import pytest
+
+from bot.services import GameService
+from bot.services.contest_errors import (
+    NameTaken,
+    NotYourStrategy,
+    OnCooldown,
+    StrategyNotFound,
+    StrategyRefused,
+    UploadRefused,
+    UploadsBusy,
+    WrongRules,
+)
+from bot.services.strategies import StrategyService, UploadLimits, strategy_name, table_bytes
+from bot.storage import Database, strategy_repo
+from hogengine.solver import best_table, exact_winrate
+from hogengine.strategies import always_roll, table_from_function
+from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4
+from tests.bot.services.conftest import FakeClock
+
+RULES = "swine-align"
+SCORE_MOD = b"def final_strategy(score, opponent_score):\n    return score % 11\n"
+
+
+def json_upload(table: np.ndarray) -> bytes:
+    return json.dumps(table.tolist()).encode()
+
+
+async def test_python_upload_is_stored_with_exact_figures(strategies: StrategyService) -> None:
+    upload = await strategies.upload(GUILD, ALICE, "mod.py", SCORE_MOD)
+    stored = upload.strategy
+    expected = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
+    assert stored.table is not None and np.array_equal(stored.table, expected)
+    assert (stored.name, stored.owner, stored.rules, stored.source_kind) == ("mod", ALICE, RULES, "py")
+    assert stored.active and stored.cpu_seconds is not None
+    assert upload.replaced is None and upload.duplicate_of is None
+    assert upload.labels[0] == "Free Bacon" and set(upload.labels) == set(range(11))
+    opponents = {f"always_roll({n})": table_from_function(always_roll(n), RULES) for n in (4, 5, 6)}
+    opponents["perfect"] = best_table(RULES)
+    assert [figure.opponent for figure in stored.figures] == list(opponents)
+    for figure in stored.figures:
+        rate = exact_winrate(RULES, expected, opponents[figure.opponent])
+        assert (figure.first, figure.second, figure.average) == pytest.approx(
+            (rate.first, rate.second, rate.average), abs=1e-12
+        )
+    assert await strategies.show(GUILD, "MOD") == stored
+
+
+async def test_json_upload_is_accepted(strategies: StrategyService) -> None:
+    table = table_from_function(always_roll(5), RULES)
+    upload = await strategies.upload(GUILD, BOB, "five.json", json_upload(table), name="Fiver", rules="fa20")
+    assert upload.strategy.source_kind == "json" and upload.strategy.cpu_seconds is None
+    assert upload.strategy.rules == RULES and upload.strategy.name == "Fiver"
+    assert upload.strategy.table is not None and np.array_equal(upload.strategy.table, table)
+    five = next(figure for figure in upload.strategy.figures if figure.opponent == "always_roll(5)")
+    assert five.first + five.second == pytest.approx(
+        1.0
+    )  # against itself: one seat's win is the other's loss
+
+
+REFUSALS = [
+    ("syntax_error", b"def final_strategy(s, o):\n    return (\n", "syntax_error"),
+    ("missing", b"def other(s, o):\n    return 4\n", "no_final_strategy"),
+    ("signature", b"def final_strategy(s):\n    return 4\n", "wrong_signature"),
+    ("raises", b"def final_strategy(s, o):\n    return 4 if s != 50 else 1 // 0\n", "exception"),
+    ("illegal", b"def final_strategy(s, o):\n    return 11\n", "illegal_value"),
+    ("slow", b"def final_strategy(s, o):\n    while True:\n        pass\n", "too_slow"),
+    ("forbidden", b"import os\nos.fork()\n" + ROLL_4, "forbidden"),
+    (
+        "random",
+        b"import random\ndef final_strategy(s, o):\n    return random.randrange(11)\n",
+        "not_deterministic",
+    ),
+    ("not_utf8", b"# \xff\xfe\n" + ROLL_4, "not_utf8"),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "kind"), [(s, k) for _, s, k in REFUSALS], ids=[i for i, _, _ in REFUSALS]
+)
+async def test_refusals_carry_the_sandbox_verdict(
+    db: Database, clock: FakeClock, source: bytes, kind: str
+) -> None:
+    from hogengine.sandbox import evaluate_strategy  # noqa: PLC0415 - the reference verdict
+
+    limits = UploadLimits(cooldown_seconds=0.0, time_limit=0.5)
+    service = StrategyService(db, clock, limits)
+    try:
+        with pytest.raises(StrategyRefused) as refused:
+            await service.upload(GUILD, ALICE, "bad.py", source)
+    finally:
+        service.close()
+    verdict = evaluate_strategy(source, range(11), 0.5)
+    assert refused.value.kind == verdict.kind == kind
+    if kind not in {"too_slow", "not_deterministic"}:  # their text names CPU times or random values
+        assert str(refused.value) == verdict.reason
+    assert await service.active(GUILD) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"rows": []}', "list of 100 rows"),
+        ("/etc/passwd", "list of 100 rows"),  # never read as a path
+        ("[[4]]", "list of 100 rows"),
+        (json.dumps([[4] * 100] * 99 + [[4] * 99 + [12]]), "row 99, column 99"),
+        ("[1, 2", "not valid JSON"),
+    ],
+)
+async def test_bad_json_tables_are_refused(strategies: StrategyService, text: str, words: str) -> None:
+    with pytest.raises(StrategyRefused, match=words) as refused:
+        await strategies.upload(GUILD, ALICE, "table.json", text.encode())
+    assert refused.value.kind == "bad_table"
+
+
+@pytest.mark.parametrize(
+    ("filename", "size", "words"),
+    [("big.py", 1_000_001, "larger than 1 MB"), ("s.txt", 10, "Upload a Python"), ("s.py", 0, "empty")],
+)
+async def test_size_and_type_are_refused_before_the_sandbox(
+    strategies: StrategyService, monkeypatch: pytest.MonkeyPatch, filename: str, size: int, words: str
+) -> None:
+    def never(*args: object) -> None:
+        raise AssertionError("the sandbox must not run")
+
+    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", never)
+    with pytest.raises(UploadRefused, match=words):
+        await strategies.upload(GUILD, ALICE, filename, b"x" * size)
+    # refused before anything else: no cooldown was started
+    with pytest.raises(AssertionError, match="must not run"):
+        await strategies.upload(GUILD, ALICE, "ok.py", ROLL_4)
+
+
+async def test_cooldown_per_user(strategies: StrategyService, clock: FakeClock) -> None:
+    await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+    clock.advance(10)
+    with pytest.raises(OnCooldown, match="20 s") as cooling:
+        await strategies.upload(GUILD, ALICE, "b.py", ROLL_4)
+    assert cooling.value.retry_after == pytest.approx(20)
+    await strategies.upload(GUILD, BOB, "c.py", ROLL_4)  # someone else is not held back
+    clock.advance(20)
+    await strategies.upload(GUILD, ALICE, "b.py", ROLL_4)
+
+
+async def test_replace_keeps_history_and_names_are_per_server(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    first = (await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)).strategy
+    clock.advance(60)
+    second = await strategies.upload(GUILD, ALICE, "other.py", SCORE_MOD, name="Mine")
+    assert second.replaced is not None and second.replaced.id == first.id and not second.replaced.active
+    history = await strategies.history(GUILD, "mine")
+    assert [version.id for version in history] == [first.id, second.strategy.id]
+    assert [version.active for version in history] == [False, True]
+    assert [s.id for s in await strategies.active(GUILD)] == [second.strategy.id]
+    with pytest.raises(NameTaken, match="alice"):
+        await strategies.upload(GUILD, BOB, "mine.py", ROLL_4)
+    assert (await strategies.upload(GUILD + 1, BOB, "mine.py", ROLL_4)).strategy.guild_id == GUILD + 1
+
+
+async def test_delete_is_for_the_owner_only(strategies: StrategyService, clock: FakeClock) -> None:
+    await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)
+    clock.advance(60)
+    await strategies.upload(GUILD, ALICE, "mine.py", SCORE_MOD)
+    with pytest.raises(NotYourStrategy, match="Only alice"):
+        await strategies.delete(GUILD, "mine", BOB.id)
+    deleted = await strategies.delete(GUILD, "Mine", ALICE.id)
+    assert deleted.name == "mine"
+    assert await strategies.history(GUILD, "mine") == []
+    with pytest.raises(StrategyNotFound):
+        await strategies.show(GUILD, "mine")
+
+
+async def test_identical_tables_are_recognised(strategies: StrategyService, clock: FakeClock) -> None:
+    first = (await strategies.upload(GUILD, ALICE, "four.py", ROLL_4)).strategy
+    clock.advance(60)
+    table = table_from_function(always_roll(4), RULES)
+    twin = await strategies.upload(GUILD, BOB, "fours.json", json_upload(table))
+    assert twin.duplicate_of is not None and twin.duplicate_of.id == first.id
+    assert twin.strategy.table_hash == first.table_hash and twin.strategy.figures == first.figures
+    assert twin.strategy.source_hash != first.source_hash
+
+
+async def test_opponent_lookup_checks_rules(strategies: StrategyService) -> None:
+    await strategies.upload(GUILD, ALICE, "four.py", ROLL_4)
+    found = await strategies.opponent(GUILD, "four", "fa20")
+    assert found.table is not None and np.array_equal(found.table, table_from_function(always_roll(4), RULES))
+    with pytest.raises(WrongRules, match="swine-align"):
+        await strategies.opponent(GUILD, "four", "pork-chop")
+
+
+@pytest.mark.parametrize(
+    ("name", "filename", "made"),
+    [
+        (None, "My Strategy (2).py", "My Strategy -2"),
+        (None, "__.py", "strategy"),
+        (" ok name ", "x.py", "ok name"),
+    ],
+)
+def test_names(name: str | None, filename: str, made: str) -> None:
+    assert strategy_name(name, filename) == made
+
+
+def test_bad_names_are_refused() -> None:
+    with pytest.raises(UploadRefused):
+        strategy_name("<@everyone>", "x.py")
+
+
+async def test_event_loop_keeps_ticking_during_an_upload(strategies: StrategyService) -> None:
+    slow = b"import time\nwhile time.process_time() < 1.0:\n    pass\n" + ROLL_4
+    gaps: list[float] = []
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        last = time.monotonic()
+        while not done.is_set():
+            await asyncio.sleep(0.01)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    ticking = asyncio.create_task(ticker())
+    started = time.monotonic()
+    upload = await strategies.upload(GUILD, ALICE, "slow.py", slow)
+    elapsed = time.monotonic() - started
+    done.set()
+    await ticking
+    assert upload.strategy.cpu_seconds is not None and upload.strategy.cpu_seconds >= 1.0
+    assert elapsed >= 1.0 and len(gaps) >= 50
+    assert max(gaps) < 0.1
+
+
+def test_table_bytes_are_row_major_int8() -> None:
+    table = (np.arange(10_000).reshape(100, 100) % 11).astype(np.int8)
+    data = table_bytes(table)
+    assert len(data) == 10_000 and data[101] == table[1, 1]
+
+
+async def test_uploads_beyond_the_waiting_limit_are_refused(db: Database, clock: FakeClock) -> None:
+    service = StrategyService(db, clock, UploadLimits(workers=1, waiting=1))
+    slow = b"import time\nwhile time.process_time() < 0.3:\n    pass\n" + ROLL_4
+    try:
+        first = asyncio.create_task(service.upload(GUILD, ALICE, "slow.py", slow))
+        await asyncio.sleep(0.1)  # the first is in the sandbox now, for 0.3 s of CPU
+        with pytest.raises(UploadsBusy):
+            await service.upload(GUILD, BOB, "four.py", ROLL_4)
+        assert (await first).strategy.name == "slow"
+        assert (
+            await service.upload(GUILD, BOB, "four.py", ROLL_4)
+        ).strategy.name == "four"  # no cooldown spent
+    finally:
+        service.close()
+
+
+async def test_bot_table_of_a_match(strategies: StrategyService, service: GameService, db: Database) -> None:
+    found = (await strategies.upload(GUILD, ALICE, "mod.py", SCORE_MOD)).strategy
+    assert found.table is not None
+    data = table_bytes(found.table)
+    match = await service.vs_bot(CHANNEL, BOB, RULES)
+    await db.write(
+        lambda conn: strategy_repo.insert_match_strategy(conn, match.id, found.id, found.name, data)
+    )
+    table = await strategies.bot_table(match.id)
+    assert table is not None and np.array_equal(table, found.table)
+    assert await strategies.bot_table(match.id + 1) is None
