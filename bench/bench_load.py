@@ -120,8 +120,8 @@ async def verify(service: GameService, matches: list[Match], tally: Tally) -> in
     """Every turn stored exactly once, numbered 0..n-1, replaying to the stored state; returns turns."""
     total = 0
     played: dict[int, set[int]] = {}
-    for match_id, turn in tally.played:
-        played.setdefault(match_id, set()).add(turn)
+    for match_id, number in tally.played:
+        played.setdefault(match_id, set()).add(number)
     for match in matches:
         stored = await service.get(match.id)
         turns = await service.turns(match.id)
@@ -210,7 +210,8 @@ async def main() -> int:
     args = parser.parse_args()
     random.seed(61)
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(database_path=Path(folder) / "bench.sqlite3", _env_file=None)
+        bare_before = await sqlite_rate(Path(folder) / "reference-before.sqlite3")
+        settings = Settings(database_path=Path(folder) / "bench.sqlite3")
         service = await GameService.open(settings)
         try:
             saturated = await phase(service, "saturated", games=args.games, think=0.0, seconds=args.seconds)
@@ -219,9 +220,11 @@ async def main() -> int:
         finally:
             await service.close()
         engine = engine_rate()
-        bare = await sqlite_rate(Path(folder) / "reference.sqlite3")
+        bare_after = await sqlite_rate(Path(folder) / "reference-after.sqlite3")
+    bare = (bare_before + bare_after) / 2  # measured on both sides of the phases: the machine may be shared
     print(
-        f"reference: engine alone {engine:,.0f} turns/s; bare aiosqlite, a transaction per turn {bare:,.0f}/s"
+        f"reference: engine alone {engine:,.0f} turns/s; bare aiosqlite, a transaction per turn"
+        f" {bare:,.0f}/s (before {bare_before:,.0f}, after {bare_after:,.0f})"
     )
     ratios = (
         f"service/bare-aiosqlite {saturated.rate / bare:.2f}, service/engine {saturated.rate / engine:.3f}"

@@ -27,8 +27,9 @@ from bot.services.errors import (
     ServiceError,
     StaleAction,
 )
-from bot.services.games import Clock, GameService
+from bot.services.games import GameService
 from bot.services.models import BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
+from bot.services.store import Clock
 
 __all__ = [
     "AlreadyPlaying",
