@@ -51,7 +51,9 @@ def tables(rules: RuleSet, count: int, seed: int) -> list[Table]:
     return [rng.choice(np.array(rules.choices), size=(100, 100)).astype(np.int8) for _ in range(count)]
 
 
-def line(job: str, cold: float, warm: float, target: float, reference_seconds: float, note: str = "") -> None:
+def line(
+    job: str, cold: float, warm: float, target: float, reference_seconds: float, *, note: str = ""
+) -> None:
     met = "met" if warm <= target else "MISSED"
     print(
         f"{job:<44} cold {cold * 1e3:9.1f} ms  warm {warm * 1e3:9.1f} ms  target {target * 1e3:7.0f} ms"
@@ -81,7 +83,7 @@ def main() -> None:
     cold = timed(lambda: optimal_values(model(swine, 100)))
     warm = timed(lambda: optimal_values(model(swine, 100)), 20)
     seconds = reference_optimal(swine, scale_goal) * (100 / scale_goal) ** 2
-    line("swine-align optimal solve", cold, warm, 0.010, seconds, " (reference scaled)" * args.quick)
+    line("swine-align optimal solve", cold, warm, 0.010, seconds, note=" (reference scaled)" * args.quick)
 
     forget()
     cold = timed(lambda: exact_winrate(swine, four, five))
@@ -102,8 +104,10 @@ def main() -> None:
     forget()
     cold = timed(lambda: winrate_matrix(swine, entries))
     random_pair = reference_pair(swine, entries[0], entries[1], 40) * (100 / 40) ** 2
-    line("round robin, 77 swine-align tables", cold, warm, 3.0, random_pair * pairs, " (reference scaled)")
-    line("  per pair, batched", cold / pairs, warm / pairs, 0.001, random_pair, " (reference scaled)")
+    line(
+        "round robin, 77 swine-align tables", cold, warm, 3.0, random_pair * pairs, note=" (reference scaled)"
+    )
+    line("  per pair, batched", cold / pairs, warm / pairs, 0.001, random_pair, note=" (reference scaled)")
 
     chop = get_rules("pork-chop")
     entries = tables(chop, 34, 2)
@@ -123,14 +127,14 @@ def main() -> None:
     warm = timed(lambda: tournament_sampled(fest, named, Random(1)))
     five = table_from_function(always_roll(5), fest)
     tie_break = reference_pair(fest, entries[0], five, 30) * (100 / 30) ** 2
-    games = timed(lambda: tournament_sampled(fest, named[:2], Random(1))) / 1
+    games = timed(lambda: tournament_sampled(fest, named[:2], Random(1)))
     line(
         "pig-fest contest, 17 entries (sampled)",
         cold,
         warm,
         4.0,
         tie_break * 17 + games * 136,
-        " (reference: 17 tie-breaks scaled from goal 30; the games are the same live engine)",
+        note=" (reference: 17 tie-breaks scaled from goal 30; the games are the same live engine)",
     )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this run: {peak:.0f} MB (target 1024 MB)")
