@@ -32,7 +32,7 @@ Int16Array = npt.NDArray[np.int16]
 # Called with (done, total) while a long computation runs.
 Progress = Callable[[int, int], None]
 # Rows of (state, choice) stepped per vectorised call, times the outcomes of their dice.
-BLOCK_ELEMENTS = 1 << 21
+BLOCK_ELEMENTS = 1 << 20
 
 
 class NoProgress(HogError):  # noqa: N818 - named like the engine's errors

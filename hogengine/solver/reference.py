@@ -25,20 +25,23 @@ def _expected(
     )
 
 
-def _plain(position: Position) -> Position:
-    return Position(*(int(field) for field in position))
+def _after(
+    step: Step, goal: int, again: Callable[[Position], float], turn: Callable[[Position], float]
+) -> float:
+    """The mover's win probability after a turn: won, lost, moving again, or the opponent's turn."""
+    position = Position(*(int(field) for field in step.position))
+    if position.mover >= goal:
+        return 1.0
+    if position.opponent >= goal:
+        return 0.0
+    return again(position) if step.extra else 1.0 - turn(position.flipped())
 
 
 def optimal_win(rules: RuleSet, goal: int = 100) -> Callable[[Position], float]:
     """The win probability of the player to move under mutual optimal play, for any position."""
 
     def after(step: Step) -> float:
-        position = _plain(step.position)
-        if position.mover >= goal:
-            return 1.0
-        if position.opponent >= goal:
-            return 0.0
-        return win(position) if step.extra else 1.0 - win(position.flipped())
+        return _after(step, goal, win, win)
 
     @cache
     def win(position: Position) -> float:
@@ -58,14 +61,7 @@ def table_winrate(rules: RuleSet, a: Player, b: Player, goal: int = 100) -> WinR
     @cache
     def win(position: Position, a_moves: bool) -> float:
         def after(step: Step) -> float:
-            following = _plain(step.position)
-            if following.mover >= goal:
-                return 1.0
-            if following.opponent >= goal:
-                return 0.0
-            if step.extra:
-                return win(following, a_moves)
-            return 1.0 - win(following.flipped(), not a_moves)
+            return _after(step, goal, lambda p: win(p, a_moves), lambda p: win(p, not a_moves))
 
         return _expected(rules, goal, position, choice(a if a_moves else b, position), after)
 

@@ -24,7 +24,7 @@ from hogengine.strategies import BadStrategy
 # policy [layer][score][opponent score] such as Solution.policy.
 Player = npt.NDArray[np.integer[Any]]
 # Bytes of stored values per block (both seatings); larger batches are cut into blocks.
-BLOCK_BYTES = 384 << 20
+BLOCK_BYTES = 256 << 20
 # Opponents from which equal-length rows are summed as matrix products rather than by reduceat.
 WIDE = 6
 # Entries planned at once (successor row and weight per entry of the movers' rows).
