@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/hog play
+	$(BIN)/python -m bot
 
 play: $(STAMP)
 	$(BIN)/hog play

@@ -2,6 +2,8 @@
 
 import asyncio
 import logging
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -16,8 +18,10 @@ from bot.services import GameService
 
 log = logging.getLogger(__name__)
 
-# Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 s at least).
+# Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 to 30 s).
 TICKS_PER_TIMEOUT = 20
+# Touched on every clock tick while connected: `python -m bot --health` (the container's HEALTHCHECK).
+HEARTBEAT = Path(tempfile.gettempdir()) / "hogbot.heartbeat"
 
 
 def now() -> float:
@@ -61,7 +65,7 @@ class HogBot(commands.Bot):
             if match.is_bot_turn:
                 self.schedule_bot(match.id)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
-        self.clock.change_interval(seconds=max(1.0, shortest / TICKS_PER_TIMEOUT))
+        self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
         self.clock.start()
         await self.sync_commands()
 
@@ -96,6 +100,8 @@ class HogBot(commands.Bot):
     @tasks.loop(seconds=1.0)
     async def clock(self) -> None:
         """Close what ran out of time (challenges expire, idle turns are lost) and show it."""
+        if self.is_ready() and not self.is_closed():
+            HEARTBEAT.touch()
         try:
             for match in await self.service.expire_due():
                 await self.boards.show(match.id)

@@ -1,0 +1,108 @@
+"""`python -m bot` (`make run`): the Discord bot, with JSON logs and a clean stop on SIGTERM."""
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+import time
+from collections.abc import Sequence
+
+import discord
+
+from bot.config import Settings
+from bot.discord import HogBot
+from bot.discord.client import HEARTBEAT
+
+HOW_TO = """\
+hogbot needs a Discord bot token to connect.
+  1. Get one: https://discord.com/developers/applications -> your application -> Bot -> Reset Token.
+  2. Put it in a file named .env where you start the bot:  DISCORD_TOKEN=<the token>
+     (.env.example lists every setting; set HOG_DEV_GUILD_ID to see the commands at once in your server).
+  3. Invite the bot with the `bot` and `applications.commands` scopes, then `make run` again.
+Games will be kept in {database}.
+No token at hand? Try the game offline: make play
+"""
+HEALTHY_WITHIN_SECONDS = 120.0
+CONTEXT = ("command", "user", "channel", "match")
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per log line, with the context the bot attaches (command, user, channel, match)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        entry |= {key: getattr(record, key) for key in CONTEXT if getattr(record, key, None) is not None}
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def configure_logging(level: str) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLines())
+    logging.basicConfig(level=level.upper(), handlers=[handler], force=True)
+
+
+async def serve(bot: HogBot, token: str) -> None:
+    """Run the bot until it is closed; SIGTERM (docker stop) closes it, and with it the database."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+    loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        await asyncio.gather(*closing)
+
+
+def healthy() -> bool:
+    """Whether the running bot's clock ticked recently while connected (see HEARTBEAT)."""
+    try:
+        return time.time() - HEARTBEAT.stat().st_mtime < HEALTHY_WITHIN_SECONDS
+    except FileNotFoundError:
+        return False
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument(
+        "--sync-global",
+        action="store_true",
+        help="publish the commands to every server (slow; once per release)",
+    )
+    parser.add_argument(
+        "--health", action="store_true", help="exit 0 if a running bot is connected and ticking"
+    )
+    args = parser.parse_args(argv)
+    if args.health:
+        return 0 if healthy() else 1
+    settings = Settings()
+    configure_logging(settings.log_level)
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print(HOW_TO.format(database=settings.database_path), file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(
+            serve(HogBot(settings, sync_global=args.sync_global), settings.discord_token.get_secret_value())
+        )
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token: reset it (Bot -> Reset Token) and update DISCORD_TOKEN.",
+            file=sys.stderr,
+        )
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

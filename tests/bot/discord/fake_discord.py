@@ -1,0 +1,309 @@
+"""A tiny Discord on 127.0.0.1: the REST routes HogBot uses and a gateway websocket, over real sockets.
+
+Point discord.py at it with `discord.http.Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY`; a plain
+`Bot` then logs in over REST, IDENTIFYs on the gateway, gets READY and one GUILD_CREATE, and receives
+INTERACTION_CREATE events that it answers through the REST interaction callbacks. Unknown routes answer
+404 and are recorded, so a test can assert the bot made no call it should not have.
+"""
+
+import asyncio
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from aiohttp import WSMsgType, web
+
+APP_ID = 7000
+GUILD_ID = 7100
+CHANNEL_ID = 7200
+EVERYONE = "1071698660929"  # view channel, send messages, embed links, attach files, read history...
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    body: Any
+
+
+def user(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(user_id),
+        "username": name,
+        "discriminator": "0",
+        "global_name": None,
+        "avatar": None,
+        "bot": bot,
+    }
+
+
+BOT = user(7001, "hogbot", bot=True)
+
+
+def member(person: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "user": person,
+        "roles": [],
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "permissions": EVERYONE,
+    }
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """discord.py decodes a body only when Content-Type is exactly application/json (no charset)."""
+    return web.Response(
+        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
+    )
+
+
+class FakeDiscord:
+    """The fake's state: what the bot sent (requests, synced commands, messages) and the open gateway."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+        self.unknown: list[Request] = []
+        self.commands: dict[str, list[dict[str, Any]]] = {}  # by guild id, "global" for global commands
+        self.messages: dict[str, dict[str, Any]] = {}
+        self.identify: dict[str, Any] = {}
+        self._ids = itertools.count(
+            discord.utils.time_snowflake(discord.utils.utcnow())
+        )  # "now", like Discord
+        self._originals: dict[str, str] = {}  # interaction token -> message id of its response
+        self._sources: dict[str, str] = {}  # interaction token -> message id its button was on
+        self._socket: web.WebSocketResponse | None = None
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    async def start(self) -> str:
+        """Listen on a free port of 127.0.0.1; the base URL (http://127.0.0.1:port)."""
+        app = web.Application()
+        app.router.add_get("/", self._gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def _id(self) -> str:
+        return str(next(self._ids))
+
+    async def until(self, check: Callable[[Request], bool], timeout: float = 10.0) -> Request:
+        """Wait for the bot to make a request that passes `check` (or return one it already made)."""
+
+        def found() -> Request | None:
+            return next((request for request in self.requests if check(request)), None)
+
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
+        request = found()
+        assert request is not None
+        return request
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._socket = socket
+        await socket.send_json({"op": 10, "d": {"heartbeat_interval": 41250}})
+        async for message in socket:
+            if message.type is not WSMsgType.TEXT:
+                break
+            data = json.loads(message.data)
+            if data["op"] == 1:
+                await socket.send_json({"op": 11})
+            elif data["op"] == 2:
+                self.identify = data["d"]
+                await self._dispatch("READY", self._ready())
+                await self._dispatch("GUILD_CREATE", self._guild())
+        return socket
+
+    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        assert self._socket is not None, "the bot has not connected to the gateway"
+        self._seq = getattr(self, "_seq", 0) + 1
+        await self._socket.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+
+    def _ready(self) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": BOT,
+            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+            "session_id": "fake-session",
+            "resume_gateway_url": self.url.replace("http", "ws") + "/",
+            "application": {"id": str(APP_ID), "flags": 0},
+            "shard": [0, 1],
+        }
+
+    def _guild(self) -> dict[str, Any]:
+        channel = {
+            "id": str(CHANNEL_ID),
+            "type": 0,
+            "name": "hog",
+            "position": 0,
+            "permission_overwrites": [],
+        }
+        everyone = {
+            "id": str(GUILD_ID),
+            "name": "@everyone",
+            "permissions": EVERYONE,
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+        }
+        return {
+            "id": str(GUILD_ID),
+            "name": "Hog Club",
+            "owner_id": "1",
+            "unavailable": False,
+            "member_count": 1,
+            "large": False,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [everyone],
+            "channels": [channel],
+            "threads": [],
+            "members": [member(BOT)],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    async def interact(
+        self, person: dict[str, Any], data: dict[str, Any], message_id: str | None = None
+    ) -> str:
+        """Send an INTERACTION_CREATE from `person`; the interaction's token (to find its responses)."""
+        token = f"token-{self._id()}"
+        payload = {
+            "id": self._id(),
+            "application_id": str(APP_ID),
+            "token": token,
+            "version": 1,
+            "type": 3 if message_id else 2,
+            "data": data,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(CHANNEL_ID),
+            "channel": {"id": str(CHANNEL_ID), "type": 0},
+            "member": member(person),
+            "app_permissions": EVERYONE,
+            "locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {},
+            "context": 0,
+            "attachment_size_limit": 10 << 20,
+        }
+        if message_id is not None:
+            payload["message"] = self.messages[message_id]
+            self._sources[token] = message_id
+        await self._dispatch("INTERACTION_CREATE", payload)
+        return token
+
+    # --------------------------------------------------------------------- REST
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["path"]
+        body = await request.json() if request.can_read_body else None
+        record = Request(request.method, path, body)
+        self.requests.append(record)
+        try:
+            return self._answer(record)
+        finally:
+            async with self._changed:
+                self._changed.notify_all()
+
+    def _answer(self, request: Request) -> web.Response:
+        method, parts, body = request.method, request.path.strip("/").split("/"), request.body
+        if (method, request.path) == ("GET", "/users/@me"):
+            return json_response(BOT)
+        if (method, request.path) == ("GET", "/oauth2/applications/@me"):
+            return json_response(
+                {
+                    "id": str(APP_ID),
+                    "name": "hogbot",
+                    "icon": None,
+                    "description": "",
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "verify_key": "0",
+                    "flags": 0,
+                    "owner": user(1, "owner"),
+                }
+            )
+        if method == "PUT" and parts[0] == "applications":
+            where = parts[3] if parts[2] == "guilds" else "global"
+            self.commands[where] = [
+                {**command, "id": self._id(), "application_id": str(APP_ID), "version": "1"}
+                for command in body
+            ]
+            return json_response(self.commands[where])
+        if method == "POST" and parts[0] == "interactions":
+            return self._callback(parts[2], body)
+        if parts[0] == "webhooks" and parts[-1] == "@original":
+            message_id = self._originals.get(parts[2]) or self._sources[parts[2]]
+            if method == "PATCH":
+                self.messages[message_id] |= body
+            return json_response(self.messages[message_id])
+        if method == "POST" and (parts[0] == "webhooks" or parts[-1] == "messages"):
+            return json_response(self._message(body))
+        if method == "PATCH" and parts[0] == "channels":
+            self.messages[parts[3]] |= body
+            return json_response(self.messages[parts[3]])
+        self.unknown.append(request)
+        return json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _callback(self, token: str, body: dict[str, Any]) -> web.Response:
+        """Interaction callbacks: 4 sends a message, 5 and 6 defer, 7 edits the button's message."""
+        kind = body["type"]
+        resource: dict[str, Any] = {"type": kind}
+        if kind == 4:
+            resource["message"] = self._message(body["data"])
+            self._originals[token] = resource["message"]["id"]
+        elif kind == 7:
+            resource["message"] = self.messages[self._sources[token]] | body["data"]
+        flags = (body.get("data") or {}).get("flags", 0)
+        interaction = {
+            "id": self._id(),
+            "type": kind,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(flags & 64),
+        }
+        return json_response({"interaction": interaction, "resource": resource})
+
+    def _message(self, data: dict[str, Any]) -> dict[str, Any]:
+        message = {
+            "id": self._id(),
+            "channel_id": str(CHANNEL_ID),
+            "author": BOT,
+            "content": "",
+            "embeds": [],
+            "components": [],
+            "attachments": [],
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "mention_everyone": False,
+            "tts": False,
+            "type": 0,
+            "edited_timestamp": None,
+            "timestamp": "2026-01-01T00:00:00+00:00",
+        } | data
+        self.messages[message["id"]] = message
+        return message

@@ -1,0 +1,58 @@
+"""`python -m bot` / `make run` as an operator meets them: the how-to without a token, JSON logs."""
+
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.__main__ import JsonLines
+
+ROOT = Path(__file__).resolve().parents[3]
+EMPTY = {"PATH": "/usr/local/bin:/usr/bin:/bin"}  # no DISCORD_TOKEN, no HOG_* settings
+
+
+def run(command: list[str | Path], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, cwd=cwd, env=EMPTY | env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def check_how_to(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode != 0
+    assert "Bot -> Reset Token" in done.stderr
+    assert "DISCORD_TOKEN=" in done.stderr and ".env" in done.stderr
+    assert "make play" in done.stderr
+    assert "Games will be kept in data/hog.sqlite3." in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_without_a_token_python_m_bot_explains_where_to_get_one(tmp_path: Path) -> None:
+    check_how_to(run([sys.executable, "-m", "bot"], tmp_path))
+    assert not (tmp_path / "data").exists()  # nothing is created before there is a token
+
+
+def test_make_run_starts_the_bot(tmp_path: Path) -> None:
+    """`make run` in an empty folder (no .env), with the project's virtualenv taken as installed."""
+    make = ["make", "-s", "-f", ROOT / "Makefile", "-o", ".venv/.installed", f"BIN={ROOT}/.venv/bin", "run"]
+    check_how_to(run(make, tmp_path))
+
+
+def test_the_health_check_follows_the_heartbeat(tmp_path: Path) -> None:
+    health = [sys.executable, "-m", "bot", "--health"]
+    assert run(health, tmp_path, TMPDIR=str(tmp_path)).returncode == 1
+    (tmp_path / "hogbot.heartbeat").touch()  # what the running bot's clock does while connected
+    assert run(health, tmp_path, TMPDIR=str(tmp_path)).returncode == 0
+
+
+def test_logs_are_json_lines_with_context() -> None:
+    record = logging.LogRecord(
+        "bot.discord.errors", logging.ERROR, __file__, 1, "interaction failed", (), None
+    )
+    record.__dict__.update(command="hog hint", user=101, channel=7, match=None)
+
+    line = json.loads(JsonLines().format(record))
+
+    assert line["level"] == "ERROR" and line["message"] == "interaction failed"
+    assert (line["command"], line["user"], line["channel"]) == ("hog hint", 101, 7)
+    assert "match" not in line

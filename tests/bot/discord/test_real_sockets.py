@@ -1,0 +1,124 @@
+"""The unmodified bot, started as `python -m bot` starts it, against a fake Discord over real sockets:
+startup, command sync to the development guild only, a challenge and a few turns, then SIGTERM."""
+
+import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import yarl
+
+from bot.__main__ import serve
+from bot.config import Settings
+from bot.discord import HogBot
+from tests.bot.discord.fake_discord import APP_ID, GUILD_ID, FakeDiscord, Request, member, user
+
+ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    url = await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", f"{url}/api/v10")
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(url.replace("http", "ws") + "/")
+    )
+    yield server
+    await server.stop()
+
+
+def button(message: dict[str, Any], label: str) -> str:
+    return next(
+        component["custom_id"]
+        for row in message["components"]
+        for component in row["components"]
+        if component.get("label") == label
+    )
+
+
+async def press(fake: FakeDiscord, person: dict[str, Any], message_id: str, label: str) -> str:
+    custom_id = button(fake.messages[message_id], label)
+    token = await fake.interact(person, {"custom_id": custom_id, "component_type": 2}, message_id)
+    await fake.until(lambda r: r.path.startswith("/interactions/") and token in r.path)
+    return token
+
+
+def answered(token: str) -> Callable[[Request], bool]:
+    return lambda r: r.path.startswith(f"/webhooks/{APP_ID}/{token}")
+
+
+async def test_the_bot_over_real_sockets(fake: FakeDiscord, tmp_path: Path) -> None:
+    settings = Settings(
+        database_path=tmp_path / "hog.sqlite3",
+        dev_guild_id=GUILD_ID,
+        bot_move_delay_seconds=0,
+        _env_file=None,
+    )
+    bot = HogBot(settings, guild_ready_timeout=0.1)
+    running = asyncio.create_task(serve(bot, "fake-token"))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await play_a_little(fake, bot)
+    finally:
+        if not running.done():
+            os.kill(os.getpid(), signal.SIGTERM)  # SIGTERM (docker stop) closes Discord and the database
+        await asyncio.wait_for(running, 10)
+    assert bot.is_closed()
+    with pytest.raises(Exception, match="closed"):
+        await bot.service.get(1)
+
+
+async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
+    # Startup: IDENTIFY with the default intents, READY, GUILD_CREATE; commands synced to the dev guild only.
+    assert fake.identify["token"] == "fake-token"
+    assert fake.identify["intents"] == discord.Intents.default().value
+    assert bot.get_guild(GUILD_ID) is not None
+    (hog,) = fake.commands[str(GUILD_ID)]
+    assert hog["name"] == "hog"
+    assert {option["name"] for option in hog["options"]} == {
+        "challenge",
+        "vs-bot",
+        "forfeit",
+        "hint",
+        "export",
+        "rules",
+    }
+    assert "global" not in fake.commands
+
+    # alice challenges bob with a slash command sent over the gateway; the answer comes back over REST.
+    options = [{"name": "opponent", "type": 6, "value": BOB["id"]}]
+    data = {
+        "id": hog["id"],
+        "name": "hog",
+        "type": 1,
+        "options": [{"name": "challenge", "type": 1, "options": options}],
+        "resolved": {"users": {BOB["id"]: BOB}, "members": {BOB["id"]: member(BOB) | {"user": None}}},
+    }
+    token = await fake.interact(ALICE, data)
+    callback = await fake.until(lambda r: token in r.path and r.path.endswith("/callback"))
+    assert callback.body["type"] == 4
+    board = fake._originals[token]
+    assert fake.messages[board]["content"] == f"<@{BOB['id']}>, you are challenged!"
+
+    # carol may not accept; bob does, and the challenge becomes the board with a button per choice.
+    token = await press(fake, CAROL, board, "Accept")
+    refusal = await fake.until(lambda r: r.method == "POST" and answered(token)(r))
+    assert refusal.body["content"] == "You are not playing in this game." and refusal.body["flags"] == 64
+    token = await press(fake, BOB, board, "Accept")
+    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r))
+    assert fake.messages[board]["content"] == f"<@{ALICE['id']}>, your move."
+
+    for label in ("Roll 3", "Roll 4", "Free Bacon"):
+        mover = fake.messages[board]["content"]
+        person = next(p for p in (ALICE, BOB) if mover == f"<@{p['id']}>, your move.")
+        token = await press(fake, person, board, label)
+        await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
+        (last_turn,) = [f for f in fake.messages[board]["embeds"][0]["fields"] if f["name"] == "Last turn"]
+        assert last_turn["value"].startswith(f"**{person['username']}** ")
+    assert bot.service is not None and (await bot.service.get(1)).state.turn == 3
+    assert fake.unknown == []
