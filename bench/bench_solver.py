@@ -95,7 +95,7 @@ def main() -> None:
         warm,
         0.010,
         pair_seconds,
-        " (reference scaled)" * args.quick,
+        note=" (reference scaled)" * args.quick,
     )
 
     entries = tables(swine, 77, 1)
