@@ -116,7 +116,12 @@ def main() -> None:
     warm = timed(lambda: winrate_matrix(chop, entries))
     random_pair = reference_pair(chop, entries[0], entries[1], 40) * (100 / 40) ** 2
     line(
-        "round robin, 34 pork-chop tables", cold, warm, 2.0, random_pair * 34 * 33 // 2, " (reference scaled)"
+        "round robin, 34 pork-chop tables",
+        cold,
+        warm,
+        2.0,
+        random_pair * 34 * 33 // 2,
+        note=" (reference scaled)",
     )
 
     fest = get_rules("pig-fest")
