@@ -74,6 +74,7 @@ class Boards:
         async with self._lock(match_id):
             match = await self.service.get(match_id)
             message = {key: value for key, value in (await self.render(match)).items() if value is not None}
+            sent: discord.Message
             if interaction.response.is_done():
                 sent = await interaction.followup.send(**message, wait=True)
             else:

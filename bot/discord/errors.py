@@ -2,6 +2,7 @@
 else is logged with its context and answered with a short apology."""
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,7 +24,7 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
 
 def context(interaction: discord.Interaction, match_id: int | None = None) -> dict[str, object]:
     """What a log line needs to find the failing gesture again: command or button, user, channel, match."""
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     command = interaction.command.qualified_name if interaction.command else data.get("custom_id")
     user, channel = interaction.user.id, interaction.channel_id
     return {"command": command, "user": user, "channel": channel, "match": match_id}

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.discord.errors import reply
 from bot.discord.rulebook import explain
-from bot.services import BotLevel, Match, MatchStatus, Player
+from bot.services import BotLevel, HogError, Match, MatchStatus, Player
 from hogengine.rules import DEFAULT_RULES, RULE_SETS, get_rules
 
 if TYPE_CHECKING:
@@ -19,8 +19,11 @@ if TYPE_CHECKING:
 RULES = [app_commands.Choice(name=rules.title[:100], value=rules.id) for rules in RULE_SETS]
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in BotLevel]
 Goal = app_commands.Range[int, 1, 100]
-NO_GAME = "You have no open game in this channel."
 GAVE_UP = {MatchStatus.FORFEIT: "You gave up. Good game!"}
+
+
+class NoOpenGame(HogError):  # noqa: N818 - named like the service's errors
+    """A command about "your game" from someone with no open game in the channel."""
 
 
 def player(user: discord.abc.User) -> Player:
@@ -34,8 +37,11 @@ class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the di
         self.bot = bot
         super().__init__()
 
-    async def _my_match(self, interaction: discord.Interaction[Any]) -> Match | None:
-        return await self.bot.service.open_match_in_channel(interaction.channel_id or 0, interaction.user.id)
+    async def _my_match(self, interaction: discord.Interaction[Any]) -> Match:
+        match = await self.bot.service.open_match_in_channel(interaction.channel_id or 0, interaction.user.id)
+        if match is None:
+            raise NoOpenGame("You have no open game in this channel.")
+        return match
 
     @app_commands.command(name="challenge", description="Challenge someone to a game of Hog")
     @app_commands.describe(opponent="Who you want to play", rules="Which rule set", goal="Points to win")
@@ -70,9 +76,6 @@ class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the di
     @app_commands.command(name="forfeit", description="Give up your game (or withdraw your challenge) here")
     async def forfeit(self, interaction: discord.Interaction[Any]) -> None:
         match = await self._my_match(interaction)
-        if match is None:
-            await reply(interaction, NO_GAME)
-            return
         closed = await self.bot.service.forfeit(match.id, interaction.user.id)
         await reply(interaction, GAVE_UP.get(closed.status, "You withdrew the challenge."))
         await self.bot.boards.show(match.id)
@@ -80,9 +83,6 @@ class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the di
     @app_commands.command(name="hint", description="Ask the solver for the best move (only you see it)")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         match = await self._my_match(interaction)
-        if match is None:
-            await reply(interaction, NO_GAME)
-            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         hint = await self.bot.service.hint(match.id, interaction.user.id)
         rules = get_rules(match.rules)

@@ -60,7 +60,7 @@ async def test_a_hint_shows_the_best_move_and_every_chance_privately(world: Worl
     assert (
         said(await world.carol.slash(world.channel, "hog hint")) == "You have no open game in this channel."
     )
-    assert world.domain_errors() == ["Hints are for your own turn."]
+    assert world.domain_errors() == ["Hints are for your own turn.", "You have no open game in this channel."]
     assert (await world.match(match.id)).state.turn == 0
 
 

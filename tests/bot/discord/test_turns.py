@@ -87,7 +87,6 @@ async def test_forfeit_withdraws_a_challenge(world: World) -> None:
 
 
 async def test_forfeit_without_a_game(world: World) -> None:
-    assert (
-        said(await world.carol.slash(world.channel, "hog forfeit"))
-        == "You have no open game in this channel."
-    )
+    result = await world.carol.slash(world.channel, "hog forfeit")
+    assert said(result) == "You have no open game in this channel."
+    assert world.domain_errors() == [said(result)]
