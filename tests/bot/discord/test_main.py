@@ -1,12 +1,17 @@
-"""`python -m bot` / `make run` as an operator meets them: the how-to without a token, JSON logs."""
+"""`python -m bot` / `make run` as an operator meets them: the how-to without a token, JSON logs, the
+health check and `.env.example`."""
 
 import json
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.__main__ import JsonLines
+from bot.config import Settings
 
 ROOT = Path(__file__).resolve().parents[3]
 EMPTY = {"PATH": "/usr/local/bin:/usr/bin:/bin"}  # no DISCORD_TOKEN, no HOG_* settings
@@ -56,3 +61,17 @@ def test_logs_are_json_lines_with_context() -> None:
     assert line["level"] == "ERROR" and line["message"] == "interaction failed"
     assert (line["command"], line["user"], line["channel"]) == ("hog hint", 101, 7)
     assert "match" not in line
+
+
+def test_env_example_documents_every_setting_with_its_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    example = ROOT / ".env.example"
+    text = example.read_text()
+    for name, field in Settings.model_fields.items():
+        variable = "DISCORD_TOKEN" if name == "discord_token" else f"HOG_{name.upper()}"
+        assert f"{variable}=" in text, f"{variable} ({field.description or name}) is not in .env.example"
+    for variable in [*os.environ]:
+        if variable.startswith("HOG_") or variable == "DISCORD_TOKEN":
+            monkeypatch.delenv(variable)
+    documented = Settings(_env_file=example)  # type: ignore[call-arg]
+    defaults = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert documented.model_dump(exclude={"discord_token"}) == defaults.model_dump(exclude={"discord_token"})

@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# hogbot, the Discord bot. Build: docker build -t hogbot .   Run: docker compose up -d (reads .env).
+ARG PYTHON=python:3.11-slim-bookworm
+
+# Stage 1: the runtime dependencies of pyproject.toml, pinned by requirements.lock, in a virtualenv.
+FROM ${PYTHON} AS deps
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
+COPY pyproject.toml requirements.lock /tmp/
+RUN python -m venv /opt/venv \
+ && python -c "import tomllib; print(*tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > /tmp/runtime.txt \
+ && /opt/venv/bin/pip install --constraint /tmp/requirements.lock --requirement /tmp/runtime.txt
+
+# Stage 2: the virtualenv and the code, run by an unprivileged user; games live in the /app/data volume.
+FROM ${PYTHON}
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    HOG_DATABASE_PATH=/app/data/hog.sqlite3
+RUN useradd --create-home --uid 10001 hog \
+ && mkdir -p /app/data \
+ && chown hog:hog /app/data
+COPY --from=deps /opt/venv /opt/venv
+WORKDIR /app
+COPY hogengine ./hogengine
+COPY bot ./bot
+COPY migrations ./migrations
+USER hog
+VOLUME ["/app/data"]
+# Healthy while the bot is connected and its clock ticks (it touches a heartbeat file every tick).
+HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "--health"]
+# Python is PID 1 (exec form): SIGTERM reaches the bot, which closes Discord and the database.
+STOPSIGNAL SIGTERM
+CMD ["python", "-m", "bot"]
