@@ -1,19 +1,15 @@
-"""`python -m bot` (`make run`): the Discord bot, with JSON logs and a clean stop on SIGTERM."""
+"""`python -m bot` (`make run`): settings, JSON logs, then the Discord bot until SIGTERM or Ctrl-C."""
 
 import argparse
 import asyncio
 import json
 import logging
-import signal
 import sys
 import time
 from collections.abc import Sequence
 
-import discord
-
 from bot.config import Settings
-from bot.discord import HogBot
-from bot.discord.client import HEARTBEAT
+from bot.discord import HEARTBEAT, HogBot, TokenRejectedError, serve
 
 HOW_TO = """\
 hogbot needs a Discord bot token to connect.
@@ -50,19 +46,6 @@ def configure_logging(level: str) -> None:
     logging.basicConfig(level=level.upper(), handlers=[handler], force=True)
 
 
-async def serve(bot: HogBot, token: str) -> None:
-    """Run the bot until it is closed; SIGTERM (docker stop) closes it, and with it the database."""
-    loop = asyncio.get_running_loop()
-    closing: list[asyncio.Task[None]] = []
-    loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
-    try:
-        async with bot:
-            await bot.start(token)
-    finally:
-        loop.remove_signal_handler(signal.SIGTERM)
-        await asyncio.gather(*closing)
-
-
 def healthy() -> bool:
     """Whether the running bot's clock ticked recently while connected (see HEARTBEAT)."""
     try:
@@ -93,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(
             serve(HogBot(settings, sync_global=args.sync_global), settings.discord_token.get_secret_value())
         )
-    except discord.LoginFailure:
+    except TokenRejectedError:
         print(
             "Discord refused the token: reset it (Bot -> Reset Token) and update DISCORD_TOKEN.",
             file=sys.stderr,

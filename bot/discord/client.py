@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+import signal
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -117,3 +118,22 @@ class HogBot(commands.Bot):
         await super().close()
         if hasattr(self, "service"):
             await self.service.close()
+
+
+class TokenRejectedError(Exception):
+    """Discord refused the bot's token."""
+
+
+async def serve(bot: HogBot, token: str) -> None:
+    """Run the bot until it is closed; SIGTERM (docker stop) closes it, and with it the database."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+    loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+    try:
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure as error:
+        raise TokenRejectedError(str(error)) from None
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        await asyncio.gather(*closing)

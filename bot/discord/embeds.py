@@ -4,7 +4,15 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.discord.text import commentary, dice_in_play, last_turn, names, progress, with_names
+from bot.discord.text import (
+    commentary,
+    dice_in_play,
+    last_turn,
+    names,
+    progress,
+    rematch_votes,
+    with_names,
+)
 from bot.services import Match, MatchStatus, TurnRecord
 from hogengine.rules import get_rules
 from hogengine.rules.pig_fest import PigFest, multiplier
@@ -97,8 +105,9 @@ def board(match: Match, turns: Sequence[TurnRecord]) -> discord.Embed:
             embed.add_field(name="Commentary", value="\n".join(said), inline=False)
     if match.seed is not None:
         embed.add_field(name="Dice seed (revealed)", value=f"`{match.seed}`", inline=False)
-        if any(match.rematch_votes) and not all(match.rematch_votes):
-            wants = seats[match.rematch_votes.index(True)]
+        votes = rematch_votes(match)
+        if any(votes) and not all(votes):
+            wants = seats[votes.index(True)]
             embed.add_field(name="Rematch", value=f"{wants} wants a rematch.", inline=False)
     embed.set_footer(text=f"Match {match.id} · turn {match.state.turn} · dice SHA-256 {match.seed_hash}")
     return embed

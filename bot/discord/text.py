@@ -20,6 +20,12 @@ def names(match: Match) -> tuple[str, str]:
     return seats[0], seats[1]
 
 
+def rematch_votes(match: Match) -> tuple[bool, bool]:
+    """Who wants a rematch, by seat; the house bot always does."""
+    first, second = (voted or seat == match.bot_seat for seat, voted in enumerate(match.rematch_votes))
+    return first, second
+
+
 def with_names(text: str, seats: tuple[str, str]) -> str:
     """The engine says "Player 0" and "Player 1"; the board says who they are."""
     return _PLAYER.sub(lambda found: seats[int(found[1])], text)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import discord
 
 from bot.discord.errors import report
+from bot.discord.text import rematch_votes
 from bot.services import Match, MatchStatus
 from hogengine.game import legal_choices
 
@@ -134,6 +135,6 @@ def controls(match: Match) -> discord.ui.View | None:
         rules = match.state.ruleset
         for choice in legal_choices(match.state):
             view.add_item(PlayButton(match.id, match.state.turn, choice, rules.choice_label(choice)))
-    elif match.status in REMATCHABLE and not all(match.rematch_votes):
+    elif match.status in REMATCHABLE and not all(rematch_votes(match)):
         view.add_item(RematchButton(match.id))
     return view if view.children else None

@@ -32,8 +32,12 @@ async def test_a_rematch_against_the_bot_starts_with_the_bot(world: World) -> No
     match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert match is not None
     await world.alice.slash(world.channel, "hog forfeit")
+    old_board = await world.board(match.id)
+    assert fields(old_board)["Rematch"] == "Hog Bot (easy) wants a rematch."
 
-    await world.alice.click(await world.board(match.id), label="Rematch")
+    await world.alice.click(old_board, label="Rematch")
+
+    assert labels(world.message(old_board.id)) == []
 
     rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert rematch is not None and rematch.players[1] is not None

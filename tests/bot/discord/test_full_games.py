@@ -29,7 +29,10 @@ def piggy_back(state: State) -> int:
 GAMES = {
     "swine-align": (swine_align, ["Free Bacon"]),
     "pork-chop": (pork_chop, ["plays Pork Chop: the scores trade places", "Pork Chop: used"]),
-    "pig-fest": (pig_fest, ["plays Ham Hijinks: the dice are exchanged", "Pig Fest:"]),
+    "pig-fest": (
+        pig_fest,
+        ["plays Ham Hijinks: the dice are exchanged", "four-sided dice — Ham Hijinks exchanged", "Pig Fest:"],
+    ),
     "piggy-back": (piggy_back, ["Piggy Back gives the opponent"]),
 }
 

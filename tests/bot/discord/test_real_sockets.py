@@ -12,9 +12,8 @@ import discord
 import pytest
 import yarl
 
-from bot.__main__ import serve
 from bot.config import Settings
-from bot.discord import HogBot
+from bot.discord import HogBot, serve
 from tests.bot.discord.fake_discord import APP_ID, GUILD_ID, FakeDiscord, Request, member, user
 
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
