@@ -41,6 +41,7 @@ class GameRecord:
 
 
 def _whole(value: object) -> bool:
+    """A JSON whole number (JSON's true and false are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -55,6 +56,7 @@ def parse_seed(text: object) -> bytes:
 
 
 def _turn(index: int, data: object, seeded: bool) -> Turn:
+    """One recorded turn, checked strictly; errors name the turn."""
     where = f"turn {index}"
     if not isinstance(data, dict):
         raise BadReplay(f'{where}: a turn is an object like {{"choice": 3, "rolls": [2, 4, 1]}}.')

@@ -27,6 +27,7 @@ class BadStrategy(HogError):  # noqa: N818 - named like the engine's errors
 
 
 def _ruleset(rules: RuleSet | str) -> RuleSet:
+    """Accept a rule set or its id/alias."""
     return rules if isinstance(rules, RuleSet) else get_rules(rules)
 
 
@@ -107,6 +108,7 @@ def course_table(rules: RuleSet | str, goal: int = MAX_GOAL, cutoff: int = 8, nu
 
 
 def _always(rules: RuleSet, goal: int, argument: str) -> Strategy:
+    """`always:N`, with N checked legal under the rules."""
     n = int(argument) if argument.lstrip("-").isdigit() else argument
     return always_roll(legal_choice(n, rules, f"always:{argument}"))
 

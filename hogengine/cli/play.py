@@ -29,6 +29,7 @@ SIDES = {4: "four-sided", 6: "six-sided"}
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add `hog play` and its options."""
     parser = subparsers.add_parser("play", help="play Hog in the terminal", description=__doc__)
     parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
     parser.add_argument("--goal", type=int, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
@@ -123,6 +124,7 @@ def show_turn(result: TurnResult, names: tuple[str, str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play one game to its end (0) or until the input runs out (1), then reveal the dice seed."""
     rules = get_rules(args.rules)
     state = new_game(rules.id, args.goal)
     opponent = opponent_for(args.vs, rules, args.goal)

@@ -10,6 +10,7 @@ EXAMPLE = '{"rules": "pork-chop", "goal": 100, "score": [0, 0], "turns": [{"choi
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add `hog replay` (no options: the record comes on stdin)."""
     parser = subparsers.add_parser(
         "replay",
         help="re-play a recorded game (JSON on stdin)",
@@ -19,6 +20,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace) -> int:
+    """Re-play the record on stdin, printing each turn as soon as it is resolved."""
     try:
         text = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError:

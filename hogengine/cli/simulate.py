@@ -20,6 +20,7 @@ def positive(text: str) -> int:
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add `hog simulate turns` and `hog simulate games`."""
     parser = subparsers.add_parser(
         "simulate", help="Monte-Carlo experiments with fair dice", description=__doc__.split(":")[0]
     )
@@ -62,6 +63,7 @@ def _seed(args: argparse.Namespace) -> str:
 
 
 def run_turns(args: argparse.Namespace) -> int:
+    """Print the mean turn score per number of dice, and the best."""
     rules, seed = get_rules(args.rules), _seed(args)
     scores = (args.score[0], args.score[1]) if args.score else None
     new_game(rules.id, args.goal, scores or (0, 0))  # checks the goal and the scores before the run
@@ -83,6 +85,7 @@ def run_turns(args: argparse.Namespace) -> int:
 
 
 def run_games(args: argparse.Namespace) -> int:
+    """Print how often A beat B, with its standard error."""
     rules, seed = get_rules(args.rules), _seed(args)
     new_game(rules.id, args.goal)  # checks the goal before the run
     a, b = (strategy_from_spec(spec, rules, args.goal) for spec in (args.a, args.b))
