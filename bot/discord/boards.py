@@ -41,7 +41,7 @@ class Boards:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
 
-    async def render(self, match: Match) -> dict[str, Any]:
+    async def _render(self, match: Match) -> dict[str, Any]:
         """The message of a match as keyword arguments for send or edit."""
         if match.status in embeds.CHALLENGE_STATUSES:
             embed = embeds.challenge(match)
@@ -59,9 +59,15 @@ class Boards:
         """Show the match as it is now: on the pressed message, else by editing or re-posting its own."""
         async with self._lock(match_id):
             match = await self.service.get(match_id)
-            message = await self.render(match)
-            if interaction is None or _too_old(match.message_id):
-                await self._publish(match, message)
+            message = await self._render(match)
+            pressed = interaction.message if interaction else None
+            if (
+                interaction is None
+                or pressed is None
+                or pressed.id != match.message_id
+                or _too_old(pressed.id)
+            ):
+                await self._publish(match, message)  # the press was not on the current board
                 return
             try:
                 await interaction.edit_original_response(**message)
@@ -73,7 +79,7 @@ class Boards:
         """Post the first message of a match in answer to a command or press, and remember it."""
         async with self._lock(match_id):
             match = await self.service.get(match_id)
-            message = {key: value for key, value in (await self.render(match)).items() if value is not None}
+            message = {key: value for key, value in (await self._render(match)).items() if value is not None}
             sent: discord.Message
             if interaction.response.is_done():
                 sent = await interaction.followup.send(**message, wait=True)

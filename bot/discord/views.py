@@ -21,8 +21,9 @@ ROW = 5  # buttons per row
 REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 
 
-class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(?!)"):
-    """A button of some match. The one view-level error handler: every press failure goes to `report`."""
+class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(?!)"):  # never matches
+    """A button of some match (the base of the three registered ones). The one view-level error handler:
+    every press is acknowledged first, and any failure goes to `report`."""
 
     def __init__(self, button: discord.ui.Button[Any], match_id: int) -> None:
         super().__init__(button)

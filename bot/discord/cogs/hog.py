@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 RULES = [app_commands.Choice(name=rules.title[:100], value=rules.id) for rules in RULE_SETS]
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in BotLevel]
 Goal = app_commands.Range[int, 1, 100]
-GAVE_UP = {MatchStatus.FORFEIT: "You gave up. Good game!"}
 
 
 class NoOpenGame(HogError):  # noqa: N818 - named like the service's errors
@@ -27,9 +26,11 @@ class NoOpenGame(HogError):  # noqa: N818 - named like the service's errors
 
 
 def player(user: discord.abc.User) -> Player:
+    """A Discord user as the service knows people: id and display name."""
     return Player(user.id, user.display_name)
 
 
+@app_commands.guild_only()  # a game is played in a server channel, where both players can see it
 class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the dice game of CS 61A"):
     """Every slash command; each one is a single service call and a message."""
 
@@ -77,7 +78,8 @@ class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the di
     async def forfeit(self, interaction: discord.Interaction[Any]) -> None:
         match = await self._my_match(interaction)
         closed = await self.bot.service.forfeit(match.id, interaction.user.id)
-        await reply(interaction, GAVE_UP.get(closed.status, "You withdrew the challenge."))
+        gave_up = closed.status is MatchStatus.FORFEIT
+        await reply(interaction, "You gave up. Good game!" if gave_up else "You withdrew the challenge.")
         await self.bot.boards.show(match.id)
 
     @app_commands.command(name="hint", description="Ask the solver for the best move (only you see it)")

@@ -78,7 +78,7 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
     assert fake.identify["intents"] == discord.Intents.default().value
     assert bot.get_guild(GUILD_ID) is not None
     (hog,) = fake.commands[str(GUILD_ID)]
-    assert hog["name"] == "hog"
+    assert hog["name"] == "hog" and hog["contexts"] == [0]  # servers only: both players must see the board
     assert {option["name"] for option in hog["options"]} == {
         "challenge",
         "vs-bot",
