@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from hogengine.errors import HogError
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
-COMMANDS = ("play", "replay", "simulate", "solve", "winrate", "tournament")
+COMMANDS = ("play", "replay", "simulate", "solve", "winrate", "tournament", "check")
 
 
 def build_parser() -> argparse.ArgumentParser:

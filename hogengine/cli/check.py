@@ -1,0 +1,113 @@
+"""`hog check FILE`: the contest's `ok` check: run a strategy file once in the sandbox and judge it.
+
+Exit status 0: accepted; 1: rejected (or uploads cannot be checked safely here); 2: usage error.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from hogengine.cli.progress import Progress
+from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
+from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy, make_undumpable
+from hogengine.solver import best_table, exact_winrate
+from hogengine.strategies import Table, always_roll, table_from_function
+
+BASELINES = (4, 5, 6)
+PICTURE_ROWS, PICTURE_COLUMNS = 20, 50  # each character stands for 5 scores by 2 opponent scores
+SYMBOLS = {-1: "-", 10: "X", **{n: str(n) for n in range(10)}}
+
+
+def time_limit(text: str) -> float:
+    """An argparse type: seconds, more than 0 and at most 60."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, not {text!r}")
+    return value
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="validate a final_strategy file and report its strength",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", type=Path, metavar="FILE", help="a .py file defining final_strategy")
+    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
+    parser.add_argument("--time-limit", type=time_limit, default=10.0, help="seconds for 10,000 calls (10)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def picture(table: Table) -> list[str]:
+    """The table in 20 lines of 50 characters, each the most common choice of its 5x2 block."""
+    lines = []
+    for row in reversed(range(PICTURE_ROWS)):
+        block_row = table[5 * row : 5 * row + 5]
+        cells = []
+        for column in range(PICTURE_COLUMNS):
+            values, counts = np.unique(block_row[:, 2 * column : 2 * column + 2], return_counts=True)
+            cells.append(SYMBOLS[int(values[np.argmax(counts)])])
+        lines.append(f"{5 * row:>3} |{''.join(cells)}")
+    lines.append("    +" + "-" * PICTURE_COLUMNS)
+    lines.append("     0" + " " * 19 + "opponent score" + " " * 10 + "99")
+    return lines
+
+
+def strengths(rules: RuleSet, table: Table) -> dict[str, dict[str, float]]:
+    """Exact win rates against always_roll(4), (5), (6) and the best score-only table."""
+    opponents = {f"always:{n}": table_from_function(always_roll(n), rules) for n in BASELINES}
+    with Progress(len(opponents) + 1, "solving") as progress:
+        opponents["optimal"] = best_table(rules)
+        progress.advance()
+        rates = {}
+        for name, opponent in opponents.items():
+            rate = exact_winrate(rules, table, opponent)
+            rates[name] = {"first": rate.first, "second": rate.second, "average": rate.average}
+            progress.advance()
+    return rates
+
+
+def report(verdict: Verdict, rules: RuleSet, rates: dict[str, dict[str, float]]) -> list[str]:
+    """The human-readable answer: verdict, picture and strengths."""
+    if not verdict.accepted or verdict.table is None:
+        return [f"Rejected ({verdict.kind}): {verdict.reason}"]
+    table = np.array(verdict.table, dtype=np.int8)
+    labels = ", ".join(
+        f"{symbol} {rules.choice_label(c)}" for c, symbol in sorted(SYMBOLS.items()) if c in rules.choices
+    )
+    lines = [f"Accepted under {rules.id} ({verdict.cpu_seconds:.2f} s of CPU).", "", "your score"]
+    lines += picture(table)
+    lines += [f"     ({labels})", "", "Exact win rate (first / second / average):"]
+    for name, rate in rates.items():
+        lines.append(f"  vs {name:<9} {rate['first']:7.2%} / {rate['second']:7.2%} / {rate['average']:7.2%}")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    try:
+        source = args.file.read_bytes()
+    except OSError as error:
+        print(f"hog check: cannot read {str(args.file)[:200]!r}: {error.strerror}", file=sys.stderr)
+        return 2
+    make_undumpable()
+    try:
+        verdict = evaluate_strategy(source, rules.choices, args.time_limit)
+    except SandboxUnavailable as error:
+        verdict = Verdict(
+            False, f"This machine cannot run uploads safely ({error}).", "unavailable", None, 0.0
+        )
+    rates = strengths(rules, np.array(verdict.table, dtype=np.int8)) if verdict.table is not None else {}
+    if args.json:
+        print(json.dumps({**verdict.to_json(), "rules": rules.id, "winrates": rates or None}))
+    else:
+        print("\n".join(report(verdict, rules, rates)))
+    return 0 if verdict.accepted else 1
