@@ -75,7 +75,7 @@ def new_game(
         raise BadState(f"The goal must be a whole number from 1 to {MAX_GOAL}.")
     if any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < goal for s in scores):
         raise BadState(f"Starting scores must be whole numbers from 0 to {goal - 1}.")
-    if mover not in (0, 1):
+    if not _whole(mover) or mover not in (0, 1):
         raise BadState("The player to move must be 0 or 1.")
     return State(ruleset.id, goal, (scores[0], scores[1]), mover)
 

@@ -2,6 +2,7 @@
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -210,3 +211,22 @@ def test_progress_bar_is_silent_off_a_terminal():
     with Progress(10, "work", stream=stream, delay=0.0) as progress:
         progress.advance(10)
     assert stream.getvalue() == ""
+
+
+def test_output_cut_short_by_the_reader_ends_quietly():
+    """`hog replay | head`: once the reader has gone, hog stops without a traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line is written
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "hogengine", "replay"],
+            input=json.dumps(SAMPLE).encode(),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            check=False,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == b""
+    assert done.returncode == 141

@@ -8,6 +8,7 @@ import pytest
 
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import BadRolls, BadState, GameOver, HogError, IllegalChoice, UnknownRules
+from hogengine.game import new_game
 from hogengine.replay import BadReplay, load_record, parse_record, parse_seed, replay, to_record
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
@@ -163,3 +164,8 @@ def test_to_record_round_trips_through_json(random_games, seeded):
     results = random_games("pork-chop", Random(9), seed=SEED if seeded else None)
     record = json.loads(json.dumps(to_record(results[0].before, results, SEED if seeded else None)))
     assert [r.after for r in replay(parse_record(record))] == [r.after for r in results]
+
+
+def test_a_boolean_is_not_a_seat():
+    with pytest.raises(BadState, match="0 or 1"):
+        new_game("swine-align", mover=True)  # type: ignore[arg-type]
