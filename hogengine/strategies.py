@@ -71,16 +71,18 @@ def function_from_table(table: Table) -> Strategy:
     return strategy
 
 
-def load_table_json(source: str | Path, rules: RuleSet | str) -> Table:
-    """A table from JSON text or a .json file: 100 rows of 100 legal choices, else a clear BadStrategy."""
+def load_table_json(path: str | Path, rules: RuleSet | str) -> Table:
+    """A table from a .json file, else a clear BadStrategy."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadStrategy(f"Cannot read the strategy file {str(path)[:200]!r}: {error}.") from None
+    return table_from_json(text, rules)
+
+
+def table_from_json(text: str, rules: RuleSet | str) -> Table:
+    """A table from JSON text: 100 rows of 100 legal choices, else a clear BadStrategy (never a path)."""
     ruleset = _ruleset(rules)
-    if isinstance(source, str) and source.lstrip()[:1] in ("[", "{"):
-        text = source
-    else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise BadStrategy(f"Cannot read the strategy file {str(source)[:200]!r}: {error}.") from None
     try:
         rows = json.loads(text)
     except (ValueError, RecursionError) as error:

@@ -37,7 +37,7 @@ from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
 from hogengine.solver import best_table, exact_winrates
-from hogengine.strategies import SIZE, BadStrategy, Table, always_roll, load_table_json, table_from_function
+from hogengine.strategies import SIZE, BadStrategy, Table, always_roll, table_from_function, table_from_json
 
 Clock = Callable[[], float]
 T = TypeVar("T")
@@ -148,15 +148,13 @@ def strategy_from(row: Row) -> StoredStrategy:
 
 
 def _json_table(data: bytes, ruleset: RuleSet) -> Table:
-    """A JSON upload's table, or StrategyRefused; only a list is parsed (never taken for a file path)."""
+    """A JSON upload's table, or StrategyRefused naming what is wrong."""
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
         raise StrategyRefused("The file is not valid UTF-8.", "not_utf8") from None
-    if not text.lstrip().startswith("["):
-        raise StrategyRefused(f"A JSON strategy is a list of {SIZE} rows of {SIZE} choices.", "bad_table")
     try:
-        return load_table_json(text, ruleset)
+        return table_from_json(text, ruleset)
     except BadStrategy as error:
         raise StrategyRefused(str(error), "bad_table") from None
 

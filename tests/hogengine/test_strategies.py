@@ -16,6 +16,7 @@ from hogengine.strategies import (
     load_table_json,
     strategy_from_spec,
     table_from_function,
+    table_from_json,
 )
 
 
@@ -52,7 +53,7 @@ def test_a_table_of_the_wrong_shape_is_refused():
 
 def test_load_table_json_from_text_and_from_a_file(tmp_path):
     rows = [[(score * opponent) % 11 for opponent in range(100)] for score in range(100)]
-    from_text = load_table_json(json.dumps(rows), "swine-align")
+    from_text = table_from_json(json.dumps(rows), "swine-align")
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(rows))
     assert np.array_equal(load_table_json(path, "swine-align"), from_text)
@@ -75,7 +76,14 @@ def test_load_table_json_from_text_and_from_a_file(tmp_path):
 )
 def test_load_table_json_errors_say_what_is_wrong(text, message):
     with pytest.raises(BadStrategy, match=message):
-        load_table_json(text, "swine-align")
+        table_from_json(text, "swine-align")
+
+
+def test_json_text_is_never_taken_for_a_file_path(tmp_path):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps([[5] * 100] * 100))
+    with pytest.raises(BadStrategy, match="not valid JSON"):
+        table_from_json(str(path), "swine-align")
 
 
 def test_load_table_json_missing_file():

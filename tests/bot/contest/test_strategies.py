@@ -109,7 +109,7 @@ async def test_refusals_carry_the_sandbox_verdict(
     ("text", "words"),
     [
         ('{"rows": []}', "list of 100 rows"),
-        ("/etc/passwd", "list of 100 rows"),  # never read as a path
+        ("/etc/passwd", "not valid JSON"),  # never read as a path
         ("[[4]]", "list of 100 rows"),
         (json.dumps([[4] * 100] * 99 + [[4] * 99 + [12]]), "row 99, column 99"),
         ("[1, 2", "not valid JSON"),
