@@ -88,6 +88,11 @@ def reversed_digits(mover: Num, opponent: Num) -> Flag:
     return (a // 10 == b % 10) & (a % 10 == b // 10)
 
 
+def trade_places(swap: Flag, mover: Num, opponent: Num) -> tuple[Num, Num]:
+    """The two scores after a swap (Swine Swap, Pork Chop) where `swap` holds, else as they are."""
+    return where(swap, opponent, mover), where(swap, mover, opponent)
+
+
 def swine_align(mover: Num, opponent: Num) -> Flag:
     """Swine Align: both scores positive and their greatest common divisor at least 10."""
     return (mover > 0) & (opponent > 0) & (np.gcd(mover, opponent) >= 10)

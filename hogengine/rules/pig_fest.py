@@ -60,8 +60,7 @@ class PigFest(RuleSet):
         swap = pieces.reversed_digits(mover, position.opponent)
         exchanges = position.exchanges + pieces.where(ham, 1, 0)
         after = Position(
-            pieces.where(swap, position.opponent, mover),
-            pieces.where(swap, mover, position.opponent),
+            *pieces.trade_places(swap, mover, position.opponent),
             streak_mover=streak,
             streak_opponent=position.streak_opponent,
             exchanges=exchanges,

@@ -34,7 +34,7 @@ class PiggyBack(RuleSet):
         mover = position.mover + points
         opponent = position.opponent + gift
         swap = pieces.reversed_digits(mover, opponent)
-        after = Position(pieces.where(swap, opponent, mover), pieces.where(swap, mover, opponent))
+        after = Position(*pieces.trade_places(swap, mover, opponent))
         return Step(
             after,
             points,

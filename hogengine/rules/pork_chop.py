@@ -43,8 +43,7 @@ class PorkChop(RuleSet):
         # At most one swap a turn: a Pork Chop is the turn's swap.
         swap = chop | pieces.doubled(mover, position.opponent)
         after = Position(
-            pieces.where(swap, position.opponent, mover),
-            pieces.where(swap, mover, position.opponent),
+            *pieces.trade_places(swap, mover, position.opponent),
             pieces.where(chop, 1, position.chop_mover),
             position.chop_opponent,
         )
