@@ -42,7 +42,7 @@ def timed(job: Callable[[], object], repeat: int = 1) -> float:
 def forget() -> None:
     """Drop every cached model and solution, so the next job runs cold."""
     _BUILT.clear()
-    sweep.stages.cache_clear()
+    sweep.forget()
     optimal._solve.cache_clear()
 
 

@@ -11,7 +11,7 @@ from hogengine.numeric import FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.optimal import best_columns, solve
-from hogengine.solver.sweep import stages
+from hogengine.solver.sweep import all_rows, expand, runs
 from hogengine.solver.winrate import Player, columns, exact_winrates, pair_values
 from hogengine.strategies import SIZE, Table, always_roll, table_from_function
 
@@ -20,39 +20,48 @@ ROUNDS = 6
 PANEL_ROLLS = 5
 
 
-def _rows(model: Model, chosen: IntArray, states: slice) -> IntArray:
-    width = len(model.choices)
-    return np.arange(states.start, states.stop) * width + chosen[states]
-
-
 def reach(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArray]:
     """How likely each state is to be met with A to move, and with B to move (each seat half the games)."""
-    met = [np.zeros(model.size), np.zeros(model.size)]
-    met[0][model.start] = met[1][model.start] = 0.5
-    for stage in reversed(stages(model)):
-        for mover, chosen in enumerate((a, b)):
-            rows = _rows(model, chosen, stage.states)
-            lengths = model.row_start[rows + 1] - model.row_start[rows]
-            entry = np.repeat(model.row_start[rows] - np.cumsum(lengths) + lengths, lengths)
-            entry += np.arange(len(entry))
-            weight = model.weights[model.code[entry]]
-            mass = np.repeat(met[mover][stage.states], lengths) * np.abs(weight)
-            successor = model.successor[entry]
-            again = weight > 0
-            met[mover] += np.bincount(successor[again], mass[again], model.size)
-            met[1 - mover] += np.bincount(successor[~again], mass[~again], model.size)
-    return met[0], met[1]
+    size, width = model.size, model.width
+    # met[m * size + s]: the chance of meeting state s with player m (A, B) to move; the last is a sink.
+    met = np.zeros(2 * size + 1)
+    met[model.start] = met[size + model.start] = 0.5
+    for first, end in reversed(list(runs(model, 2 * len(model.target) / max(1, model.size)))):
+        low, high = int(model.stages[first]), int(model.stages[end])
+        count = high - low
+        states = np.arange(low, high)
+        rows = np.concatenate([states * width + a[low:high], states * width + b[low:high]])
+        source, weight, starts = expand(model, rows)
+        lengths = np.diff(np.append(starts, len(source)))
+        player = np.repeat(np.arange(len(rows)) >= count, lengths)
+        # Where each outcome leads: the other player to move in a state, the same player again, or the sink.
+        theirs = source < size
+        again = source >= model.mine
+        joint = np.full(len(source), 2 * size)
+        joint[theirs] = source[theirs] + np.where(player[theirs], 0, size)
+        joint[again] = source[again] - model.mine + np.where(player[again], size, 0)
+        entry = np.concatenate([[0], np.cumsum(lengths)])
+        for number in reversed(range(first, end)):
+            a_low, a_high = int(model.stages[number]) - low, int(model.stages[number + 1]) - low
+            for mover in (0, 1):
+                rows_of = slice(a_low + mover * count, a_high + mover * count)
+                entries = slice(int(entry[rows_of.start]), int(entry[rows_of.stop]))
+                mass = np.repeat(
+                    met[mover * size + low + a_low : mover * size + low + a_high], lengths[rows_of]
+                )
+                mass *= weight[entries]
+                met += np.bincount(joint[entries], mass, len(met))
+    return met[:size].copy(), met[size : 2 * size].copy()
 
 
 def choice_values(model: Model, mine: FloatArray, theirs: FloatArray) -> FloatArray:
     """[state, choice]: the mover's win probability after each choice, given both values afterwards."""
-    entries = slice(0, model.blank)
-    weight = model.weights[model.code[entries]]
-    successor = model.successor[entries]
-    terms = weight * np.where(weight > 0, mine[successor], theirs[successor])
-    sums = np.add.reduceat(np.append(terms, 0.0), model.row_start[:-1])
-    sums[model.row_start[:-1] == model.row_start[1:]] = 0
-    return (model.constant + sums).reshape(model.size, len(model.choices))
+    value = np.concatenate([1.0 - theirs, [1.0, 0.0], mine])
+    result = np.empty(model.size * model.width)
+    for run in all_rows(model):
+        rows = slice(run.states.start * model.width, run.states.stop * model.width)
+        np.add.reduceat(value[run.source] * run.weight, run.starts, out=result[rows])
+    return result.reshape(model.size, model.width)
 
 
 def _project(model: Model, weight: FloatArray, values: FloatArray) -> IntArray:

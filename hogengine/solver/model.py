@@ -5,17 +5,23 @@ sweep order: by total score, highest first, then by `sublevel` (a Pork Chop keep
 flag, so it leads to a lower sublevel of the same total), so every successor of a state has a smaller
 number, and each stage (one total and sublevel) is a contiguous run of states.
 
-For each (state, choice) row the model keeps a constant and a list of (successor, weight) entries, so that
-the mover's win probability after that choice is `constant + sum(weight * W[successor])`, where W holds
-win probabilities of the player to move: an extra turn adds `+p * W[next]`, the opponent's turn adds
-`p * (1 - W[next])` (so `p` to the constant and `-p` as weight), a win adds `p` to the constant and a
-loss nothing. Outcomes that end the game are thereby merged into the constant.
+A row is a (state, choice). Its dice are one of a few kinds (count, sides), and the row lists a target for
+every outcome of those dice, in the order of their probabilities `outcomes[kind]`, so the mover's win
+probability after that choice is `sum(p * value[target])` over a value vector laid out as
+
+    [0, S)        the opponent moves next in that state: 1 - (their win probability there)
+    S, S + 1      the mover has won (value 1), the mover has lost (value 0)
+    [S + 2, 2S+2) the mover moves again in that state (an extra turn): their own win probability there
+
+Rows of one kind have the same length and the same weights, so a sweep sums a kind's rows with one
+matrix-vector product, and the model stores nothing per outcome but its target (int32).
 """
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,16 +29,19 @@ import numpy.typing as npt
 from hogengine.dice import outcomes
 from hogengine.errors import BadState, HogError
 from hogengine.game import MAX_GOAL
-from hogengine.numeric import FloatArray, IntArray, Num
+from hogengine.numeric import Flag, FloatArray, IntArray, Num
 from hogengine.position import Position
 from hogengine.rules import RuleSet
 
 Int32Array = npt.NDArray[np.int32]
-Int16Array = npt.NDArray[np.int16]
+UInt8Array = npt.NDArray[np.uint8]
 # Called with (done, total) while a long computation runs.
 Progress = Callable[[int, int], None]
-# Rows of (state, choice) stepped per vectorised call, times the outcomes of their dice.
-BLOCK_ELEMENTS = 1 << 20
+# Outcomes stepped per vectorised call of the rules (small enough for the temporaries to stay in cache).
+BLOCK_CELLS = 1 << 17
+# The integer type of the arrays the rules step: scores stay far below its range, and the rules' arithmetic
+# runs about twice as fast as on int64 (the tests check the model against the scalar rules).
+STEP_DTYPE = np.int32
 
 
 class NoProgress(HogError):  # noqa: N818 - named like the engine's errors
@@ -41,7 +50,7 @@ class NoProgress(HogError):  # noqa: N818 - named like the engine's errors
 
 @dataclass(frozen=True, eq=False)
 class Model:
-    """States in sweep order and, per (state, choice) row, the constant and entries described above."""
+    """States in sweep order and, per (state, choice) row, its dice kind and a target per outcome."""
 
     rules: RuleSet
     goal: int
@@ -51,21 +60,61 @@ class Model:
     opponent: IntArray
     index: IntArray  # (layers, goal, goal) -> state number
     stages: IntArray  # (K + 1,) stage k holds the states stages[k] .. stages[k + 1] - 1
-    row_start: IntArray  # (S * C + 1,) the entries of row r are row_start[r] .. row_start[r + 1] - 1
-    constant: FloatArray  # (S * C,)
-    successor: Int32Array  # (E + 1,): the last is a blank entry (weight 0) that holds no row
-    code: Int16Array  # (E + 1,) the entry's weight is weights[code]
-    weights: FloatArray
-
-    @property
-    def blank(self) -> int:
-        """The entry of weight 0 that pads rows without entries."""
-        return len(self.successor) - 1
+    kind: UInt8Array  # (S * C,) the dice kind of each row
+    row_start: IntArray  # (S * C + 1,) the targets of row r are target[row_start[r] : row_start[r + 1]]
+    target: Int32Array  # (E,) per outcome of each row, coded as in the module's docstring
+    dice: tuple[tuple[int, int], ...]  # per kind: (count, sides)
+    outcomes: tuple[FloatArray, ...]  # per kind: the probability of each outcome
 
     @property
     def size(self) -> int:
         """The number of states."""
         return len(self.layer)
+
+    @property
+    def width(self) -> int:
+        """The number of choices (columns of the rows)."""
+        return len(self.choices)
+
+    @property
+    def won(self) -> int:
+        """The target of an outcome that wins the game for the mover (value 1)."""
+        return self.size
+
+    @property
+    def lost(self) -> int:
+        """The target of an outcome that loses the game for the mover (value 0)."""
+        return self.size + 1
+
+    @property
+    def mine(self) -> int:
+        """The offset of targets where the mover moves again: `mine + state`."""
+        return self.size + 2
+
+    @cached_property
+    def own(self) -> bool:
+        """Whether any turn gives an extra turn (else values of the mover's own next turns are never read)."""
+        return bool(np.any(self.target >= self.mine))
+
+    @cached_property
+    def kind_size(self) -> IntArray:
+        """The number of outcomes of each kind."""
+        return np.array([len(p) for p in self.outcomes], dtype=np.int64)
+
+    @cached_property
+    def kind_first(self) -> IntArray:
+        """Where each kind's outcomes begin in `probability`."""
+        return np.cumsum(self.kind_size) - self.kind_size
+
+    @cached_property
+    def probability(self) -> FloatArray:
+        """Every kind's outcome probabilities, one after the other."""
+        return np.concatenate(self.outcomes)
+
+    @cached_property
+    def spread(self) -> tuple[IntArray, ...]:
+        """Per kind, its outcome numbers as a column (to spell rows out outcome-major)."""
+        return tuple(np.arange(len(p), dtype=np.int64)[:, None] for p in self.outcomes)
 
     @cached_property
     def start(self) -> int:
@@ -79,6 +128,12 @@ class Model:
     def choice_column(self, choice: Num) -> IntArray:
         """The column of each choice in the model's rows (choices are consecutive integers)."""
         return np.asarray(choice, dtype=np.int64) - int(self.choices[0])
+
+    def transitions(self, state: int, column: int) -> tuple[Int32Array, FloatArray]:
+        """The targets of one row and the probability of each (for tests and inspection)."""
+        row = state * self.width + column
+        begin, end = int(self.row_start[row]), int(self.row_start[row + 1])
+        return self.target[begin:end], self.outcomes[int(self.kind[row])]
 
 
 def _positions(rules: RuleSet, goal: int) -> tuple[IntArray, IntArray, IntArray]:
@@ -103,106 +158,106 @@ def _spread(values: Num, shape: tuple[int, ...]) -> IntArray:
     return np.broadcast_to(np.asarray(values, dtype=np.int64), shape)
 
 
-def _blocks(size: int, per_state: int) -> Iterator[slice]:
-    """Consecutive runs of states small enough to step in one call."""
-    step = max(1, BLOCK_ELEMENTS // per_state)
-    for begin in range(0, size, step):
-        yield slice(begin, min(size, begin + step))
+class _Targets:
+    """The target of the position after a turn, read from a table over (next mover, layer, both scores).
 
+    The table runs past the goal (a turn may overshoot it), where it holds the won and lost targets, so a
+    turn's target is one lookup; it grows when a turn reaches a score it does not cover yet.
+    """
 
-class _Weights:
-    """Signed outcome probabilities, numbered: entries store a small code instead of a float."""
+    def __init__(self, index: IntArray, goal: int) -> None:
+        self.index, self.goal = index, goal
+        self.size = int(index.size)
+        self.span = 0
+        self.table = np.empty(0, dtype=np.int32)
+        self.dtype: type[np.signedinteger[Any]] = np.int32
+        self.grow(2 * goal)
 
-    def __init__(self) -> None:
-        self.values: list[float] = []
-        self.first: dict[tuple[int, int], int] = {}
+    def grow(self, span: int) -> None:
+        """Cover scores below `span`."""
+        goal, size = self.goal, self.size
+        layers = self.index.shape[0]
+        table = np.empty((2, layers, span, span), dtype=np.int32)
+        theirs, mine = table[0], table[1]
+        # The opponent moves next (scores seen from them): the mover won when b >= goal, lost when a >= goal.
+        theirs[:, :goal, :goal] = self.index
+        theirs[:, goal:, :] = size + 1
+        theirs[:, :, goal:] = size
+        # The mover moves again: won when a >= goal, lost when b >= goal.
+        mine[:, :goal, :goal] = self.index + size + 2
+        mine[:, :, goal:] = size + 1
+        mine[:, goal:, :] = size
+        self.table = table.ravel()
+        self.span = span
+        self.dtype = np.int32 if len(self.table) < 1 << 31 else np.int64
 
-    def codes(self, rules: RuleSet, count: int, sides: int) -> IntArray:
-        """The code of each outcome's probability for these dice (its negation is code + 1)."""
-        key = (count, sides)
-        if key not in self.first:
-            self.first[key] = len(self.values)
-            for p in outcomes(rules, count, sides).prob:
-                self.values.extend((float(p), -float(p)))
-        return self.first[key] + 2 * np.arange(len(outcomes(rules, count, sides).prob))
-
-
-@dataclass
-class _Rows:
-    """The model's rows for one block of states, before they are joined."""
-
-    constant: FloatArray
-    count: IntArray
-    successor: Int32Array
-    code: Int16Array
-    keeps: tuple[IntArray, IntArray]  # (state, successor) of the turns that keep the total score
+    def __call__(self, again: Flag, layer: Num, mover: IntArray, opponent: IntArray) -> Int32Array:
+        """Targets of positions after turns, seen from whoever moves next (`again`: the same mover)."""
+        highest = max(int(mover.max()), int(opponent.max()))
+        if min(int(mover.min()), int(opponent.min())) < 0:
+            raise NoProgress("A turn left a negative score: the solver cannot sweep these rules.")
+        if highest >= self.span:
+            self.grow(max(highest + 1, self.span * 3 // 2))
+        layers = self.index.shape[0]
+        place = np.asarray(again, dtype=self.dtype) * layers + layer
+        place *= self.span
+        place += mover
+        place *= self.span
+        place += opponent
+        found: Int32Array = self.table[place]
+        return found
 
 
 @dataclass(frozen=True)
 class _Grid:
-    """What stepping a block of states needs: the rules, the goal and every state's position."""
+    """What stepping rows needs: the rules, the goal, every state's position and the target table."""
 
     rules: RuleSet
     goal: int
-    fields: list[IntArray]  # the seven Position fields of every state
-    index: IntArray
+    fields: list[IntArray]  # the seven Position fields of every state (as STEP_DTYPE)
+    targets: _Targets
     choices: IntArray
-    weights: _Weights
+    total: IntArray  # per state: the sum of both scores
 
-    def at(self, states: IntArray) -> Position:
-        """The positions of these states, as a column (to broadcast against choices or outcomes)."""
-        return Position(*(field[states][:, None] for field in self.fields))
+    @property
+    def size(self) -> int:
+        return len(self.total)
 
 
-def _step_block(grid: _Grid, states: IntArray) -> _Rows:
-    """Step every (state, choice) of a block through every outcome of its dice, one call per dice kind."""
-    rules, goal, choices = grid.rules, grid.goal, grid.choices
-    shape = (len(states), len(choices))
-    total = grid.fields[0][states] + grid.fields[1][states]
-    count, sides = rules.dice(grid.at(states), choices[None, :])
-    kind = _spread(count, shape) * 1000 + _spread(sides, shape)
-    constant = np.zeros(shape, dtype=np.float64)
-    number = np.zeros(shape, dtype=np.int64)
-    pieces: list[tuple[IntArray, IntArray, Int32Array, Int16Array]] = []
-    keeps: list[tuple[IntArray, IntArray]] = []
-    for key in np.unique(kind):
-        row, column = np.nonzero(kind == key)
-        dice = outcomes(rules, int(key) // 1000, int(key) % 1000)
-        turn = rules.step(
-            grid.at(states[row]), choices[column][:, None], dice.pig_out[None, :], dice.rolled[None, :], goal
-        )
-        cells = (len(row), len(dice.prob))
-        after = [_spread(value, cells) for value in turn.position]
-        won = after[0] >= goal
-        live = ~won & (after[1] < goal)
-        extra = np.broadcast_to(np.asarray(turn.extra, dtype=np.bool_), cells)
-        prob = np.broadcast_to(dice.prob, cells)
-        constant[row, column] = (prob * (won | (live & ~extra))).sum(axis=1)
-        number[row, column] = live.sum(axis=1)
-        again = extra[live]
-        kept = Position(*(value[live] for value in after))
-        following = [np.where(again, a, b) for a, b in zip(kept, kept.flipped(), strict=True)]
-        target = grid.index[
-            _spread(rules.layer(Position(*following)), again.shape), following[0], following[1]
-        ]
-        before = np.broadcast_to(states[row][:, None], cells)[live]
-        gained = following[0] + following[1] - total[before - states[0]]
-        if np.any(gained < 0):
+def _step_rows(grid: _Grid, rows: IntArray, count: int, sides: int) -> tuple[Int32Array, IntArray, IntArray]:
+    """Targets [row, outcome] of rows of one dice kind, and (state, successor) of turns keeping the total."""
+    rules, size = grid.rules, grid.size
+    width = len(grid.choices)
+    states = rows // width
+    dice = outcomes(rules, count, sides)
+    turn = rules.step(
+        Position(*(field[states][:, None] for field in grid.fields)),
+        grid.choices[rows % width][:, None],
+        dice.pig_out[None, :],
+        dice.rolled[None, :].astype(STEP_DTYPE),
+        grid.goal,
+    )
+    cells = (len(rows), len(dice.prob))
+    after = turn.position
+    extra = turn.extra
+    if np.ndim(extra) == 0:
+        again: Flag = bool(extra)
+        following = after if again else after.flipped()
+    else:
+        again = np.broadcast_to(np.asarray(extra, dtype=np.bool_), cells)
+        following = Position(*(np.where(again, a, b) for a, b in zip(after, after.flipped(), strict=True)))
+    mover, opponent = _spread(following.mover, cells), _spread(following.opponent, cells)
+    target = grid.targets(again, _spread(rules.layer(following), cells), mover, opponent)
+    total = mover + opponent
+    low = total <= grid.total[states][:, None]
+    if np.any(low):
+        row, _ = np.nonzero(low)
+        reached = target[low].astype(np.int64)
+        live = (reached < size) | (reached >= size + 2)
+        if np.any(total[low][live] < grid.total[states[row]][live]):
             raise NoProgress("A turn lowered the total score: the solver cannot sweep these rules.")
-        keeps.append((before[gained == 0], target[gained == 0]))
-        code = np.broadcast_to(grid.weights.codes(rules, int(key) // 1000, int(key) % 1000), cells)
-        pieces.append((row, column, target.astype(np.int32), (code[live] + ~again).astype(np.int16)))
-    start = np.cumsum(number.ravel()) - number.ravel()
-    successor = np.empty(int(number.sum()), dtype=np.int32)
-    codes = np.empty(len(successor), dtype=np.int16)
-    for row, column, reached, coded in pieces:
-        lengths = number[row, column]
-        place = np.repeat(start[row * len(choices) + column] - np.cumsum(lengths) + lengths, lengths)
-        place += np.arange(len(reached))
-        successor[place] = reached
-        codes[place] = coded
-    source, kept_target = (np.concatenate(part) for part in zip(*keeps, strict=True))
-    return _Rows(constant.ravel(), number.ravel(), successor, codes, (source, kept_target))
+        return target, states[row][live], reached[live] % (size + 2)
+    return target, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
 
 
 def _sublevels(size: int, source: IntArray, target: IntArray) -> IntArray:
@@ -217,6 +272,26 @@ def _sublevels(size: int, source: IntArray, target: IntArray) -> IntArray:
     raise NoProgress("Turns that keep the total score form a cycle: the solver cannot sweep these rules.")
 
 
+def _kinds(
+    rules: RuleSet, fields: list[IntArray], choices: IntArray
+) -> tuple[UInt8Array, list[tuple[int, int]]]:
+    """Per row, the number of its dice kind, and each kind's (count, sides), from the rules' `dice`."""
+    size, width = len(fields[0]), len(choices)
+    code = np.empty((size, width), dtype=np.int64)
+    step = max(1, BLOCK_CELLS // width)
+    for begin in range(0, size, step):
+        part = slice(begin, begin + step)
+        count, sides = rules.dice(Position(*(field[part, None] for field in fields)), choices[None, :])
+        shape = (len(code[part]), width)
+        code[part] = _spread(count, shape) * 1000 + _spread(sides, shape)
+    codes = np.flatnonzero(np.bincount(code.ravel()))
+    if len(codes) > 256:
+        raise NoProgress("The rules use more than 256 kinds of dice: the solver cannot number them.")
+    numbering = np.zeros(int(codes[-1]) + 1, dtype=np.uint8)
+    numbering[codes] = np.arange(len(codes))
+    return numbering[code.ravel()], [(int(value) // 1000, int(value) % 1000) for value in codes]
+
+
 def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     """Build the model from the rule set's own vectorised dice and step functions."""
     layer, mover, opponent = _positions(rules, goal)
@@ -224,41 +299,59 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     index = np.empty((rules.layers, goal, goal), dtype=np.int64)
     index[layer, mover, opponent] = np.arange(size)
     choices = np.array(rules.choices, dtype=np.int64)
-    widest = max(len(outcomes(rules, count, 6).prob) for count in range(max(1, choices.max()) + 1))
-    weights = _Weights()
-    grid = _Grid(rules, goal, _fields(rules, layer, mover, opponent), index, choices, weights)
-    blocks: list[_Rows] = []
-    states = np.arange(size)
-    for block in _blocks(size, len(choices) * widest):
-        blocks.append(_step_block(grid, states[block]))
-        if progress:
-            progress(block.stop, size)
-    number = np.concatenate([rows.count for rows in blocks])
-    successor = np.concatenate([rows.successor for rows in blocks])
-    code = np.concatenate([rows.code for rows in blocks])
-    constant = np.concatenate([rows.constant for rows in blocks])
-    source, target = (np.concatenate(part) for part in zip(*(rows.keeps for rows in blocks), strict=True))
-    del blocks[:]
-    level = _sublevels(size, source, target)
+    width = len(choices)
+    fields = _fields(rules, layer, mover, opponent)
+    kind, dice = _kinds(rules, fields, choices)
+    probabilities = tuple(outcomes(rules, c, s).prob for c, s in dice)
+    kind_size = np.array([len(p) for p in probabilities], dtype=np.int64)
+    row_start = np.zeros(size * width + 1, dtype=np.int64)
+    np.cumsum(kind_size[kind], out=row_start[1:])
+    target = np.empty(int(row_start[-1]), dtype=np.int32)
+    grid = _Grid(
+        rules,
+        goal,
+        [field.astype(STEP_DTYPE) for field in fields],
+        _Targets(index, goal),
+        choices.astype(STEP_DTYPE),
+        mover + opponent,
+    )
+    keeps: list[tuple[IntArray, IntArray]] = []
+    done = 0
+    for number, (count, sides) in enumerate(dice):
+        rows = np.flatnonzero(kind == number)
+        step = max(1, BLOCK_CELLS // int(kind_size[number]))
+        for begin in range(0, len(rows), step):
+            chosen = rows[begin : begin + step]
+            found, source, kept = _step_rows(grid, chosen, count, sides)
+            target[row_start[chosen][:, None] + np.arange(kind_size[number])] = found
+            if len(source):
+                keeps.append((source, kept))
+            done += len(chosen)
+            if progress:
+                progress(done, size * width)
+    source = np.concatenate([pair[0] for pair in keeps]) if keeps else np.empty(0, dtype=np.int64)
+    kept = np.concatenate([pair[1] for pair in keeps]) if keeps else np.empty(0, dtype=np.int64)
+    level = _sublevels(size, source, kept)
     total = mover + opponent
+    kinds = kind
     if level.any():
         order = np.lexsort((level, -total))
         rank = np.empty(size, dtype=np.int64)
-        rank[order] = states
+        rank[order] = np.arange(size)
         layer, mover, opponent, total, level = (
-            layer[order],
-            mover[order],
-            opponent[order],
-            total[order],
-            level[order],
+            part[order] for part in (layer, mover, opponent, total, level)
         )
         index = rank[index]
-        rows = (order[:, None] * len(choices) + np.arange(len(choices))).ravel()
-        lengths = number[rows]
-        old_start = np.cumsum(number) - number
-        picked = np.repeat(old_start[rows] - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-        successor = rank[successor[picked]].astype(np.int32)
-        code, constant, number = code[picked], constant[rows], lengths
+        rows = (order[:, None] * width + np.arange(width)).ravel()
+        kinds = kinds[rows]
+        lengths = kind_size[kinds]
+        new_start = np.zeros(size * width + 1, dtype=np.int64)
+        np.cumsum(lengths, out=new_start[1:])
+        picked = np.repeat(row_start[rows] - new_start[:-1], lengths)
+        picked += np.arange(len(picked))
+        relabel = np.concatenate([rank, [size, size + 1], rank + size + 2]).astype(np.int32)
+        target = relabel[target[picked]]
+        row_start = new_start
     boundary = np.flatnonzero((np.diff(total) != 0) | (np.diff(level) != 0)) + 1
     return Model(
         rules=rules,
@@ -269,11 +362,11 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         opponent=opponent,
         index=index,
         stages=np.concatenate([[0], boundary, [size]]).astype(np.int64),
-        row_start=np.concatenate([[0], np.cumsum(number)]).astype(np.int64),
-        constant=constant,
-        successor=np.append(successor, np.int32(0)),
-        code=np.append(code, np.int16(len(weights.values))),
-        weights=np.array([*weights.values, 0.0], dtype=np.float64),
+        kind=kinds,
+        row_start=row_start,
+        target=target,
+        dice=tuple(dice),
+        outcomes=probabilities,
     )
 
 

@@ -1,54 +1,300 @@
-"""The backward sweep shared by optimal play and table evaluation: sums of weighted successor values."""
+"""What the backward sweeps share: runs of stages, rows grouped by dice kind, and rows spelled out as
+(target, probability) entries.
 
-from collections.abc import Iterator
+A sweep walks the stages in order (every successor of a stage lies in an earlier one), and in each stage
+computes, for some rows, `sum(p * value[target])` over the row's outcomes, where `value` is a matrix whose
+row `target * blocks + block` holds the values (one per column) a reader in that block sees at a target.
+Rows of one dice kind share their probabilities, so a stage's rows are grouped by kind; a group is
+gathered outcome-major into a small buffer (so it stays in cache) and summed by one matrix-vector product.
+Work is planned a run of stages at a time, so index arrays stay within a budget however large the model.
+"""
+
+import bisect
+import itertools
+import os
+import weakref
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from hogengine.numeric import FloatArray, IntArray
 from hogengine.solver.model import Model
 
+# Rows (or, for spelled-out rows, entries) planned at once.
+PLAN_ROWS = 1 << 20
+# Bytes gathered at once: small enough to stay in cache for the matrix-vector product that reads them.
+GATHER_BYTES = 1 << 20
+# Threads that share a large stage (the machine's cores, at most two), and the values gathered in a stage
+# from which it is shared.
+THREADS = min(2, os.cpu_count() or 1)
+SHARED_WORK = 1 << 18
+# Models whose every row is spelled out once and kept (a few tens of megabytes at most).
+KEPT_ENTRIES = 1 << 22
+
+
+def runs(model: Model, per_state: float, budget: int = PLAN_ROWS) -> Iterator[tuple[int, int]]:
+    """Consecutive runs of stages (first stage, end stage) of about `budget` rows or entries each."""
+    bounds = model.stages
+    states = max(1.0, budget / max(per_state, 1e-9))
+    first = 0
+    while first < len(bounds) - 1:
+        end = int(np.searchsorted(bounds, bounds[first] + states, side="right")) - 1
+        end = max(first + 1, min(end, len(bounds) - 1))
+        yield first, end
+        first = end
+
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage of the sweep: its states, its rows, and the entries of those rows."""
+    """One stage of a plan: its states, its rows (the same range in natural and in sorted order), and
+    its pieces: rows of one dice kind (kind, first sorted row, end sorted row), each gathered at once."""
 
     states: slice
     rows: slice
-    entries: slice
-    starts: IntArray  # where each row's entries begin, counted from the stage's first entry
-    empty: IntArray  # rows without entries (their reduceat result must be zeroed)
-
-    @property
-    def length(self) -> int:
-        """How many entries the stage's rows hold."""
-        return int(self.entries.stop) - int(self.entries.start)
+    pieces: tuple[tuple[int, int, int], ...]
+    work: tuple[int, ...]  # per piece: the values it gathers, summed up to and including it
 
 
-@lru_cache(maxsize=4)
-def stages(model: Model) -> tuple[Stage, ...]:
-    """The stages in sweep order: every successor of a stage lies in an earlier one."""
-    return tuple(_stages(model))
+@dataclass(frozen=True)
+class Plan:
+    """For a run of stages, the rows of some readers (one per state and reader, in natural order
+    [state][reader]), sorted by dice kind within each stage."""
+
+    place: IntArray  # per sorted row: where its targets begin in model.target
+    block: IntArray  # per sorted row: the block of the value matrix it reads
+    inverse: IntArray  # per (state, reader) of a stage: its sorted row, counted from the stage's first
+    stages: tuple[Stage, ...]
 
 
-def _stages(model: Model) -> Iterator[Stage]:
-    width = len(model.choices)
-    for begin, end in zip(model.stages[:-1], model.stages[1:], strict=True):
-        rows = slice(int(begin) * width, int(end) * width)
-        first, last = int(model.row_start[rows.start]), int(model.row_start[rows.stop])
-        starts = model.row_start[rows] - first
-        yield Stage(
-            slice(int(begin), int(end)),
-            rows,
-            slice(first, last),
-            starts,
-            np.flatnonzero(starts == np.append(starts[1:], last - first)),
+def _pieces(
+    model: Model, groups: Iterator[tuple[int, int, int]], wide: int
+) -> Iterator[tuple[int, int, int]]:
+    """Groups of one kind cut into pieces that gather at most GATHER_BYTES."""
+    for kind, head, tail in groups:
+        step = max(1, GATHER_BYTES // (8 * int(model.kind_size[kind]) * wide))
+        for begin in range(head, tail, step):
+            yield kind, begin, min(tail, begin + step)
+
+
+def plan(model: Model, columns: IntArray, first: int, end: int, *, blocks: int, wide: int) -> Plan:
+    """Plan the rows of readers choosing `columns` [reader, state] in stages first .. end - 1; reader r
+    reads block r of the value matrix (or block 0 when there is one block), `wide` values per target."""
+    readers, width = len(columns), model.width
+    bounds = model.stages[first : end + 1]
+    low, high = int(bounds[0]), int(bounds[-1])
+    rows = (columns[:, low:high].T + np.arange(low * width, high * width, width)[:, None]).ravel()
+    kinds = len(model.dice)
+    counts = np.diff(bounds) * readers
+    key = np.repeat(np.arange(len(counts), dtype=np.int64) * kinds, counts) + model.kind[rows]
+    order = np.argsort(key.astype(np.uint16) if len(counts) * kinds <= 1 << 16 else key, kind="stable")
+    key = key[order]
+    starts = np.cumsum(counts) - counts
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order)) - np.repeat(starts, counts)
+    cuts = np.flatnonzero(np.diff(key)) + 1
+    stages = []
+    for number in range(len(counts)):
+        a, b = int(starts[number]), int(starts[number] + counts[number])
+        heads = [a, *cuts[(cuts > a) & (cuts < b)].tolist(), b]
+        groups = ((int(key[head]) % kinds, head, tail) for head, tail in itertools.pairwise(heads))
+        pieces = tuple(_pieces(model, groups, wide))
+        work = itertools.accumulate(
+            int(model.kind_size[kind]) * (stop - begin) * wide for kind, begin, stop in pieces
         )
+        states = slice(int(bounds[number]), int(bounds[number + 1]))
+        stages.append(Stage(states, slice(a, b), pieces, tuple(work)))
+    block = order % readers if blocks > 1 else np.zeros(len(order), dtype=np.int64)
+    return Plan(model.row_start[rows[order]], block, inverse, tuple(stages))
 
 
-def segment_sums(terms: FloatArray, stage: Stage) -> FloatArray:
-    """Per row of the stage, the sum of its run of `terms` (which ends with one padding zero row)."""
-    sums = np.add.reduceat(terms, stage.starts, axis=0)
-    sums[stage.empty] = 0
-    return sums
+def plans(model: Model, columns: IntArray, blocks: int, wide: int) -> Iterator[tuple[Plan, Stage]]:
+    """Each stage with the plan that covers it, planning runs of bounded size."""
+    for first, end in runs(model, len(columns)):
+        made = plan(model, columns, first, end, blocks=blocks, wide=wide)
+        for stage in made.stages:
+            yield made, stage
+
+
+class Scratch:
+    """Arrays reused from stage to stage (grown when a stage needs more)."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, FloatArray] = {}
+
+    def get(self, name: str, size: int) -> FloatArray:
+        array = self.arrays.get(name)
+        if array is None or len(array) < size:
+            array = self.arrays[name] = np.empty(max(size, 1), dtype=np.float64)
+        return array[:size]
+
+
+@dataclass(frozen=True)
+class Helper:
+    """A second thread that sums half of each large stage: numpy lets go of the interpreter while it
+    gathers and multiplies, and one core alone cannot keep enough memory reads in flight."""
+
+    pool: ThreadPoolExecutor
+    scratch: Scratch
+
+
+@contextmanager
+def helper() -> Iterator[Helper | None]:
+    """A helper thread while the block runs, when the machine has a second core."""
+    if THREADS < 2:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hog-sweep") as pool:
+        yield Helper(pool, Scratch())
+
+
+@dataclass(frozen=True)
+class Reader:
+    """What a sweep reads: a value matrix whose row `target * blocks + block` holds the values that a row
+    of that block sees at that target (one column per opponent)."""
+
+    model: Model
+    value: FloatArray  # (targets * blocks, columns)
+    blocks: int
+
+    def _sums(
+        self,
+        plan: Plan,
+        pieces: Sequence[tuple[int, int, int]],
+        sums: FloatArray,
+        base: int,
+        scratch: Scratch,
+    ) -> None:
+        model, value, blocks = self.model, self.value, self.blocks
+        wide = value.shape[1]
+        flat = value.reshape(-1) if wide == 1 else value
+        for kind, begin, stop in pieces:
+            length = int(model.kind_size[kind])
+            target = model.target[plan.place[begin:stop] + model.spread[kind]]
+            if blocks > 1:
+                index = np.multiply(target, blocks, dtype=np.intp)
+                index += plan.block[begin:stop]
+            else:
+                index = target.astype(np.intp)
+            gathered = scratch.get("gathered", index.size * wide)
+            if wide == 1:
+                np.take(flat, index.ravel(), out=gathered, mode="clip")
+            else:
+                np.take(flat, index.ravel(), axis=0, out=gathered.reshape(-1, wide), mode="clip")
+            np.einsum(
+                "k,kx->x",
+                model.outcomes[kind],
+                gathered.reshape(length, -1),
+                out=sums[(begin - base) * wide : (stop - base) * wide],
+            )
+
+    def stage_sums(
+        self,
+        plan: Plan,
+        stage: Stage,
+        scratch: Scratch,
+        out: FloatArray | None = None,
+        helping: Helper | None = None,
+    ) -> FloatArray:
+        """[row, column] in natural order: each planned row's sum of p * value[target * blocks + block]
+        (into `out`, if given); a large stage is shared with the helper thread, if given."""
+        wide = self.value.shape[1]
+        count = stage.rows.stop - stage.rows.start
+        sums = scratch.get("sums", count * wide)
+        base = stage.rows.start
+        pieces = stage.pieces
+        if helping is not None and len(pieces) > 1 and stage.work[-1] >= SHARED_WORK:
+            half = min(len(pieces) - 1, max(1, bisect.bisect_left(stage.work, stage.work[-1] // 2)))
+            shared = helping.pool.submit(self._sums, plan, pieces[half:], sums, base, helping.scratch)
+            self._sums(plan, pieces[:half], sums, base, scratch)
+            shared.result()
+        else:
+            self._sums(plan, pieces, sums, base, scratch)
+        values = scratch.get("values", count * wide).reshape(count, wide) if out is None else out
+        np.take(sums.reshape(count, wide), plan.inverse[stage.rows], axis=0, out=values, mode="clip")
+        return values
+
+
+def weights(model: Model, rows: IntArray) -> tuple[FloatArray, IntArray, IntArray]:
+    """The probability of every entry of these rows, in order; where each row's entries begin; and their
+    number."""
+    kinds = model.kind[rows]
+    lengths = model.kind_size[kinds]
+    starts = np.cumsum(lengths) - lengths
+    code = np.repeat(model.kind_first[kinds] - starts, lengths)
+    code += np.arange(len(code))
+    weight: FloatArray = model.probability[code]
+    return weight, starts, lengths
+
+
+def expand(model: Model, rows: IntArray) -> tuple[IntArray, FloatArray, IntArray]:
+    """Every entry of these rows, in order: its target, its probability, and where each row's entries
+    begin."""
+    weight, starts, lengths = weights(model, rows)
+    place = np.repeat(model.row_start[rows] - starts, lengths)
+    place += np.arange(len(place))
+    source: IntArray = model.target[place].astype(np.intp)
+    return source, weight, starts
+
+
+@dataclass(frozen=True)
+class Run:
+    """Every row of a run of stages: targets and probabilities of their entries, and each stage's cuts."""
+
+    source: IntArray  # per entry: its target
+    weight: FloatArray  # per entry: its probability
+    starts: IntArray  # per row: where its entries begin
+    states: slice
+    # Per stage: (first state, end state, first entry, end entry, where its rows begin from its first entry)
+    stages: tuple[tuple[int, int, int, int, IntArray], ...]
+
+
+def _run(model: Model, first: int, end: int) -> Run:
+    width = model.width
+    bounds = model.stages[first : end + 1]
+    low, high = int(bounds[0]), int(bounds[-1])
+    weight, starts, _ = weights(model, np.arange(low * width, high * width))
+    offset = int(model.row_start[low * width])
+    source = model.target[offset : int(model.row_start[high * width])].astype(np.intp)
+    edges = model.row_start[bounds * width] - offset
+    cuts = [
+        (
+            a,
+            b,
+            int(edges[number]),
+            int(edges[number + 1]),
+            starts[(a - low) * width : (b - low) * width] - edges[number],
+        )
+        for number, (a, b) in enumerate(itertools.pairwise(bounds.tolist()))
+    ]
+    return Run(source, weight, starts, slice(low, high), tuple(cuts))
+
+
+_KEPT: "weakref.WeakKeyDictionary[Model, tuple[Run, ...]]" = weakref.WeakKeyDictionary()
+
+
+def small(model: Model) -> bool:
+    """Whether every row of the model is spelled out once and kept."""
+    return len(model.target) <= KEPT_ENTRIES
+
+
+def all_rows(model: Model) -> Iterator[Run]:
+    """Every row of the model spelled out, a run of stages at a time (kept for small models)."""
+    if model in _KEPT:
+        yield from _KEPT[model]
+        return
+    per_state = len(model.target) / max(1, model.size)
+    planned = (_run(model, first, end) for first, end in runs(model, per_state, PLAN_ROWS * 4))
+    if not small(model):
+        yield from planned
+        return
+    kept = tuple(planned)
+    _KEPT[model] = kept
+    yield from kept
+
+
+def forget() -> None:
+    """Drop every kept plan (the benchmark's cold runs)."""
+    _KEPT.clear()

@@ -1,13 +1,20 @@
 """Exact win rates of strategies that see only the scores (or the full state), many pairs per sweep.
 
-A block pits movers against opponents: `values[s, i, j]` is the win probability of mover i, to move in
-state s, against opponent j. A mover's choice fixes the row of the model in every state, so one row of
-successor values serves all opponents at once (a gather of contiguous rows). The opponent's turn needs the
-partner block's values seen from the other side, which each block stores transposed as it goes.
+A block pits the movers of one side against the movers of the other side (or a group against itself).
+Each side keeps, per mover i, a matrix over the model's targets t (see model.py) and the other side's
+strategies j, the value of t for i against j:
+
+    t < S           1 - (the win probability of j to move in state t against i)   written by the other side
+    t = S, S + 1    1 (i has won) and 0 (i has lost)
+    t >= S + 2      the win probability of i to move in state t - S - 2 against j (only if turns repeat)
+
+A mover's choice picks its row of the model, and its value against every opponent at once is
+sum(p * matrix[i, target]) over the row's outcomes: a gather of contiguous rows of the matrix. In each
+stage the rows are grouped by dice kind; a group is gathered outcome-major into a small buffer and
+summed by one matrix-vector product with its outcome probabilities.
 """
 
-import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,18 +24,14 @@ import numpy.typing as npt
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
-from hogengine.solver.sweep import Stage, stages
+from hogengine.solver.sweep import Helper, Reader, Scratch, helper, plans
 from hogengine.strategies import BadStrategy
 
 # A player of an exact match: a Table [score][opponent score] (at least goal x goal), or a full-state
 # policy [layer][score][opponent score] such as Solution.policy.
 Player = npt.NDArray[np.integer[Any]]
-# Bytes of stored values per block (both seatings); larger batches are cut into blocks.
-BLOCK_BYTES = 256 << 20
-# Opponents from which equal-length rows are summed as matrix products rather than by reduceat.
-WIDE = 6
-# Entries planned at once (successor row and weight per entry of the movers' rows).
-PLAN_ENTRIES = 1 << 22
+# Bytes of the matrices of one block (of both sides, for a block of two groups at most twice this).
+BLOCK_BYTES = 384 << 20
 
 
 @dataclass(frozen=True)
@@ -61,139 +64,65 @@ def columns(model: Model, strategy: Player) -> IntArray:
     return model.choice_column(chosen.astype(np.int64))
 
 
+def _span(model: Model) -> int:
+    """Targets in a side's matrix: states (the other side's values), won, lost, own values."""
+    return 2 * model.size + 2 if model.own else model.size + 2
+
+
 @dataclass
 class _Side:
-    """The movers of one side of a block and the values they have reached so far."""
+    """The movers of one side of a block and their matrix [target, mover, opponent]."""
 
     columns: IntArray  # (movers, S)
-    opponents: int
-    store: FloatArray  # rows: theirs (S * movers), then own (S * movers) when turns repeat
-    own: bool
+    matrix: FloatArray  # (span, movers, opponents)
 
     @property
     def movers(self) -> int:
         return len(self.columns)
 
-    def theirs(self, size: int) -> FloatArray:
-        """[s, i, j]: the win probability of opponent j to move in s against mover i."""
-        return self.store[: size * self.movers].reshape(size, self.movers, self.opponents)
+    @property
+    def opponents(self) -> int:
+        return int(self.matrix.shape[2])
 
-    def mine(self, size: int) -> FloatArray:
-        """[s, i, j]: the win probability of mover i to move in s against opponent j."""
-        return self.store[size * self.movers : 2 * size * self.movers].reshape(
-            size, self.movers, self.opponents
-        )
-
-
-def _side(columns: IntArray, opponents: int, own: bool) -> _Side:
-    size = columns.shape[1]
-    rows = (2 if own else 1) * size * len(columns)
-    return _Side(columns, opponents, np.zeros((rows, opponents), dtype=np.float64), own)
+    def first(self, model: Model) -> FloatArray:
+        """[j, i]: the win probability of opponent j moving first against mover i (from this matrix)."""
+        result: FloatArray = (1.0 - self.matrix[model.start]).T
+        return result
 
 
-@dataclass(frozen=True)
-class _Cut:
-    """One stage within a plan: its rows (sorted by length), its entries, and its runs of equal length."""
-
-    rows: slice
-    entries: slice
-    runs: tuple[tuple[int, int, int, int], ...]  # (length, first row, last row, first entry), stage-relative
-
-
-@dataclass
-class _Plan:
-    """For a run of stages, the source row and weight of every entry of the movers' chosen rows.
-
-    Within each stage the rows are sorted by their number of entries, so equal lengths form dense
-    (rows, length, opponents) blocks summed by one matrix product each. A row without entries (every
-    outcome ends the game) gets the model's blank entry (weight 0), so no run is empty.
-    """
-
-    source: IntArray
-    weight: FloatArray
-    constant: FloatArray  # per (state, mover) in natural order
-    starts: IntArray  # per sorted row: where its entries begin, counted from its stage's first entry
-    place: IntArray  # per sorted row: its (state, mover) place within its stage
-    cuts: list[_Cut]
-
-
-def _plan(model: Model, side: _Side, run: Sequence[Stage]) -> _Plan:
-    size, movers, width = model.size, side.movers, len(model.choices)
-    first, last = run[0].states.start, run[-1].states.stop
-    bounds = np.array([(stage.states.start - first) * movers for stage in run] + [(last - first) * movers])
-    natural = (np.arange(first, last)[:, None] * width + side.columns[:, first:last].T).ravel()
-    stage_of = np.repeat(np.arange(len(run)), np.diff(bounds))
-    lengths = np.maximum(model.row_start[natural + 1] - model.row_start[natural], 1)
-    order = np.lexsort((lengths, stage_of))
-    rows, lengths = natural[order], lengths[order]
-    begin = np.where(model.row_start[rows + 1] > model.row_start[rows], model.row_start[rows], model.blank)
-    starts = np.cumsum(lengths) - lengths
-    entry = np.repeat(begin - starts, lengths) + np.arange(int(lengths.sum()))
-    weight = model.weights[model.code[entry]]
-    mover = np.repeat(order % movers, lengths) if movers > 1 else 0
-    own = np.where(weight > 0, size, 0) if side.own else 0
-    source = (model.successor[entry] + own) * movers + mover
-    edges = np.append(starts, len(entry))[bounds]
-    local = starts - edges[stage_of]
-    change = np.flatnonzero(np.diff(lengths) != 0) + 1
-    cuts = []
-    for number in range(len(run)):
-        low, high = int(bounds[number]), int(bounds[number + 1])
-        heads = [low, *change[(change > low) & (change < high)].tolist(), high]
-        runs = tuple(
-            (int(lengths[head]), head - low, tail - low, int(local[head]))
-            for head, tail in itertools.pairwise(heads)
-        )
-        cuts.append(_Cut(slice(low, high), slice(int(edges[number]), int(edges[number + 1])), runs))
-    return _Plan(source, weight, model.constant[natural], local, order - bounds[stage_of], cuts)
-
-
-def _plans(model: Model, side: _Side) -> Iterator[tuple[Stage, _Plan, int]]:
-    """Each stage with the plan that covers it (and its number there), planning runs of bounded size."""
-    per_state = side.movers * max(1, len(model.successor) // max(1, model.size * len(model.choices)))
-    run: list[Stage] = []
-    for stage in [*stages(model), None]:
-        width = 0 if stage is None else stage.states.stop - stage.states.start
-        if run and (
-            stage is None or (run[-1].states.stop - run[0].states.start + width) * per_state > PLAN_ENTRIES
-        ):
-            plan = _plan(model, side, run)
-            yield from ((member, plan, number) for number, member in enumerate(run))
-            run = []
-        if stage is not None:
-            run.append(stage)
-
-
-def _sweep_side(side: _Side, plan: _Plan, number: int) -> FloatArray:
-    """One side's values [state, mover, opponent] in one stage of a plan."""
-    cut = plan.cuts[number]
-    source, weight = plan.source[cut.entries], plan.weight[cut.entries]
-    sums = np.empty((cut.rows.stop - cut.rows.start, side.opponents), dtype=np.float64)
-    if side.opponents < WIDE:
-        terms = np.take(side.store, source, axis=0)
-        terms *= weight[:, None]
-        sums = np.add.reduceat(terms, plan.starts[cut.rows], axis=0)
-    else:
-        for length, low, high, begin in cut.runs:
-            end = begin + (high - low) * length
-            terms = np.take(side.store, source[begin:end], axis=0).reshape(high - low, length, side.opponents)
-            np.matmul(weight[begin:end].reshape(high - low, 1, length), terms, out=sums[low:high, None, :])
-    values = np.empty_like(sums)
-    values[plan.place[cut.rows]] = sums
-    values += plan.constant[cut.rows, None]
-    return values.reshape(-1, side.movers, side.opponents)
+def _side(model: Model, columns: IntArray, opponents: int) -> _Side:
+    matrix = np.empty((_span(model), len(columns), opponents), dtype=np.float64)
+    matrix[model.won] = 1.0
+    matrix[model.lost] = 0.0
+    return _Side(columns, matrix)
 
 
 def _sweep(model: Model, sides: Sequence[tuple[_Side, _Side]], tick: Callable[[], None] | None) -> None:
-    """Sweep every stage for each (side, partner), leaving each side's values transposed in its partner."""
-    size = model.size
-    walks = [_plans(model, side) for side, _ in sides]
+    """Sweep every stage for each (side, partner): each side's values go into its partner's matrix (and
+    into its own, where turns repeat)."""
+    with helper() as helping:
+        _stages(model, sides, tick, helping)
+
+
+def _stages(
+    model: Model,
+    sides: Sequence[tuple[_Side, _Side]],
+    tick: Callable[[], None] | None,
+    helping: Helper | None,
+) -> None:
+    scratch = Scratch()
+    own = model.own
+    readers = [Reader(model, side.matrix.reshape(-1, side.opponents), side.movers) for side, _ in sides]
+    walks = [plans(model, side.columns, side.movers, side.opponents) for side, _ in sides]
     for steps in zip(*walks, strict=True):
-        for (side, partner), (stage, plan, number) in zip(sides, steps, strict=True):
-            values = _sweep_side(side, plan, number)
-            partner.theirs(size)[stage.states] = values.transpose(0, 2, 1)
-            if side.own:
-                side.mine(size)[stage.states] = values
+        for (side, partner), reader, (plan, stage) in zip(sides, readers, steps, strict=True):
+            states = stage.states
+            # Where turns repeat, the side's own values go straight into its matrix.
+            mine = side.matrix[model.mine + states.start : model.mine + states.stop] if own else None
+            values = reader.stage_sums(
+                plan, stage, scratch, None if mine is None else mine.reshape(-1, side.opponents), helping
+            ).reshape(-1, side.movers, side.opponents)
+            np.subtract(1.0, values.transpose(0, 2, 1), out=partner.matrix[states])
         if tick:
             tick()
 
@@ -202,25 +131,28 @@ def _block(
     model: Model, movers: IntArray, opponents: IntArray | None, tick: Callable[[], None] | None = None
 ) -> tuple[FloatArray, FloatArray]:
     """First-mover win probabilities [i, j] of movers vs opponents, and [j, i] of opponents vs movers."""
-    own = bool(np.any(model.weights > 0))
-    left = _side(movers, len(movers) if opponents is None else len(opponents), own)
-    right = left if opponents is None else _side(opponents, len(movers), own)
-    _sweep(model, [(left, right)] if opponents is None else [(left, right), (right, left)], tick)
-    return right.theirs(model.size)[model.start].T, left.theirs(model.size)[model.start].T
+    left = _side(model, movers, len(movers) if opponents is None else len(opponents))
+    if opponents is None:
+        _sweep(model, [(left, left)], tick)
+        first = left.first(model)
+        return first, first
+    right = _side(model, opponents, len(movers))
+    _sweep(model, [(left, right), (right, left)], tick)
+    return right.first(model), left.first(model)
 
 
 def pair_values(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArray]:
     """In every state, A's win probability with A to move against B, and B's with B to move against A."""
-    left = _side(a[None, :], 1, bool(np.any(model.weights > 0)))
-    right = _side(b[None, :], 1, left.own)
+    left = _side(model, a[None, :], 1)
+    right = _side(model, b[None, :], 1)
     _sweep(model, [(left, right), (right, left)], None)
-    return right.theirs(model.size)[:, 0, 0].copy(), left.theirs(model.size)[:, 0, 0].copy()
+    size = model.size
+    return 1.0 - right.matrix[:size, 0, 0], 1.0 - left.matrix[:size, 0, 0]
 
 
 def _cells(model: Model) -> int:
     """How many (mover, opponent) cells a block may sweep at once within the memory budget."""
-    kinds = 2 if np.any(model.weights > 0) else 1
-    return max(1, BLOCK_BYTES // (kinds * model.size * 8))
+    return max(1, BLOCK_BYTES // (_span(model) * 8))
 
 
 def _groups(count: int, size: int) -> list[IntArray]:

@@ -34,15 +34,15 @@ def test_every_live_turn_is_a_transition_of_the_model(rules: RuleSet) -> None:
         count, sides = dice_for(state, choice)
         roll = fair_dice(sides, rng)
         after = resolve(state, choice, [roll() for _ in range(count)]).after
-        row = built.state_of(state.position()) * len(built.choices) + int(built.choice_column(choice))
-        entries = slice(int(built.row_start[row]), int(built.row_start[row + 1]))
-        if after.over:
-            assert built.constant[row] > 0 or after.winner != state.mover
-            continue
-        listed = set(
-            zip(built.successor[entries].tolist(), built.weights[built.code[entries]] > 0, strict=True)
+        targets, probability = built.transitions(
+            built.state_of(state.position()), int(built.choice_column(choice))
         )
-        assert (built.state_of(after.position()), after.mover == state.mover) in listed
+        assert len(targets) == len(probability) and probability.sum() == pytest.approx(1.0, abs=1e-12)
+        if after.over:
+            assert (built.won if after.winner == state.mover else built.lost) in targets.tolist()
+            continue
+        again = after.mover == state.mover
+        assert built.state_of(after.position()) + (built.mine if again else 0) in targets.tolist()
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
