@@ -65,6 +65,10 @@ class Model:
     target: Int32Array  # (E,) per outcome of each row, coded as in the module's docstring
     dice: tuple[tuple[int, int], ...]  # per kind: (count, sides)
     outcomes: tuple[FloatArray, ...]  # per kind: the probability of each outcome
+    # Per row: the chance that the mover wins at once or the opponent moves next, so that the row's value
+    # is also constant + sum(p * W) over extra turns - sum(p * W) over the opponent's turns (W: the win
+    # probability of whoever moves there); optimal play sums rows that way (sweep.signed_rows).
+    constant: FloatArray
 
     @property
     def size(self) -> int:
@@ -224,8 +228,11 @@ class _Grid:
         return len(self.total)
 
 
-def _step_rows(grid: _Grid, rows: IntArray, count: int, sides: int) -> tuple[Int32Array, IntArray, IntArray]:
-    """Targets [row, outcome] of rows of one dice kind, and (state, successor) of turns keeping the total."""
+def _step_rows(
+    grid: _Grid, rows: IntArray, count: int, sides: int
+) -> tuple[Int32Array, FloatArray, IntArray, IntArray]:
+    """Targets [row, outcome] of rows of one dice kind, their constants, and (state, successor) of turns
+    keeping the total."""
     rules, size = grid.rules, grid.size
     width = len(grid.choices)
     states = rows // width
@@ -248,6 +255,7 @@ def _step_rows(grid: _Grid, rows: IntArray, count: int, sides: int) -> tuple[Int
         following = Position(*(np.where(again, a, b) for a, b in zip(after, after.flipped(), strict=True)))
     mover, opponent = _spread(following.mover, cells), _spread(following.opponent, cells)
     target = grid.targets(again, _spread(rules.layer(following), cells), mover, opponent)
+    constant = (dice.prob * (target <= size)).sum(axis=1)
     total = mover + opponent
     low = total <= grid.total[states][:, None]
     if np.any(low):
@@ -256,8 +264,8 @@ def _step_rows(grid: _Grid, rows: IntArray, count: int, sides: int) -> tuple[Int
         live = (reached < size) | (reached >= size + 2)
         if np.any(total[low][live] < grid.total[states[row]][live]):
             raise NoProgress("A turn lowered the total score: the solver cannot sweep these rules.")
-        return target, states[row][live], reached[live] % (size + 2)
-    return target, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return target, constant, states[row][live], reached[live] % (size + 2)
+    return target, constant, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
 
 
 def _sublevels(size: int, source: IntArray, target: IntArray) -> IntArray:
@@ -292,6 +300,31 @@ def _kinds(
     return numbering[code.ravel()], [(int(value) // 1000, int(value) % 1000) for value in codes]
 
 
+def _reorder(
+    order: IntArray,
+    kind_size: IntArray,
+    *,
+    kind: UInt8Array,
+    row_start: IntArray,
+    target: Int32Array,
+    constant: FloatArray,
+) -> tuple[UInt8Array, IntArray, Int32Array, FloatArray]:
+    """The rows (kind, row_start, target, constant) with states renumbered: new state n is old order[n]."""
+    size = len(order)
+    width = len(kind) // size
+    rank = np.empty(size, dtype=np.int64)
+    rank[order] = np.arange(size)
+    picked_rows = (order[:, None] * width + np.arange(width)).ravel()
+    kind = kind[picked_rows]
+    lengths = kind_size[kind]
+    new_start = np.zeros(size * width + 1, dtype=np.int64)
+    np.cumsum(lengths, out=new_start[1:])
+    picked = np.repeat(row_start[picked_rows] - new_start[:-1], lengths)
+    picked += np.arange(len(picked))
+    relabel = np.concatenate([rank, [size, size + 1], rank + size + 2]).astype(np.int32)
+    return kind, new_start, relabel[target[picked]], constant[picked_rows]
+
+
 def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     """Build the model from the rule set's own vectorised dice and step functions."""
     layer, mover, opponent = _positions(rules, goal)
@@ -307,6 +340,7 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     row_start = np.zeros(size * width + 1, dtype=np.int64)
     np.cumsum(kind_size[kind], out=row_start[1:])
     target = np.empty(int(row_start[-1]), dtype=np.int32)
+    constant = np.empty(size * width, dtype=np.float64)
     grid = _Grid(
         rules,
         goal,
@@ -322,7 +356,7 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         step = max(1, BLOCK_CELLS // int(kind_size[number]))
         for begin in range(0, len(rows), step):
             chosen = rows[begin : begin + step]
-            found, source, kept = _step_rows(grid, chosen, count, sides)
+            found, constant[chosen], source, kept = _step_rows(grid, chosen, count, sides)
             target[row_start[chosen][:, None] + np.arange(kind_size[number])] = found
             if len(source):
                 keeps.append((source, kept))
@@ -333,25 +367,15 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     kept = np.concatenate([pair[1] for pair in keeps]) if keeps else np.empty(0, dtype=np.int64)
     level = _sublevels(size, source, kept)
     total = mover + opponent
-    kinds = kind
     if level.any():
         order = np.lexsort((level, -total))
-        rank = np.empty(size, dtype=np.int64)
-        rank[order] = np.arange(size)
         layer, mover, opponent, total, level = (
             part[order] for part in (layer, mover, opponent, total, level)
         )
-        index = rank[index]
-        rows = (order[:, None] * width + np.arange(width)).ravel()
-        kinds = kinds[rows]
-        lengths = kind_size[kinds]
-        new_start = np.zeros(size * width + 1, dtype=np.int64)
-        np.cumsum(lengths, out=new_start[1:])
-        picked = np.repeat(row_start[rows] - new_start[:-1], lengths)
-        picked += np.arange(len(picked))
-        relabel = np.concatenate([rank, [size, size + 1], rank + size + 2]).astype(np.int32)
-        target = relabel[target[picked]]
-        row_start = new_start
+        index = np.argsort(order)[index]
+        kind, row_start, target, constant = _reorder(
+            order, kind_size, kind=kind, row_start=row_start, target=target, constant=constant
+        )
     boundary = np.flatnonzero((np.diff(total) != 0) | (np.diff(level) != 0)) + 1
     return Model(
         rules=rules,
@@ -362,11 +386,12 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         opponent=opponent,
         index=index,
         stages=np.concatenate([[0], boundary, [size]]).astype(np.int64),
-        kind=kinds,
+        kind=kind,
         row_start=row_start,
         target=target,
         dice=tuple(dice),
         outcomes=probabilities,
+        constant=constant,
     )
 
 

@@ -13,7 +13,7 @@ from hogengine.numeric import FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import cache as disk
 from hogengine.solver.model import Model, Progress, model
-from hogengine.solver.sweep import all_rows
+from hogengine.solver.sweep import signed_rows
 
 Int8Array = npt.NDArray[np.int8]
 
@@ -21,25 +21,24 @@ Int8Array = npt.NDArray[np.int8]
 def optimal_values(model: Model) -> tuple[FloatArray, FloatArray]:
     """Per state the mover's win probability under mutual optimal play, and per (state, choice) row."""
     size, width = model.size, model.width
-    # The value vector of the model's targets: 1 - W (the opponent moves next), won, lost, W (again).
-    value = np.empty(2 * size + 2, dtype=np.float64)
-    value[size], value[size + 1] = 1.0, 0.0
-    mine = value[model.mine :]
+    win = np.empty(size, dtype=np.float64)
     rows = np.empty(size * width, dtype=np.float64)
     terms = np.empty(0, dtype=np.float64)
-    for run in all_rows(model):
-        if len(terms) < len(run.source):
-            terms = np.empty(len(run.source), dtype=np.float64)
+    for run in signed_rows(model):
+        if len(terms) <= len(run.source):
+            terms = np.empty(len(run.source) + 1, dtype=np.float64)
+        base = run.states.start * width
         for first, end, low, high, starts in run.stages:
             part = terms[: high - low]
-            np.take(value, run.source[low:high], out=part, mode="clip")
+            np.take(win, run.source[low:high], out=part, mode="clip")
             np.multiply(part, run.weight[low:high], out=part)
+            # A zero after the stage's last entry: its row sums as it always has (rounding included).
+            terms[high - low] = 0.0
             sums = rows[first * width : end * width]
-            np.add.reduceat(part, starts, out=sums)
-            best = mine[first:end]
-            np.max(sums.reshape(-1, width), axis=1, out=best)
-            np.subtract(1.0, best, out=value[first:end])
-    return mine.copy(), rows.reshape(size, width)
+            np.add.reduceat(terms[: high - low + 1], starts, out=sums)
+            sums += run.constant[first * width - base : end * width - base]
+            np.max(sums.reshape(-1, width), axis=1, out=win[first:end])
+    return win, rows.reshape(size, width)
 
 
 def best_columns(choices: IntArray, choice_values: FloatArray) -> IntArray:

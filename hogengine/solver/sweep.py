@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hogengine.numeric import FloatArray, IntArray
+from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.solver.model import Model
 
 # Rows (or, for spelled-out rows, entries) planned at once.
@@ -272,6 +272,84 @@ def _run(model: Model, first: int, end: int) -> Run:
     return Run(source, weight, starts, slice(low, high), tuple(cuts))
 
 
+@dataclass(frozen=True)
+class SignedRun:
+    """Every row of a run of stages as constant + sum(weight * W[source]), W being the win probability
+    of whoever moves in a state: a win adds p to the constant; the opponent's turn p * (1 - W) (p to the
+    constant, -p as weight); an extra turn p * W. A row without such entries gets one of weight 0."""
+
+    source: IntArray  # per entry: the state reached
+    weight: FloatArray  # per entry: p, or -p when the opponent moves there
+    again: BoolArray  # per entry: the mover moves again there
+    constant: FloatArray  # per row
+    starts: IntArray  # per row: where its entries begin
+    states: slice
+    # Per stage: (first state, end state, first entry, end entry, where its rows begin from its first entry)
+    stages: tuple[tuple[int, int, int, int, IntArray], ...]
+
+
+def _signed_run(model: Model, first: int, end: int) -> SignedRun:
+    size, width = model.size, model.width
+    bounds = model.stages[first : end + 1]
+    low, high = int(bounds[0]), int(bounds[-1])
+    kinds = model.kind[low * width : high * width]
+    lengths = model.kind_size[kinds]
+    starts = np.cumsum(lengths) - lengths
+    offset = int(model.row_start[low * width])
+    target = model.target[offset : int(model.row_start[high * width])]
+    # Each outcome's place among the probabilities of every kind (int32: these arrays are long).
+    code = np.repeat((model.kind_first[kinds] - starts).astype(np.int32), lengths)
+    code += np.arange(len(code), dtype=np.int32)
+    # Live outcomes (the game goes on): below `size` (the opponent moves) or from `mine` on (again).
+    live = (target - size).view(np.uint32) >= 2
+    count = np.add.reduceat(live, starts, dtype=np.int64)
+    # A row without live outcomes keeps its first outcome, as a blank entry.
+    blank = count == 0
+    live[starts[blank]] = True
+    count[blank] = 1
+    kept = np.cumsum(count) - count
+    reached = target[live]
+    theirs = reached < size
+    source = reached.astype(np.intp)
+    source[~theirs] -= model.mine
+    weight = model.probability.take(code[live])
+    np.negative(weight, out=weight, where=theirs)
+    weight[kept[blank]] = 0.0
+    source[kept[blank]] = 0
+    edges = np.append(kept, len(source))[(bounds - low) * width]
+    cuts = tuple(
+        (
+            a,
+            b,
+            int(edges[number]),
+            int(edges[number + 1]),
+            kept[(a - low) * width : (b - low) * width] - edges[number],
+        )
+        for number, (a, b) in enumerate(itertools.pairwise(bounds.tolist()))
+    )
+    constant = model.constant[low * width : high * width]
+    return SignedRun(source, weight, ~theirs, constant, kept, slice(low, high), cuts)
+
+
+_SIGNED: "weakref.WeakKeyDictionary[Model, tuple[SignedRun, ...]]" = weakref.WeakKeyDictionary()
+
+
+def signed_rows(model: Model) -> Iterator[SignedRun]:
+    """Every row of the model as a constant and signed entries, a run of stages at a time (kept for
+    small models)."""
+    if model in _SIGNED:
+        yield from _SIGNED[model]
+        return
+    per_state = len(model.target) / max(1, model.size)
+    planned = (_signed_run(model, first, end) for first, end in runs(model, per_state, PLAN_ROWS * 4))
+    if not small(model):
+        yield from planned
+        return
+    kept = tuple(planned)
+    _SIGNED[model] = kept
+    yield from kept
+
+
 _KEPT: "weakref.WeakKeyDictionary[Model, tuple[Run, ...]]" = weakref.WeakKeyDictionary()
 
 
@@ -298,3 +376,4 @@ def all_rows(model: Model) -> Iterator[Run]:
 def forget() -> None:
     """Drop every kept plan (the benchmark's cold runs)."""
     _KEPT.clear()
+    _SIGNED.clear()
