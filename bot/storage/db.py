@@ -35,7 +35,8 @@ async def _connect(path: Path) -> aiosqlite.Connection:
         "PRAGMA foreign_keys = ON",
         "PRAGMA synchronous = NORMAL",  # in WAL: durable at checkpoints, never corrupt
     ):
-        await conn.execute(pragma)
+        async with conn.execute(pragma):
+            pass
     return conn
 
 
