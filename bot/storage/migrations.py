@@ -1,7 +1,8 @@
 """The migration runner: applies `migrations/NNNN_name.sql` in order, each in its own transaction.
 
 Applied versions are rows of `schema_migrations` (portable, unlike `PRAGMA user_version`); a file
-that fails rolls back entirely and stops the run, leaving every earlier version applied.
+that fails rolls back entirely and stops the run, leaving every earlier version applied. Foreign keys
+are checked at each migration's commit, not per statement, so a migration may rebuild a table.
 """
 
 import re
@@ -65,6 +66,8 @@ async def applied_versions(db: Database) -> list[int]:
 
 async def _apply(migration: Migration, conn: aiosqlite.Connection) -> None:
     """Every statement of one migration, and its version row (the caller's transaction holds them)."""
+    async with conn.execute("PRAGMA defer_foreign_keys = ON"):  # until this transaction commits
+        pass
     for statement in statements(migration.path.read_text(encoding="utf-8")):
         await conn.execute(statement)
     await conn.execute(
@@ -92,3 +95,14 @@ async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
             raise MigrationError(f"Migration {migration.path.name} failed: {error}") from error
         applied.append(migration.version)
     return applied
+
+
+async def open_migrated(path: Path) -> Database:
+    """Open (creating if needed) the database file and apply every pending migration."""
+    db = await Database.open(path)
+    try:
+        await migrate(db)
+    except BaseException:
+        await db.close()
+        raise
+    return db

@@ -4,6 +4,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.storage import Database, MigrationError, migrate
@@ -81,3 +82,46 @@ def test_the_shipped_migrations_are_plain_statements() -> None:
         for statement in statements(migration.path.read_text()):
             assert sqlite3.complete_statement(statement)
             assert "PRAGMA" not in statement.upper() and "AUTOINCREMENT" not in statement.upper()
+
+
+async def test_0003_rebuilds_matches_keeping_every_row_and_reference(db: Database, tmp_path: Path) -> None:
+    """A database at version 2 with games in it: the rebuilt `matches` keeps its rows and everything that
+    points at them, stores the house bot's rematch votes, and accepts strategy games."""
+    earlier = tmp_path / "up_to_0002"
+    earlier.mkdir()
+    for migration in discover()[:2]:
+        (earlier / migration.path.name).write_text(migration.path.read_text())
+    assert await migrate(db, earlier) == [1, 2]
+    insert_match = (
+        "INSERT INTO matches (id, rules, goal, status, channel_id, player0_id, player1_id, bot_level,"
+        " rematch_of, winner, created_at, updated_at) VALUES (?, 'pork-chop', 100, ?, 5, ?, ?, ?, ?, ?, 1, 1)"
+    )
+
+    async def fill(conn: aiosqlite.Connection) -> None:
+        await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)")
+        await conn.execute(insert_match, (1, "finished", 7, None, "easy", None, 0))
+        await conn.execute(insert_match, (2, "active", None, 7, "perfect", 1, None))
+        await conn.execute(insert_match, (3, "forfeit", 7, 8, None, None, 1))
+        await conn.execute("INSERT INTO turns VALUES (1, 0, 0, 7, 3, 3, 6, '[1, 2, 3]', 1, '[]', 1, 0, 1)")
+        await conn.execute("INSERT INTO rating_history VALUES (3, 8, 'pork-chop', 25, 8, 27, 7, 1)")
+        await conn.execute("INSERT INTO match_strategies VALUES (1, NULL, 'fours', x'04')")
+
+    await db.write(fill)
+    before = await db.fetch_all("SELECT * FROM matches ORDER BY id")
+
+    assert await migrate(db) == [3]
+
+    after = await db.fetch_all("SELECT * FROM matches ORDER BY id")
+    for old, new in zip(before, after, strict=True):
+        assert {key for key in old if old[key] != new[key]} <= {"rematch_vote0", "rematch_vote1"}
+        assert new["guild_id"] is None
+    assert [(row["rematch_vote0"], row["rematch_vote1"]) for row in after] == [(0, 1), (1, 0), (0, 0)]
+    assert await db.fetch_all("PRAGMA foreign_key_check") == []
+    assert len(await db.fetch_all("SELECT * FROM turns WHERE match_id = 1")) == 1
+    strategy_game = (
+        "INSERT INTO matches (rules, goal, status, guild_id, channel_id, player0_id, bot_level, created_at,"
+        " updated_at) VALUES ('swine-align', 100, 'active', 9, 5, 7, 'strategy', 2, 2)"
+    )
+    await db.write(lambda conn: conn.execute(strategy_game))
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):  # references are still enforced
+        await db.write(lambda conn: conn.execute("UPDATE turns SET match_id = 99"))
