@@ -35,6 +35,9 @@ async def latest_tournament(db: Database, guild_id: int, rules: str | None = Non
 
 
 async def standings(db: Database, tournament_id: int) -> list[Row]:
+    """A tournament's places in order, with each owner's name (None once they were forgotten)."""
     return await db.fetch_all(
-        "SELECT * FROM tournament_standings WHERE tournament_id = ? ORDER BY place", (tournament_id,)
+        "SELECT s.*, p.name AS owner_name FROM tournament_standings s"
+        " LEFT JOIN players p ON p.id = s.owner_id WHERE s.tournament_id = ? ORDER BY s.place",
+        (tournament_id,),
     )

@@ -7,6 +7,7 @@ connection of an open transaction.
 import aiosqlite
 
 from bot.storage.db import Database, Row
+from bot.storage.repositories import MATCH_SELECT
 
 PLAYED = "('finished', 'forfeit', 'timeout')"
 _RATING_SELECT = (
@@ -63,11 +64,18 @@ async def save_rating(
     )
 
 
-async def leaderboard(db: Database, rules: str, limit: int) -> list[Row]:
-    """The best ratings under a rule set, by mu - 3 sigma."""
+async def leaderboard(db: Database, rules: str, limit: int, guild_id: int | None = None) -> list[Row]:
+    """The best ratings under a rule set, by mu - 3 sigma; with `guild_id`, of the players who played a
+    rated game under these rules on that server."""
+    here = (
+        ""
+        if guild_id is None
+        else " AND EXISTS (SELECT 1 FROM rating_history h JOIN matches m ON m.id = h.match_id"
+        " WHERE h.player_id = r.player_id AND h.rules = r.rules AND m.guild_id = ?)"
+    )
     return await db.fetch_all(
-        f"{_RATING_SELECT} WHERE r.rules = ? ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC LIMIT ?",
-        (rules, limit),
+        f"{_RATING_SELECT} WHERE r.rules = ?{here} ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC LIMIT ?",
+        (rules, limit) if guild_id is None else (rules, guild_id, limit),
     )
 
 
@@ -84,10 +92,7 @@ async def rating_history(db: Database, player_id: int) -> list[Row]:
 async def played_matches(db: Database, player_id: int, limit: int | None = None) -> list[Row]:
     """A player's played games (newest first), with player names and the stored strategy's name if any."""
     return await db.fetch_all(
-        "SELECT m.*, p0.name AS player0_name, p1.name AS player1_name, ms.name AS strategy_name"
-        " FROM matches m LEFT JOIN players p0 ON p0.id = m.player0_id"
-        " LEFT JOIN players p1 ON p1.id = m.player1_id LEFT JOIN match_strategies ms ON ms.match_id = m.id"
-        f" WHERE m.status IN {PLAYED} AND (m.player0_id = ? OR m.player1_id = ?)"
+        f"{MATCH_SELECT} WHERE m.status IN {PLAYED} AND (m.player0_id = ? OR m.player1_id = ?)"
         f" ORDER BY m.finished_at DESC, m.id DESC{'' if limit is None else ' LIMIT ?'}",
         (player_id, player_id) if limit is None else (player_id, player_id, limit),
     )

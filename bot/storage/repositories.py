@@ -13,9 +13,11 @@ import aiosqlite
 from bot.storage.db import Database, Row
 
 OPEN_STATUSES = ("pending", "active")
-_MATCH_SELECT = (
-    "SELECT m.*, p0.name AS player0_name, p1.name AS player1_name FROM matches m"
+# A match with the names of its players and of the stored strategy the house bot plays, if any.
+MATCH_SELECT = (
+    "SELECT m.*, p0.name AS player0_name, p1.name AS player1_name, ms.name AS strategy_name FROM matches m"
     " LEFT JOIN players p0 ON p0.id = m.player0_id LEFT JOIN players p1 ON p1.id = m.player1_id"
+    " LEFT JOIN match_strategies ms ON ms.match_id = m.id"
 )
 _OPEN = "m.status IN ('pending', 'active')"
 
@@ -71,7 +73,7 @@ async def set_message(conn: aiosqlite.Connection, match_id: int, channel_id: int
 
 
 async def get_match(db: Database, match_id: int) -> Row | None:
-    return await db.fetch_one(f"{_MATCH_SELECT} WHERE m.id = ?", (match_id,))
+    return await db.fetch_one(f"{MATCH_SELECT} WHERE m.id = ?", (match_id,))
 
 
 async def open_match_for(db: Database, channel_id: int, user_ids: Iterable[int]) -> Row | None:
@@ -79,20 +81,20 @@ async def open_match_for(db: Database, channel_id: int, user_ids: Iterable[int])
     ids = list(user_ids)
     marks = ", ".join("?" for _ in ids)
     return await db.fetch_one(
-        f"{_MATCH_SELECT} WHERE m.channel_id = ? AND {_OPEN}"
+        f"{MATCH_SELECT} WHERE m.channel_id = ? AND {_OPEN}"
         f" AND (m.player0_id IN ({marks}) OR m.player1_id IN ({marks})) ORDER BY m.id DESC",
         (channel_id, *ids, *ids),
     )
 
 
 async def open_matches(db: Database) -> list[Row]:
-    return await db.fetch_all(f"{_MATCH_SELECT} WHERE {_OPEN} ORDER BY m.id")
+    return await db.fetch_all(f"{MATCH_SELECT} WHERE {_OPEN} ORDER BY m.id")
 
 
 async def due_matches(db: Database, now: float) -> list[Row]:
     """Pending challenges past their expiry and active games past their turn deadline."""
     return await db.fetch_all(
-        f"{_MATCH_SELECT} WHERE (m.status = 'pending' AND m.challenge_expires_at <= ?)"
+        f"{MATCH_SELECT} WHERE (m.status = 'pending' AND m.challenge_expires_at <= ?)"
         " OR (m.status = 'active' AND m.turn_deadline <= ?) ORDER BY m.id",
         (now, now),
     )
@@ -100,7 +102,7 @@ async def due_matches(db: Database, now: float) -> list[Row]:
 
 async def rematch_of(db: Database, match_id: int) -> Row | None:
     """The match started as a rematch of this one, if any."""
-    return await db.fetch_one(f"{_MATCH_SELECT} WHERE m.rematch_of = ?", (match_id,))
+    return await db.fetch_one(f"{MATCH_SELECT} WHERE m.rematch_of = ?", (match_id,))
 
 
 async def insert_turn(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> None:
