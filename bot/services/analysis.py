@@ -10,7 +10,7 @@ from bot.services.contest_models import MatchAnalysis
 from bot.services.models import Match, TurnRecord
 from bot.services.records import turn_from
 from bot.services.store import Clock, MatchStore
-from bot.storage import Database, strategy_repo
+from bot.storage import Database
 from bot.storage import repositories as repo
 from hogengine.analysis import analyse
 from hogengine.game import TurnResult, new_game
@@ -23,13 +23,13 @@ def replayed(match: Match, turns: Sequence[TurnRecord]) -> list[TurnResult]:
     return list(replay(GameRecord(start, tuple(Turn(turn.choice, turn.outcomes) for turn in turns))))
 
 
-def seat_name(match: Match, seat: int, strategy: str | None = None) -> str:
+def seat_name(match: Match, seat: int) -> str:
     """Who sat in a seat: the player's name, the stored strategy the bot played, or the house bot."""
     player = match.players[seat]
     if player is not None:
         return player.name
-    if strategy is not None:
-        return f"strategy '{strategy}'"
+    if match.strategy_name is not None:
+        return f"strategy '{match.strategy_name}'"
     level = "" if match.bot_level is None else f" ({match.bot_level.value})"
     return f"the house bot{level}"
 
@@ -50,6 +50,4 @@ class AnalysisService:
         results = replayed(match, turns)
         solution = await bots.solution(match.rules, match.goal)
         analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)
-        bound = await strategy_repo.match_strategy(self._db, match_id)
-        strategy = None if bound is None else bound["name"]
-        return MatchAnalysis(match, (seat_name(match, 0, strategy), seat_name(match, 1, strategy)), analysis)
+        return MatchAnalysis(match, (seat_name(match, 0), seat_name(match, 1)), analysis)

@@ -22,9 +22,13 @@ async def solution(rules: str, goal: int) -> Solution:
     return await asyncio.to_thread(solve, rules, goal)
 
 
-async def choose(level: BotLevel, state: State) -> int:
-    """The bot's choice in this state at this level."""
+async def choose(level: BotLevel, state: State, table: Table | None = None) -> int:
+    """The bot's choice in this state at this level; a stored strategy's level plays its `table`."""
     me, you = state.scores[state.mover], state.scores[1 - state.mover]
+    if level is BotLevel.STRATEGY:
+        if table is None:
+            raise ValueError("a stored strategy plays its table: pass it")
+        return int(table[me, you])
     if level is BotLevel.EASY:
         return EASY(me, you)
     if level is BotLevel.COURSE:

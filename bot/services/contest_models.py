@@ -54,6 +54,7 @@ class Standing:
     place: int
     name: str
     owner_id: int | None
+    owner_name: str | None  # None once the owner was forgotten
     strategy_id: int | None
     points: float  # match points (exact) or games won (sampled)
     tiebreak: float  # the exact win rate that breaks ties

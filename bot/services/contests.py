@@ -96,7 +96,15 @@ def _tournament(row: Row, standings: list[Row]) -> Tournament:
         created_at=row["created_at"],
         finished_at=row["finished_at"],
         standings=tuple(
-            Standing(s["place"], s["name"], s["owner_id"], s["strategy_id"], s["points"], s["tiebreak"])
+            Standing(
+                s["place"],
+                s["name"],
+                s["owner_id"],
+                s["owner_name"],
+                s["strategy_id"],
+                s["points"],
+                s["tiebreak"],
+            )
             for s in standings
         ),
     )

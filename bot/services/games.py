@@ -1,10 +1,12 @@
 """The game service: challenges, turns, bots, clocks and exports, one action per match at a time."""
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.config import Settings
 from bot.services import bots
+from bot.services.contest_models import StoredStrategy
 from bot.services.errors import (
     CannotChallenge,
     ChallengeClosed,
@@ -14,37 +16,36 @@ from bot.services.errors import (
     RematchUnavailable,
     StaleAction,
 )
-from bot.services.models import BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
+from bot.services.models import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
 from bot.services.records import state_columns, turn_columns, turn_from
-from bot.services.store import Clock, MatchStore
-from bot.storage import Database, migrate
+from bot.services.store import Bound, Clock, MatchStore
+from bot.services.strategies import table_bytes, table_from_bytes
+from bot.storage import Database, open_migrated, strategy_repo
 from bot.storage import repositories as repo
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import State, dice_for, new_game, resolve
 
 PLAYED_STATUSES = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 Seats = tuple[Player | None, Player | None]
+Seeds = Callable[[], bytes]  # a fresh secret dice seed per game
 
 
 class GameService:
     """Every game action; each call re-reads the match from the database (no game state in memory)."""
 
-    def __init__(self, db: Database, settings: Settings, clock: Clock) -> None:
+    def __init__(self, db: Database, settings: Settings, clock: Clock, seeds: Seeds = new_seed) -> None:
         self.settings = settings
         self._db = db
         self._store = MatchStore(db, clock)
         self._clock = clock
+        self._seeds = seeds
 
     @classmethod
-    async def open(cls, settings: Settings, clock: Clock = time.time) -> "GameService":
+    async def open(
+        cls, settings: Settings, clock: Clock = time.time, seeds: Seeds = new_seed
+    ) -> "GameService":
         """Open (creating if needed) and migrate the database at `settings.database_path`."""
-        db = await Database.open(settings.database_path)
-        try:
-            await migrate(db)
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, settings, clock)
+        return cls(await open_migrated(settings.database_path), settings, clock, seeds)
 
     async def close(self) -> None:
         """Close the database; the service is unusable afterwards."""
@@ -58,8 +59,11 @@ class GameService:
         opponent_is_bot: bool = False,
         rules: str = "swine-align",
         goal: int = 100,
+        *,
+        guild_id: int | None = None,
     ) -> Match:
-        """A pending challenge (challenger seat 0, moves first); expires after the challenge timeout.
+        """A pending challenge (challenger seat 0, moves first) on a server; expires after the challenge
+        timeout.
 
         Raises CannotChallenge (oneself, a bot account), AlreadyPlaying (either player already has an
         open challenge or game in this channel), or the engine's UnknownRules / BadState.
@@ -72,7 +76,8 @@ class GameService:
             "status": MatchStatus.PENDING.value,
             "challenge_expires_at": self._clock() + self.settings.challenge_timeout_seconds,
         }
-        return await self._create(channel_id, (challenger, opponent), None, new_game(rules, goal), values)
+        state = new_game(rules, goal)
+        return await self._create(channel_id, (challenger, opponent), None, state, values, guild_id=guild_id)
 
     async def accept(self, match_id: int, user_id: int) -> Match:
         """The challenged player accepts: the game starts (seed committed, turn clock running)."""
@@ -99,15 +104,31 @@ class GameService:
         rules: str = "swine-align",
         goal: int = 100,
         level: str = "easy",
+        *,
+        strategy: StoredStrategy | None = None,
+        guild_id: int | None = None,
     ) -> Match:
-        """A game against the house bot, active at once; the person takes seat 0 and moves first."""
-        try:
-            bot_level = BotLevel(level)
-        except ValueError:
-            levels = ", ".join(item.value for item in BotLevel)
-            raise CannotChallenge(f"Unknown bot level '{level[:20]}': choose {levels}.") from None
+        """A game against the house bot, active at once; the person takes seat 0 and moves first.
+
+        With `strategy` (read with its table, for these rules: StrategyService.opponent) the bot plays
+        that stored table, copied to the match, and `level` is not used.
+        """
+        bound = None
+        if strategy is None:
+            bot_level = next((item for item in HOUSE_LEVELS if item.value == level), None)
+            if bot_level is None:
+                levels = ", ".join(item.value for item in HOUSE_LEVELS)
+                raise CannotChallenge(f"Unknown bot level '{level[:20]}': choose {levels}.")
+        elif strategy.table is None:
+            raise ValueError("vs_bot needs the strategy with its table")
+        else:
+            bot_level = BotLevel.STRATEGY
+            bound = Bound(strategy.id, strategy.name, table_bytes(strategy.table))
         state = new_game(rules, goal)
-        return await self._create(channel_id, (player, None), bot_level, state, self._start(1, state))
+        values = self._start(1, state)
+        return await self._create(
+            channel_id, (player, None), bot_level, state, values, guild_id=guild_id, strategy=bound
+        )
 
     async def play(self, match_id: int, user_id: int, turn: int, choice: int) -> Played:
         """The person to move plays `choice` on turn number `turn` (from the button they pressed).
@@ -134,7 +155,9 @@ class GameService:
             match, seed = await self._store.load_secret(match_id)
             if not match.is_bot_turn or match.bot_level is None or seed is None:
                 return None
-            return await self._play(match, seed, await bots.choose(match.bot_level, match.state), None)
+            bound = await self._bound(match)
+            table = None if bound is None else table_from_bytes(bound.table_data)
+            return await self._play(match, seed, await bots.choose(match.bot_level, match.state, table), None)
 
     async def forfeit(self, match_id: int, user_id: int) -> Match:
         """A player gives up an active game (the other side wins), or withdraws from a pending challenge
@@ -168,8 +191,8 @@ class GameService:
         return closed
 
     async def rematch(self, match_id: int, user_id: int) -> Match | None:
-        """Vote for a rematch of a played game; once both sides voted (the bot always does) return the
-        new active match (same rules and goal, seats swapped), else None."""
+        """Vote for a rematch of a played game; once both sides voted (the bot's vote is cast when its game
+        starts) return the new active match (same rules, goal and bot, seats swapped), else None."""
         async with self._store.lock(match_id):
             match = await self._store.load(match_id)
             seat = _seat(match, user_id)
@@ -180,8 +203,7 @@ class GameService:
             if await repo.rematch_of(self._db, match_id) is not None:
                 raise StaleAction("The rematch has already started.")
             vote = {f"rematch_vote{seat}": 1}
-            other = 1 - seat
-            if other != match.bot_seat and not match.rematch_votes[other]:
+            if not match.rematch_votes[1 - seat]:
                 await self._store.save(match, vote)
                 return None
             state = new_game(match.rules, match.goal)
@@ -189,7 +211,14 @@ class GameService:
             values = {**self._start(bot_seat, state), "rematch_of": match.id}
             seats = (match.players[1], match.players[0])
             return await self._create(
-                match.channel_id, seats, match.bot_level, state, values, vote=(match, vote)
+                match.channel_id,
+                seats,
+                match.bot_level,
+                state,
+                values,
+                guild_id=match.guild_id,
+                strategy=await self._bound(match),
+                vote=(match, vote),
             )
 
     async def hint(self, match_id: int, user_id: int) -> Hint:
@@ -244,15 +273,25 @@ class GameService:
         return self._clock() + self.settings.turn_timeout_seconds
 
     def _start(self, bot_seat: int | None, state: State) -> dict[str, Any]:
-        """The columns that make a match active: a fresh committed seed and the first turn's clock."""
-        seed = new_seed()
+        """The columns that make a match active: a fresh committed seed, the first turn's clock, and the
+        house bot's rematch vote (it always wants one)."""
+        seed = self._seeds()
+        bot_vote = {} if bot_seat is None else {f"rematch_vote{bot_seat}": 1}
         return {
             "status": MatchStatus.ACTIVE.value,
             "seed": seed.hex(),
             "seed_hash": commitment(seed),
             "challenge_expires_at": None,
             "turn_deadline": self._deadline(bot_seat, state),
+            **bot_vote,
         }
+
+    async def _bound(self, match: Match) -> Bound | None:
+        """The stored strategy the house bot plays in this match, if it plays one."""
+        if match.bot_level is not BotLevel.STRATEGY:
+            return None
+        row = await strategy_repo.match_strategy(self._db, match.id)
+        return None if row is None else Bound(row["strategy_id"], row["name"], row["table_data"])
 
     async def _create(
         self,
@@ -262,6 +301,8 @@ class GameService:
         state: State,
         values: dict[str, Any],
         *,
+        guild_id: int | None,
+        strategy: Bound | None = None,
         vote: tuple[Match, dict[str, Any]] | None = None,
     ) -> Match:
         """A new match, after checking nobody in it is busy in the channel (one creation at a time)."""
@@ -271,6 +312,7 @@ class GameService:
             columns = {
                 "rules": state.rules,
                 "goal": state.goal,
+                "guild_id": guild_id,
                 "channel_id": channel_id,
                 "player0_id": None if seats[0] is None else seats[0].id,
                 "player1_id": None if seats[1] is None else seats[1].id,
@@ -278,7 +320,7 @@ class GameService:
                 **state_columns(state),
                 **values,
             }
-            return await self._store.create(people, columns, vote)
+            return await self._store.create(people, columns, vote, strategy)
 
     async def _pending(self, match_id: int, user_id: int, seat: int, verb: str) -> Match:
         """The pending challenge, if `user_id` sits in `seat` and it has not expired."""

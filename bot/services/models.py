@@ -30,6 +30,10 @@ class BotLevel(StrEnum):
     EASY = "easy"  # always rolls 4
     COURSE = "course"  # the rule set's course (seed) strategy
     PERFECT = "perfect"  # the exact solver's optimum over the full state
+    STRATEGY = "strategy"  # a stored (uploaded) strategy: its table, by (own score, opponent's score)
+
+
+HOUSE_LEVELS = (BotLevel.EASY, BotLevel.COURSE, BotLevel.PERFECT)  # what people choose in vs-bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +70,11 @@ class Match:
     rules: str
     goal: int
     status: MatchStatus
+    guild_id: int | None  # the server it is played on (None for games stored before servers were)
     channel_id: int
     players: tuple[Player | None, Player | None]  # by seat; None is the house bot's seat
     bot_level: BotLevel | None
+    strategy_name: str | None  # the stored strategy the house bot plays (bot level "strategy")
     state: State
     seed_hash: str | None  # SHA-256 of the dice seed, published when the game starts
     seed: str | None  # the seed in hex, revealed only once the match is over
@@ -76,7 +82,7 @@ class Match:
     challenge_expires_at: float | None  # while pending
     turn_deadline: float | None  # while a person is to move in an active game
     message_id: int | None
-    rematch_votes: tuple[bool, bool]
+    rematch_votes: tuple[bool, bool]  # the house bot's seat votes from the start: it always wants one
     rematch_of: int | None
     created_at: float
     updated_at: float

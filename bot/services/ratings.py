@@ -46,7 +46,7 @@ def _entry(row: Row, player_id: int) -> HistoryEntry:
         match.goal,
         match.status,
         seat,
-        seat_name(match, 1 - seat, row["strategy_name"]),
+        seat_name(match, 1 - seat),
         match.winner == seat,
         match.state.scores,
         row["finished_at"],
@@ -97,10 +97,14 @@ class RatingService:
             )
         return True
 
-    async def leaderboard(self, rules: str = DEFAULT_RULES, limit: int = 10) -> list[Rating]:
-        """The best rated players under a rule set, best first (rating records up to date first)."""
+    async def leaderboard(
+        self, rules: str = DEFAULT_RULES, limit: int = 10, guild_id: int | None = None
+    ) -> list[Rating]:
+        """The best rated players under a rule set, best first (rating records up to date first); with
+        `guild_id`, those who played a rated game under these rules on that server (ratings are global)."""
         await self.record()
-        return [_rating(row) for row in await repo.leaderboard(self._db, get_rules(rules).id, limit)]
+        rows = await repo.leaderboard(self._db, get_rules(rules).id, limit, guild_id)
+        return [_rating(row) for row in rows]
 
     async def history(self, player_id: int, limit: int = 10) -> list[HistoryEntry]:
         """A player's latest played games, newest first."""

@@ -43,7 +43,8 @@ def _player(row: Row, seat: int) -> Player | None:
 
 
 def match_from(row: Row, last_turn: TurnRecord | None = None) -> Match:
-    """A Match from its row (joined with player names); the seed shows only once the match is closed."""
+    """A Match from its row (joined with player and strategy names, see `repositories.MATCH_SELECT`); the
+    seed shows only once the match is closed."""
     status = MatchStatus(row["status"])
     level = row["bot_level"]
     return Match(
@@ -51,9 +52,11 @@ def match_from(row: Row, last_turn: TurnRecord | None = None) -> Match:
         rules=row["rules"],
         goal=row["goal"],
         status=status,
+        guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         players=(_player(row, 0), _player(row, 1)),
         bot_level=None if level is None else BotLevel(level),
+        strategy_name=row["strategy_name"],
         state=state_from(row),
         seed_hash=row["seed_hash"],
         seed=None if status.is_open else row["seed"],

@@ -3,17 +3,25 @@
 import asyncio
 import weakref
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
 from bot.services.errors import AlreadyPlaying, MatchNotFound, StaleAction
 from bot.services.models import Match, Player
 from bot.services.records import match_from, turn_from
-from bot.storage import Database, Row
+from bot.storage import Database, Row, strategy_repo
 from bot.storage import repositories as repo
 
 Clock = Callable[[], float]
+
+
+class Bound(NamedTuple):
+    """The stored strategy a house-bot game plays: its id (None once deleted), name and table's bytes."""
+
+    strategy_id: int | None
+    name: str
+    table_data: bytes
 
 
 async def _update(conn: aiosqlite.Connection, match: Match, changes: dict[str, Any], now: float) -> Row:
@@ -75,6 +83,7 @@ class MatchStore:
 
         row = await self.db.write(work)
         names = {f"player{seat}_name": None if p is None else p.name for seat, p in enumerate(match.players)}
+        names["strategy_name"] = match.strategy_name
         return match_from({**row, **names}, match.last_turn if turn is None else turn_from(turn))
 
     async def create(
@@ -82,9 +91,10 @@ class MatchStore:
         players: Iterable[Player],
         values: dict[str, Any],
         vote: tuple[Match, dict[str, Any]] | None = None,
+        strategy: Bound | None = None,
     ) -> Match:
         """Record the players and insert a new match in one transaction, with `vote`'s changes to the
-        match it follows on from, if given (conditional, as in `save`)."""
+        match it follows on from, if given (conditional, as in `save`), and the strategy the bot plays."""
         now = self.clock()
         people = [(player.id, player.name) for player in players]
 
@@ -92,7 +102,10 @@ class MatchStore:
             if vote is not None:
                 await _update(conn, *vote, now)
             await repo.upsert_players(conn, people, now)
-            return await repo.insert_match(conn, {**values, "created_at": now, "updated_at": now})
+            match_id = await repo.insert_match(conn, {**values, "created_at": now, "updated_at": now})
+            if strategy is not None:
+                await strategy_repo.insert_match_strategy(conn, match_id, *strategy)
+            return match_id
 
         return await self.load(await self.db.write(work))
 

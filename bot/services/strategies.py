@@ -318,8 +318,3 @@ class StrategyService:
         if strategy.rules != get_rules(rules).id:
             raise WrongRules(f"'{strategy.name}' plays {strategy.rules}, not {get_rules(rules).id}.")
         return strategy
-
-    async def bot_table(self, match_id: int) -> Table | None:
-        """The table a house-bot game plays, if it plays a stored strategy (the GameService hook)."""
-        row = await repo.match_strategy(self._db, match_id)
-        return None if row is None else table_from_bytes(row["table_data"])

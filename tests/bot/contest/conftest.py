@@ -4,6 +4,7 @@ service's tests) on one real SQLite file in tmp_path, each through its own conne
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
+import numpy as np
 import pytest
 
 from bot.config import Settings
@@ -15,6 +16,7 @@ from bot.services.ratings import RatingService
 from bot.services.strategies import StrategyService, UploadLimits
 from bot.storage import Database
 from hogengine.game import State
+from hogengine.strategies import Table, always_roll, course_table, table_from_function
 from tests.bot.services.conftest import FakeClock, PlayOut, clock, play_out, service, settings
 
 __all__ = ["clock", "play_out", "service", "settings"]  # fixtures shared with the game service's tests
@@ -27,6 +29,17 @@ CHANNEL = 555
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
 Choose = Callable[[State], int]
 Duel = Callable[..., Awaitable[Match]]
+
+
+def entries() -> list[tuple[str, Table]]:
+    """Four swine-align tournament entries: always 4, always 6, the course strategy, and a mixed table."""
+    mixed = np.where(np.arange(100)[:, None] > np.arange(100)[None, :], 3, 7).astype(np.int8)
+    return [
+        ("fours", table_from_function(always_roll(4), "swine-align")),
+        ("sixes", table_from_function(always_roll(6), "swine-align")),
+        ("course", course_table("swine-align")),
+        ("mixed", mixed),
+    ]
 
 
 @pytest.fixture

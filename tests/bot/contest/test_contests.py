@@ -4,7 +4,6 @@ import asyncio
 import json
 import random
 
-import numpy as np
 import pytest
 
 from bot.services.contest_errors import TournamentRefused
@@ -12,21 +11,11 @@ from bot.services.contests import ContestService
 from bot.services.privacy import DELETED_STRATEGY, PrivacyService
 from bot.services.strategies import StrategyService
 from hogengine.solver import tournament_exact, tournament_sampled
-from hogengine.strategies import Table, always_roll, course_table, table_from_function
-from tests.bot.contest.conftest import ALICE, BOB, CAROL, GUILD
+from hogengine.strategies import Table
+from tests.bot.contest.conftest import ALICE, BOB, CAROL, GUILD, entries
 from tests.bot.services.conftest import FakeClock
 
 RULES = "swine-align"
-
-
-def entries() -> list[tuple[str, Table]]:
-    mixed = np.where(np.arange(100)[:, None] > np.arange(100)[None, :], 3, 7).astype(np.int8)
-    return [
-        ("fours", table_from_function(always_roll(4), RULES)),
-        ("sixes", table_from_function(always_roll(6), RULES)),
-        ("course", course_table(RULES)),
-        ("mixed", mixed),
-    ]
 
 
 @pytest.fixture

@@ -11,14 +11,16 @@ from bot.storage import Database, strategy_repo
 from hogengine.events import EventKind
 from hogengine.game import State
 from hogengine.strategies import always_roll, table_from_function
-from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, Duel
+from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Duel
 from tests.bot.services.conftest import FakeClock, PlayOut
 
 
-async def beat(service: GameService, clock: FakeClock, winner: Player, loser: Player) -> Match:
+async def beat(
+    service: GameService, clock: FakeClock, winner: Player, loser: Player, guild_id: int | None = None
+) -> Match:
     """A game between two people that `winner` wins by the loser's forfeit."""
     clock.advance(60)
-    match = await service.challenge(CHANNEL, winner, loser)
+    match = await service.challenge(CHANNEL, winner, loser, guild_id=guild_id)
     await service.accept(match.id, loser.id)
     return await service.forfeit(match.id, loser.id)
 
@@ -46,6 +48,22 @@ async def test_leaderboard_rates_people_only(
         assert entry.score == pytest.approx(expected[entry.player.id].ordinal())
     assert [entry.games for entry in board] == [3, 3, 2]  # carol's bot game is not rated
     assert await ratings.leaderboard("pork-chop") == []
+
+
+async def test_a_servers_leaderboard_ranks_who_played_rated_games_there(
+    service: GameService, ratings: RatingService, clock: FakeClock
+) -> None:
+    await beat(service, clock, ALICE, BOB, guild_id=GUILD)
+    await beat(service, clock, CAROL, BOB, guild_id=GUILD + 1)
+    await beat(service, clock, CAROL, ALICE)  # stored before servers were: counts only globally
+
+    here = await ratings.leaderboard("swine-align", guild_id=GUILD)
+    there = await ratings.leaderboard("swine-align", guild_id=GUILD + 1)
+    everywhere = await ratings.leaderboard("swine-align")
+
+    assert [entry.player for entry in here] == [entry.player for entry in everywhere if entry.player != CAROL]
+    assert {entry.player for entry in there} == {BOB, CAROL}
+    assert len(everywhere) == 3 and {e.games for e in everywhere} == {2}  # ratings themselves are global
 
 
 def longest_pig_out_run(turns: list[tuple[int, bool]], seat: int) -> int:

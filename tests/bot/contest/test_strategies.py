@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from bot.services import GameService
+from bot.services import BotLevel, GameService
 from bot.services.contest_errors import (
     NameTaken,
     NotYourStrategy,
@@ -20,11 +20,11 @@ from bot.services.contest_errors import (
     WrongRules,
 )
 from bot.services.strategies import StrategyService, UploadLimits, strategy_name, table_bytes
-from bot.storage import Database, strategy_repo
+from bot.storage import Database
 from hogengine.solver import best_table, exact_winrate
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4
-from tests.bot.services.conftest import FakeClock
+from tests.bot.services.conftest import FakeClock, PlayOut
 
 RULES = "swine-align"
 SCORE_MOD = b"def final_strategy(score, opponent_score):\n    return score % 11\n"
@@ -260,14 +260,26 @@ async def test_uploads_beyond_the_waiting_limit_are_refused(db: Database, clock:
         service.close()
 
 
-async def test_bot_table_of_a_match(strategies: StrategyService, service: GameService, db: Database) -> None:
-    found = (await strategies.upload(GUILD, ALICE, "mod.py", SCORE_MOD)).strategy
-    assert found.table is not None
-    data = table_bytes(found.table)
-    match = await service.vs_bot(CHANNEL, BOB, RULES)
-    await db.write(
-        lambda conn: strategy_repo.insert_match_strategy(conn, match.id, found.id, found.name, data)
-    )
-    table = await strategies.bot_table(match.id)
-    assert table is not None and np.array_equal(table, found.table)
-    assert await strategies.bot_table(match.id + 1) is None
+async def test_a_bot_game_plays_the_stored_table_and_so_does_its_rematch(
+    strategies: StrategyService, service: GameService, play_out: PlayOut
+) -> None:
+    uploaded = (await strategies.upload(GUILD, ALICE, "mod.py", SCORE_MOD)).strategy
+    stored = await strategies.opponent(GUILD, "MOD", RULES)
+    assert stored.table is not None
+    match = await service.vs_bot(CHANNEL, BOB, RULES, strategy=stored, guild_id=GUILD)
+    assert (match.bot_level, match.strategy_name, match.guild_id) == (BotLevel.STRATEGY, "mod", GUILD)
+    assert match.rematch_votes == (False, True)  # the house bot's vote is cast from the start
+    match = await play_out(match, lambda state: 5)
+    await strategies.delete(GUILD, "mod", ALICE.id)  # the game keeps its copy of the table
+    rematch = await service.rematch(match.id, BOB.id)
+    assert rematch is not None and rematch.bot_seat == 0 and rematch.strategy_name == "mod"
+    rematch = await play_out(rematch, lambda state: 5)
+    for game in (match, rematch):
+        turns = await service.turns(game.id)
+        bot_turns = [(n, t) for n, t in enumerate(turns) if t.player == game.bot_seat]
+        assert bot_turns
+        for n, turn in bot_turns:
+            before = turns[n - 1].scores_after if n else (0, 0)
+            me, you = before[turn.player], before[1 - turn.player]
+            assert turn.choice == stored.table[me, you] == me % 11
+    assert uploaded.id == stored.id

@@ -1,5 +1,8 @@
-"""Fixtures: a GameService on a real SQLite file in tmp_path, with a clock the test moves by hand."""
+"""Fixtures: a GameService on a real SQLite file in tmp_path, with a clock the test moves by hand and dice
+seeds from a counter (every run rolls the same games)."""
 
+import hashlib
+import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -7,6 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.services import GameService, Match, MatchStatus, Player
+from bot.services.games import Seeds
 from hogengine.game import State
 
 ALICE = Player(1001, "alice")
@@ -28,6 +32,12 @@ class FakeClock:
         self.now += seconds
 
 
+def counted_seeds() -> Seeds:
+    """Dice seeds from a counter: the SHA-256 of b"hog-0", b"hog-1", ..."""
+    counter = itertools.count()
+    return lambda: hashlib.sha256(b"hog-%d" % next(counter)).digest()
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
@@ -40,7 +50,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 async def service(settings: Settings, clock: FakeClock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(settings, clock)
+    svc = await GameService.open(settings, clock, counted_seeds())
     yield svc
     await svc.close()
 

@@ -1,5 +1,7 @@
 """Challenges and turns through the service: who may do what, and what each refusal says."""
 
+import hashlib
+
 import pytest
 
 from bot.services import (
@@ -16,21 +18,25 @@ from bot.services import (
     NotYourTurn,
     StaleAction,
 )
+from hogengine.dice import commitment
 from hogengine.errors import BadState, UnknownRules
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
 
+GUILD = 777
+
 
 async def test_challenge_accept_and_first_turn(service: GameService, clock: FakeClock) -> None:
-    match = await service.challenge(CHANNEL, ALICE, BOB, rules="pork-chop", goal=50)
-    assert match.status is MatchStatus.PENDING
+    match = await service.challenge(CHANNEL, ALICE, BOB, rules="pork-chop", goal=50, guild_id=GUILD)
+    assert match.status is MatchStatus.PENDING and match.guild_id == GUILD
     assert (match.challenger, match.opponent) == (ALICE, BOB)
     assert match.challenge_expires_at == clock.now + service.settings.challenge_timeout_seconds
     assert match.seed_hash is None and match.turn_deadline is None
 
     match = await service.accept(match.id, BOB.id)
     assert match.status is MatchStatus.ACTIVE
-    assert match.seed_hash is not None and len(match.seed_hash) == 64 and match.seed is None
+    assert match.seed_hash == commitment(hashlib.sha256(b"hog-0").digest())  # the injected seed source
+    assert match.seed is None
     assert match.player_to_move == ALICE and not match.is_bot_turn
     assert match.turn_deadline == clock.now + service.settings.turn_timeout_seconds
 
@@ -69,6 +75,8 @@ async def test_challenges_that_cannot_be_made(service: GameService) -> None:
         await service.challenge(CHANNEL, ALICE, BOB, goal=0)
     with pytest.raises(CannotChallenge, match="easy, course, perfect"):
         await service.vs_bot(CHANNEL, ALICE, level="godlike")
+    with pytest.raises(CannotChallenge, match="Unknown bot level 'strategy'"):  # only with a strategy
+        await service.vs_bot(CHANNEL, ALICE, level="strategy")
 
 
 async def test_one_open_match_per_player_and_channel(service: GameService) -> None:

@@ -10,7 +10,7 @@ from bot.services import (
     StaleAction,
 )
 from bot.services.bots import choose
-from bot.services.models import BotLevel
+from bot.services.models import HOUSE_LEVELS, BotLevel
 from hogengine.game import legal_choices, new_game
 
 from .conftest import ALICE, BOB, CHANNEL, PlayOut
@@ -33,7 +33,9 @@ async def test_rematch_needs_both_votes_and_swaps_seats(service: GameService) ->
 
 
 async def test_rematch_against_the_bot_starts_at_once(service: GameService, play_out: PlayOut) -> None:
-    match = await play_out(await service.vs_bot(CHANNEL, ALICE, goal=20))
+    match = await service.vs_bot(CHANNEL, ALICE, goal=20)
+    assert match.rematch_votes == (False, True)  # the bot's vote is recorded when its game starts
+    match = await play_out(match)
     new = await service.rematch(match.id, ALICE.id)
     assert new is not None and new.players == (None, ALICE) and new.bot_seat == 0
     assert new.is_bot_turn and new.turn_deadline is None
@@ -46,7 +48,7 @@ async def test_no_rematch_of_a_declined_challenge(service: GameService) -> None:
         await service.rematch(match.id, ALICE.id)
 
 
-@pytest.mark.parametrize("level", list(BotLevel))
+@pytest.mark.parametrize("level", HOUSE_LEVELS)
 @pytest.mark.parametrize("rules", ["swine-align", "pork-chop", "piggy-back"])  # pig-fest: 9 s to solve
 async def test_bots_choose_legal_moves(level: BotLevel, rules: str) -> None:
     state = new_game(rules, 100, (37, 81))

@@ -1,0 +1,58 @@
+"""Every service of the application on one database, opened and closed together."""
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+from bot.config import Settings
+from bot.services.analysis import AnalysisService
+from bot.services.contests import ContestService
+from bot.services.games import GameService, Seeds
+from bot.services.privacy import PrivacyService
+from bot.services.ratings import RatingService
+from bot.services.store import Clock
+from bot.services.strategies import StrategyService, UploadLimits
+from bot.storage import Database, open_migrated
+from hogengine.dice import new_seed
+
+
+def upload_limits(settings: Settings) -> UploadLimits:
+    """How uploads are rationed, as the settings say."""
+    return UploadLimits(
+        cooldown_seconds=settings.upload_cooldown_seconds,
+        workers=settings.upload_workers,
+        waiting=settings.upload_max_waiting,
+        time_limit=settings.upload_time_limit_seconds,
+    )
+
+
+@dataclass(frozen=True)
+class Services:
+    """Games, strategies, tournaments, ratings, analysis and privacy, sharing one Database."""
+
+    db: Database
+    games: GameService
+    strategies: StrategyService
+    contests: ContestService
+    ratings: RatingService
+    analysis: AnalysisService
+    privacy: PrivacyService
+
+    @classmethod
+    async def open(cls, settings: Settings, clock: Clock = time.time, seeds: Seeds = new_seed) -> "Services":
+        """Open (creating if needed) and migrate the database, and build every service on it."""
+        db = await open_migrated(settings.database_path)
+        return cls(
+            db,
+            GameService(db, settings, clock, seeds),
+            StrategyService(db, clock, upload_limits(settings)),
+            ContestService(db, clock),
+            RatingService(db, clock),
+            AnalysisService(db, clock),
+            PrivacyService(db, clock),
+        )
+
+    async def close(self) -> None:
+        """Let running uploads and tournaments finish (off the event loop), then close the database."""
+        await asyncio.gather(asyncio.to_thread(self.strategies.close), asyncio.to_thread(self.contests.close))
+        await self.db.close()
