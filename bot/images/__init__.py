@@ -1,4 +1,5 @@
-"""Pictures people would rather look at than read: strategy heatmaps, win-probability charts, standings.
+"""Pictures people would rather look at than read: strategy heatmaps, win-probability charts, standings
+and rating histories.
 
 Each renderer is a pure function returning PNG bytes plus alt text; it uses matplotlib's object API
 (no pyplot state), so callers may run several at once in worker threads, off the event loop.
@@ -7,6 +8,7 @@ Each renderer is a pure function returning PNG bytes plus alt text; it uses matp
 from bot.images.charts import win_probability_chart
 from bot.images.heatmap import strategy_heatmap
 from bot.images.picture import Picture
+from bot.images.ratings import rating_history_chart
 from bot.images.standings import standings_table
 
-__all__ = ["Picture", "standings_table", "strategy_heatmap", "win_probability_chart"]
+__all__ = ["Picture", "rating_history_chart", "standings_table", "strategy_heatmap", "win_probability_chart"]

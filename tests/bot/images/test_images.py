@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.images import standings_table, strategy_heatmap, win_probability_chart
+from bot.images import rating_history_chart, standings_table, strategy_heatmap, win_probability_chart
 from bot.images.picture import Picture
 
 LABELS = {-1: "Pork Chop", 0: "Free Bacon", **{n: f"Roll {n}" for n in range(1, 11)}}
@@ -53,3 +53,13 @@ def test_standings_table_renders_with_and_without_entries(rows: list[list[str]])
 def test_hostile_titles_are_bounded_in_alt_text() -> None:
     picture = strategy_heatmap(np.zeros((100, 100), dtype=np.int8).tolist(), "x" * 5000, LABELS)
     assert len(picture.alt) <= 1000
+
+
+def test_rating_history_chart_draws_a_line_per_rule_set() -> None:
+    picture = rating_history_chart({"swine-align": [0.0, 2.1, 4.5], "pork-chop": [0.0, -1.3]}, "alice")
+    image = decoded(picture)
+    assert 300 <= image.width <= 1200 and 150 <= image.height <= 600
+    assert picture.filename == "ratings.png"
+    assert picture.alt == (
+        "Rating history of alice: swine-align: 0.0 to 4.5 over 2 games; pork-chop: 0.0 to -1.3 over 1 games."
+    )
