@@ -1,4 +1,4 @@
-"""The Discord client: opens the game service, registers commands and buttons, runs the clocks."""
+"""The Discord client: opens the services, registers commands and buttons, runs the clocks."""
 
 import asyncio
 import logging
@@ -15,7 +15,8 @@ from bot.discord.boards import Boards
 from bot.discord.cogs.hog import HogCog
 from bot.discord.errors import HogTree
 from bot.discord.views import ITEMS
-from bot.services import GameService
+from bot.services import Match, Services
+from hogengine.sandbox import make_undumpable
 
 log = logging.getLogger(__name__)
 
@@ -31,16 +32,16 @@ def now() -> float:
 
 
 class HogBot(commands.Bot):
-    """Hog on Discord. All game state lives in the service's database; this process only relays."""
+    """Hog on Discord. All game state lives in the services' database; this process only relays."""
 
-    service: GameService
+    services: Services
     boards: Boards
 
     def __init__(
         self,
         settings: Settings,
         *,
-        service: GameService | None = None,
+        services: Services | None = None,
         sync_global: bool = False,
         **options: Any,
     ) -> None:
@@ -52,17 +53,18 @@ class HogBot(commands.Bot):
             **options,
         )
         self.settings = settings
-        self._service = service
+        self._services = services
         self.sync_global = sync_global
         self._bot_moves: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
-        """Open the database, add commands and buttons, resume bot moves, start the clock, sync."""
-        self.service = self._service or await GameService.open(self.settings, clock=now)
-        self.boards = Boards(self, self.service)
+        """Open the services, add commands and buttons, resume bot moves, start the clock, sync."""
+        make_undumpable()  # no other process of this user may read the token from our memory
+        self.services = self._services or await Services.open(self.settings, clock=now)
+        self.boards = Boards(self, self.services.games)
         await self.add_cog(HogCog(self))
         self.add_dynamic_items(*ITEMS)
-        for match in await self.service.pending_and_active():
+        for match in await self.services.games.pending_and_active():
             if match.is_bot_turn:
                 self.schedule_bot(match.id)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
@@ -81,6 +83,13 @@ class HogBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d command(s) globally", len(synced))
 
+    async def moved_on(self, match: Match) -> None:
+        """After a match changed: let the house bot move if it is its turn; rate a finished game."""
+        if match.is_bot_turn:
+            self.schedule_bot(match.id)
+        elif not match.status.is_open:
+            await self.services.ratings.record()
+
     def schedule_bot(self, match_id: int) -> None:
         """Let the house bot play its turn(s) in this match after a short pause."""
         task = asyncio.create_task(self._bot_moves_in(match_id), name=f"hog-bot-move-{match_id}")
@@ -91,7 +100,7 @@ class HogBot(commands.Bot):
         try:
             while True:
                 await asyncio.sleep(self.settings.bot_move_delay_seconds)
-                played = await self.service.bot_turn(match_id)
+                played = await self.services.games.bot_turn(match_id)
                 if played is None:
                     return
                 await self.boards.show(match_id)
@@ -104,20 +113,21 @@ class HogBot(commands.Bot):
         if self.is_ready() and not self.is_closed():
             HEARTBEAT.touch()
         try:
-            for match in await self.service.expire_due():
+            for match in await self.services.games.expire_due():
                 await self.boards.show(match.id)
+                await self.moved_on(match)
         except Exception:
             log.exception("the clock tick failed")
 
     async def close(self) -> None:
-        """Stop the clock and the bot's moves, close Discord, then the database."""
+        """Stop the clock and the bot's moves, close Discord, then the services (pools, then database)."""
         self.clock.cancel()
         for task in list(self._bot_moves):
             task.cancel()
         await asyncio.gather(*self._bot_moves, return_exceptions=True)
         await super().close()
-        if hasattr(self, "service"):
-            await self.service.close()
+        if hasattr(self, "services"):
+            await self.services.close()
 
 
 class TokenRejectedError(Exception):

@@ -10,7 +10,6 @@ from bot.discord.text import (
     last_turn,
     names,
     progress,
-    rematch_votes,
     with_names,
 )
 from bot.services import Match, MatchStatus, TurnRecord
@@ -105,7 +104,7 @@ def board(match: Match, turns: Sequence[TurnRecord]) -> discord.Embed:
             embed.add_field(name="Commentary", value="\n".join(said), inline=False)
     if match.seed is not None:
         embed.add_field(name="Dice seed (revealed)", value=f"`{match.seed}`", inline=False)
-        votes = rematch_votes(match)
+        votes = match.rematch_votes
         if any(votes) and not all(votes):
             wants = seats[votes.index(True)]
             embed.add_field(name="Rematch", value=f"{wants} wants a rematch.", inline=False)

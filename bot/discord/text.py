@@ -14,16 +14,13 @@ _PLAYER = re.compile(r"Player ([01])")
 
 
 def names(match: Match) -> tuple[str, str]:
-    """How each seat is called on the board: the person's name, or the house bot and its level."""
+    """How each seat is called on the board: the person's name, or the house bot and its level (or the
+    stored strategy it plays)."""
     level = match.bot_level.value if match.bot_level else ""
+    if match.strategy_name is not None:
+        level = f"strategy {match.strategy_name}"
     seats = [player.name if player else f"{BOT_NAME} ({level})" for player in match.players]
     return seats[0], seats[1]
-
-
-def rematch_votes(match: Match) -> tuple[bool, bool]:
-    """Who wants a rematch, by seat; the house bot always does."""
-    first, second = (voted or seat == match.bot_seat for seat, voted in enumerate(match.rematch_votes))
-    return first, second
 
 
 def with_names(text: str, seats: tuple[str, str]) -> str:

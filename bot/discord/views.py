@@ -1,7 +1,8 @@
 """Stateless buttons: each custom_id carries what the press means; every press re-reads the match.
 
-`hog:play:<match>:<turn>:<choice>`, `hog:accept|decline|cancel:<match>`, `hog:rematch:<match>` — all far
-below Discord's 100 characters. The turn number makes a stale or double press a StaleAction.
+`hog:play:<match>:<turn>:<choice>`, `hog:accept|decline|cancel:<match>`, `hog:rematch:<match>`,
+`hog:analysis:<match>` and `hog:forget` (whoever presses it) — all far below Discord's 100 characters.
+The turn number makes a stale or double press a StaleAction.
 """
 
 import re
@@ -9,8 +10,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 
+from bot.discord.analysis import send_analysis
 from bot.discord.errors import report
-from bot.discord.text import rematch_votes
 from bot.services import Match, MatchStatus
 from hogengine.game import legal_choices
 
@@ -22,16 +23,20 @@ REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 
 
 class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(?!)"):  # never matches
-    """A button of some match (the base of the three registered ones). The one view-level error handler:
-    every press is acknowledged first, and any failure goes to `report`."""
+    """A button (of some match; the base of the registered ones). The one view-level error handler: every
+    press is acknowledged first, and any failure goes to `report`."""
 
-    def __init__(self, button: discord.ui.Button[Any], match_id: int) -> None:
+    ANSWERS_PRIVATELY: ClassVar[bool] = False  # acknowledged with a private "thinking…", not an update
+
+    def __init__(self, button: discord.ui.Button[Any], match_id: int | None) -> None:
         super().__init__(button)
         self.match_id = match_id
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await interaction.response.defer()
+            await interaction.response.defer(
+                ephemeral=self.ANSWERS_PRIVATELY, thinking=self.ANSWERS_PRIVATELY
+            )
             await self.press(interaction, cast("HogBot", interaction.client))
         except Exception as error:
             await report(interaction, error, self.match_id)
@@ -50,6 +55,7 @@ class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P
             label=label, style=style, custom_id=f"hog:play:{match_id}:{turn}:{choice}", row=_row(choice)
         )
         super().__init__(button, match_id)
+        self.match_id: int = match_id
         self.turn, self.choice = turn, choice
 
     @classmethod
@@ -60,10 +66,9 @@ class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P
         return cls(int(match["match"]), int(match["turn"]), int(match["choice"]), label)
 
     async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        played = await bot.service.play(self.match_id, interaction.user.id, self.turn, self.choice)
+        played = await bot.services.games.play(self.match_id, interaction.user.id, self.turn, self.choice)
         await bot.boards.show(self.match_id, interaction)
-        if played.match.is_bot_turn:
-            bot.schedule_bot(self.match_id)
+        await bot.moved_on(played.match)
 
 
 class ChallengeButton(HogButton, template=r"hog:(?P<action>accept|decline|cancel):(?P<match>\d+)"):
@@ -80,6 +85,7 @@ class ChallengeButton(HogButton, template=r"hog:(?P<action>accept|decline|cancel
             label=action.title(), style=self.STYLES[action], custom_id=f"hog:{action}:{match_id}"
         )
         super().__init__(button, match_id)
+        self.match_id: int = match_id
         self.action = action
 
     @classmethod
@@ -89,7 +95,7 @@ class ChallengeButton(HogButton, template=r"hog:(?P<action>accept|decline|cancel
         return cls(match["action"], int(match["match"]))
 
     async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        answer = getattr(bot.service, self.action)
+        answer = getattr(bot.services.games, self.action)
         await answer(self.match_id, interaction.user.id)
         await bot.boards.show(self.match_id, interaction)
 
@@ -102,6 +108,7 @@ class RematchButton(HogButton, template=r"hog:rematch:(?P<match>\d+)"):
             label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"hog:rematch:{match_id}"
         )
         super().__init__(button, match_id)
+        self.match_id: int = match_id
 
     @classmethod
     async def from_custom_id(
@@ -110,15 +117,62 @@ class RematchButton(HogButton, template=r"hog:rematch:(?P<match>\d+)"):
         return cls(int(match["match"]))
 
     async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        rematch = await bot.service.rematch(self.match_id, interaction.user.id)
+        rematch = await bot.services.games.rematch(self.match_id, interaction.user.id)
         await bot.boards.show(self.match_id, interaction)
         if rematch is not None:
             await bot.boards.post(rematch.id, interaction)
-            if rematch.is_bot_turn:
-                bot.schedule_bot(rematch.id)
+            await bot.moved_on(rematch)
 
 
-ITEMS = (PlayButton, ChallengeButton, RematchButton)
+class AnalysisButton(HogButton, template=r"hog:analysis:(?P<match>\d+)"):
+    """Privately, for whoever presses it: the game's win-probability chart and each side's mistakes."""
+
+    ANSWERS_PRIVATELY = True
+
+    def __init__(self, match_id: int) -> None:
+        button = discord.ui.Button[Any](
+            label="Analysis", style=discord.ButtonStyle.secondary, custom_id=f"hog:analysis:{match_id}"
+        )
+        super().__init__(button, match_id)
+        self.match_id: int = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "AnalysisButton":
+        return cls(int(match["match"]))
+
+    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+        await send_analysis(bot, interaction, self.match_id)
+
+
+class ForgetButton(HogButton, template=r"hog:forget"):
+    """The confirmation of `/hog forget-me`: forgets whoever presses it (never someone named in the id)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            discord.ui.Button[Any](
+                label="Forget me", style=discord.ButtonStyle.danger, custom_id="hog:forget"
+            ),
+            None,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "ForgetButton":
+        return cls()
+
+    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+        done = await bot.services.privacy.forget(interaction.user.id)
+        text = (
+            f"Done: {done.strategies_deleted} strategy version(s) deleted and {done.matches_anonymised} "
+            "game(s) now played by an anonymous player."
+        )
+        await interaction.edit_original_response(content=text, view=None)
+
+
+ITEMS = (PlayButton, ChallengeButton, RematchButton, AnalysisButton, ForgetButton)
 
 
 def _row(choice: int) -> int:
@@ -127,7 +181,8 @@ def _row(choice: int) -> int:
 
 
 def controls(match: Match) -> discord.ui.View | None:
-    """The buttons a match shows now: every legal choice, the challenge answers, or Rematch."""
+    """The buttons a match shows now: every legal choice, the challenge answers, or Rematch (until both
+    sides voted) and Analysis."""
     view = discord.ui.View(timeout=None)
     if match.status is MatchStatus.PENDING:
         for action in ChallengeButton.STYLES:
@@ -136,6 +191,9 @@ def controls(match: Match) -> discord.ui.View | None:
         rules = match.state.ruleset
         for choice in legal_choices(match.state):
             view.add_item(PlayButton(match.id, match.state.turn, choice, rules.choice_label(choice)))
-    elif match.status in REMATCHABLE and not all(rematch_votes(match)):
-        view.add_item(RematchButton(match.id))
+    elif match.status in REMATCHABLE:
+        if not all(match.rematch_votes):
+            view.add_item(RematchButton(match.id))
+        if match.state.turn > 0:
+            view.add_item(AnalysisButton(match.id))
     return view if view.children else None

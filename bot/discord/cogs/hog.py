@@ -1,4 +1,5 @@
-"""The `/hog` command group: challenge, vs-bot, forfeit, hint, export and rules."""
+"""The `/hog` command group: the game commands (challenge, vs-bot, forfeit, hint, export, rules) here,
+with the strategy and record commands of the other modules of this package."""
 
 import io
 import json
@@ -8,16 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.cogs.common import RULES, guild_of, player
+from bot.discord.cogs.records import RecordCommands
+from bot.discord.cogs.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
 from bot.discord.rulebook import explain
-from bot.services import BotLevel, HogError, Match, MatchStatus, Player
-from hogengine.rules import DEFAULT_RULES, RULE_SETS, get_rules
+from bot.services import HOUSE_LEVELS, BotLevel, HogError, Match, MatchStatus
+from hogengine.rules import DEFAULT_RULES, get_rules
 
 if TYPE_CHECKING:
     from bot.discord.client import HogBot
 
-RULES = [app_commands.Choice(name=rules.title[:100], value=rules.id) for rules in RULE_SETS]
-LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in BotLevel]
+LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in HOUSE_LEVELS]
 Goal = app_commands.Range[int, 1, 100]
 
 
@@ -25,21 +28,23 @@ class NoOpenGame(HogError):  # noqa: N818 - named like the service's errors
     """A command about "your game" from someone with no open game in the channel."""
 
 
-def player(user: discord.abc.User) -> Player:
-    """A Discord user as the service knows people: id and display name."""
-    return Player(user.id, user.display_name)
-
-
 @app_commands.guild_only()  # a game is played in a server channel, where both players can see it
-class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the dice game of CS 61A"):
-    """Every slash command; each one is a single service call and a message."""
+class HogCog(
+    StrategyCommands,
+    RecordCommands,
+    commands.GroupCog,
+    group_name="hog",
+    group_description="Hog, the dice game of CS 61A",
+):
+    """Every slash command; each one is a service call or two and a message."""
 
     def __init__(self, bot: "HogBot") -> None:
         self.bot = bot
         super().__init__()
 
     async def _my_match(self, interaction: discord.Interaction[Any]) -> Match:
-        match = await self.bot.service.open_match_in_channel(interaction.channel_id or 0, interaction.user.id)
+        games = self.bot.services.games
+        match = await games.open_match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if match is None:
             raise NoOpenGame("You have no open game in this channel.")
         return match
@@ -54,39 +59,63 @@ class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the di
         rules: str = DEFAULT_RULES,
         goal: Goal = 100,
     ) -> None:
-        match = await self.bot.service.challenge(
-            interaction.channel_id or 0, player(interaction.user), player(opponent), opponent.bot, rules, goal
+        match = await self.bot.services.games.challenge(
+            interaction.channel_id or 0,
+            player(interaction.user),
+            player(opponent),
+            opponent.bot,
+            rules,
+            goal,
+            guild_id=guild_of(interaction),
         )
         await self.bot.boards.post(match.id, interaction)
 
-    @app_commands.command(name="vs-bot", description="Play against the house bot")
-    @app_commands.describe(rules="Which rule set", goal="Points to win", level="How well the bot plays")
+    @app_commands.command(name="vs-bot", description="Play against the house bot, or a stored strategy")
+    @app_commands.describe(
+        rules="Which rule set",
+        goal="Points to win",
+        level="How well the house bot plays",
+        strategy="Play this server's stored strategy instead (anyone's: it replaces the level)",
+    )
     @app_commands.choices(rules=RULES, level=LEVELS)
+    @app_commands.autocomplete(strategy=strategy_for_rules)
     async def vs_bot(
         self,
         interaction: discord.Interaction[Any],
         rules: str = DEFAULT_RULES,
         goal: Goal = 100,
         level: str = BotLevel.EASY.value,
+        strategy: str | None = None,
     ) -> None:
-        match = await self.bot.service.vs_bot(
-            interaction.channel_id or 0, player(interaction.user), rules, goal, level
+        services = self.bot.services
+        stored = None
+        if strategy is not None:
+            stored = await services.strategies.opponent(guild_of(interaction), strategy, rules)
+        match = await services.games.vs_bot(
+            interaction.channel_id or 0,
+            player(interaction.user),
+            rules,
+            goal,
+            level,
+            strategy=stored,
+            guild_id=guild_of(interaction),
         )
         await self.bot.boards.post(match.id, interaction)
 
     @app_commands.command(name="forfeit", description="Give up your game (or withdraw your challenge) here")
     async def forfeit(self, interaction: discord.Interaction[Any]) -> None:
         match = await self._my_match(interaction)
-        closed = await self.bot.service.forfeit(match.id, interaction.user.id)
+        closed = await self.bot.services.games.forfeit(match.id, interaction.user.id)
         gave_up = closed.status is MatchStatus.FORFEIT
         await reply(interaction, "You gave up. Good game!" if gave_up else "You withdrew the challenge.")
         await self.bot.boards.show(match.id)
+        await self.bot.moved_on(closed)
 
     @app_commands.command(name="hint", description="Ask the solver for the best move (only you see it)")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         match = await self._my_match(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hint = await self.bot.service.hint(match.id, interaction.user.id)
+        hint = await self.bot.services.games.hint(match.id, interaction.user.id)
         rules = get_rules(match.rules)
         lines = [
             f"Best: **{rules.choice_label(hint.best)}** — you win {hint.win_probability:.1%} of the time.",
@@ -102,7 +131,7 @@ class HogCog(commands.GroupCog, group_name="hog", group_description="Hog, the di
     @app_commands.command(name="export", description="Download a game as `hog replay` input")
     @app_commands.describe(match="The match number (in the board's footer)")
     async def export(self, interaction: discord.Interaction[Any], match: int) -> None:
-        replay = await self.bot.service.export(match)
+        replay = await self.bot.services.games.export(match)
         name = f"hog-match-{match}.json"
         data = io.BytesIO(json.dumps(replay, indent=2).encode())
         await interaction.response.send_message(

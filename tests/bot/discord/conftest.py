@@ -1,7 +1,5 @@
 """A simulated Discord (SimCord) around the real HogBot on a real SQLite file, with deterministic dice."""
 
-import hashlib
-import itertools
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -12,21 +10,21 @@ import simcord
 from bot.config import Settings
 from bot.discord import HogBot
 from bot.discord.client import now
-from bot.services import GameService
+from bot.services import Services
+from bot.services.games import Seeds
 from tests.bot.discord.harness import World
+from tests.bot.services.conftest import counted_seeds
 
 GUILD_ID = 424242424242424242
 TURN_TIMEOUT = 300.0
 CHALLENGE_TIMEOUT = 600.0
+UPLOAD_TIME_LIMIT = 0.5  # CPU seconds: plenty for the tests' honest strategies, short for an endless one
 
 
-@pytest.fixture(autouse=True)
-def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The service's dice seeds come from a counter, so every run rolls the same games."""
-    counter = itertools.count()
-    monkeypatch.setattr(
-        "bot.services.games.new_seed", lambda: hashlib.sha256(b"hog-%d" % next(counter)).digest()
-    )
+@pytest.fixture
+def seeds() -> Seeds:
+    """Dice seeds from a counter, so every run rolls the same games."""
+    return counted_seeds()
 
 
 @pytest.fixture
@@ -37,21 +35,25 @@ def settings(tmp_path: Path) -> Settings:
         turn_timeout_seconds=TURN_TIMEOUT,
         challenge_timeout_seconds=CHALLENGE_TIMEOUT,
         bot_move_delay_seconds=0,
+        upload_cooldown_seconds=0,
+        upload_time_limit_seconds=UPLOAD_TIME_LIMIT,
         _env_file=None,  # type: ignore[call-arg]
     )
 
 
 @pytest.fixture
-async def world(settings: Settings) -> AsyncIterator[World]:
-    service = await GameService.open(settings, clock=now)
-    env = simcord.Env(HogBot(settings, service=service), settle_timeout=10)
+async def world(settings: Settings, seeds: Seeds) -> AsyncIterator[World]:
+    services = await Services.open(settings, clock=now, seeds=seeds)
+    env = simcord.Env(HogBot(settings, services=services), settle_timeout=10)
     guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
     channel = guild.create_text_channel("hog")
-    moderators = guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    moderators = guild.create_role(
+        "Mods", permissions=discord.Permissions(manage_messages=True, manage_guild=True)
+    )
     await env.start()
     people = [guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")]
     mod = guild.add_member(env.create_user("mod"), roles=[moderators])
-    world = World(env, settings, channel, *people, mod)
+    world = World(env, settings, seeds, channel, *people, mod)
     try:
         yield world
     finally:

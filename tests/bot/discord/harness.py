@@ -1,6 +1,7 @@
 """What the tests share: the simulated world around the bot and a few ways to look at it."""
 
 import copy
+import io
 import json
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from typing import Any
 
 import discord
 import simcord
+from PIL import Image
 from simcord.actors import _dispatch_actor_interaction
 from simcord.backend import serializers
 from simcord.components import walk_components
@@ -18,7 +20,8 @@ from simcord.enums import ComponentType, InteractionType
 from bot.config import Settings
 from bot.discord import HogBot
 from bot.discord.client import now
-from bot.services import GameService, HogError, Match, MatchStatus
+from bot.services import GameService, HogError, Match, MatchStatus, Services
+from bot.services.games import Seeds
 from hogengine.game import State
 
 Choose = Callable[[State], int]
@@ -26,10 +29,11 @@ Choose = Callable[[State], int]
 
 @dataclass
 class World:
-    """One guild with a #hog channel, three people and a moderator, and the bot under test."""
+    """One guild with a #hog channel, three people and a moderator (Manage Server), and the bot under test."""
 
     env: simcord.Env
     settings: Settings
+    seeds: Seeds
     channel: simcord.ChannelHandle
     alice: simcord.MemberActor
     bob: simcord.MemberActor
@@ -43,8 +47,12 @@ class World:
         return self.env.bot
 
     @property
+    def services(self) -> Services:
+        return self.bot.services
+
+    @property
     def service(self) -> GameService:
-        return self.bot.service
+        return self.bot.services.games
 
     def domain_errors(self) -> list[str]:
         """What the commands since the last call refused, as told to the user (SimCord records every
@@ -94,6 +102,12 @@ class World:
             match = await self.match(match_id)
         return boards
 
+    async def upload(
+        self, person: simcord.MemberActor, filename: str, data: bytes, **options: Any
+    ) -> simcord.InteractionResult:
+        """`/hog upload strategy` with this file attached (SimCord stores it in its fake CDN)."""
+        return await person.slash(self.channel, "hog upload strategy", file=(filename, data), **options)
+
     async def export(self, match_id: int) -> dict[str, Any]:
         """What `/hog export` hands over: the attached replay file, parsed."""
         result = await self.carol.slash(self.channel, "hog export", match=match_id)
@@ -112,12 +126,14 @@ class World:
     ) -> simcord.InteractionResult:
         """Press a button of an old rendering: what a double click or a client that has not yet seen
         the edit sends. SimCord's `click` only sees the current message, so this goes through SimCord's
-        own (private) interaction dispatcher with the old message in the payload."""
+        own (private) interaction dispatcher with the old message in the payload; unlike SimCord's verbs,
+        which may not overlap, it may run while another verb (a slow upload) is still going on."""
         (button,) = [c for c in walk_components(rendering.components) if c.get("label") == label]
+        channel = self.env.backend.get_channel(rendering.channel_id)
         return await _dispatch_actor_interaction(
             person,
             InteractionType.MESSAGE_COMPONENT,
-            self.channel,
+            simcord.ChannelHandle(self.env, self.channel.guild, channel),
             {"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON},
             extra={"message": dict(serializers.message_payload(self.env.backend, rendering))},
             source_message_id=rendering.id,
@@ -126,17 +142,9 @@ class World:
     async def restart(self) -> None:
         """Stop this bot process and start a new one on the same database file (and the same Discord)."""
         old = self.bot
-        service = await GameService.open(self.settings, clock=now)
-        await self.env.restart_bot(HogBot(self.settings, service=service))
+        services = await Services.open(self.settings, clock=now, seeds=self.seeds)
+        await self.env.restart_bot(HogBot(self.settings, services=services))
         await old.close()
-
-
-def said(result: simcord.InteractionResult) -> str:
-    """The private answer an interaction got (its ephemeral response or follow-up)."""
-    messages = [result.response, *result.followups]
-    private = [message for message in messages if message is not None and message.ephemeral]
-    assert private, f"no ephemeral answer in {result!r}"
-    return private[-1].content
 
 
 def labels(message: discord.Message) -> list[str]:
@@ -166,3 +174,32 @@ def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
         timeout=60,
     )
     return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def private(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The private answer an interaction got (its ephemeral response or last ephemeral follow-up)."""
+    messages = [result.response, *result.followups]
+    answers = [message for message in messages if message is not None and message.ephemeral]
+    assert answers, f"no ephemeral answer in {result!r}"
+    return answers[-1]
+
+
+def said(result: simcord.InteractionResult) -> str:
+    """The text of the private answer an interaction got."""
+    return private(result).content
+
+
+def private_embed(result: simcord.InteractionResult) -> discord.Embed:
+    """The embed of the private answer an interaction got."""
+    answer = private(result)
+    assert answer.embeds, f"no embed in {answer!r}"
+    return answer.embeds[0]
+
+
+async def picture(attachment: discord.Attachment) -> Image.Image:
+    """An attached picture, downloaded and decoded: a PNG with alt text, of a sensible size."""
+    assert attachment.filename.endswith(".png") and attachment.description
+    image = Image.open(io.BytesIO(await attachment.read()))
+    image.load()
+    assert image.format == "PNG" and 200 <= image.width <= 1500 and 100 <= image.height <= 1500
+    return image

@@ -54,7 +54,7 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     assert final.embeds[0].title == f"Game over · {over.state.scores[0]}-{over.state.scores[1]}"
     assert final.embeds[0].description == f"**{winner}** reached 100 and wins!"
     assert f"{winner} wins" in fields(final)["Last turn"]
-    assert labels(final) == ["Rematch"]
+    assert labels(final) == ["Rematch", "Analysis"]
     seed = fields(final)["Dice seed (revealed)"].strip("`")
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
 

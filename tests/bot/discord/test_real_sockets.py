@@ -69,7 +69,7 @@ async def test_the_bot_over_real_sockets(fake: FakeDiscord, tmp_path: Path) -> N
         await asyncio.wait_for(running, 10)
     assert bot.is_closed()
     with pytest.raises(Exception, match="closed"):
-        await bot.service.get(1)
+        await bot.services.games.get(1)
 
 
 async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
@@ -86,6 +86,15 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "hint",
         "export",
         "rules",
+        "upload",
+        "strategies",
+        "strategy",
+        "tournament",
+        "leaderboard",
+        "stats",
+        "history",
+        "analyze",
+        "forget-me",
     }
     assert "global" not in fake.commands
 
@@ -119,5 +128,5 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
         (last_turn,) = [f for f in fake.messages[board]["embeds"][0]["fields"] if f["name"] == "Last turn"]
         assert last_turn["value"].startswith(f"**{person['username']}** ")
-    assert bot.service is not None and (await bot.service.get(1)).state.turn == 3
+    assert (await bot.services.games.get(1)).state.turn == 3
     assert fake.unknown == []

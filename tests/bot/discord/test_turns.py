@@ -61,7 +61,7 @@ async def test_an_idle_player_loses_on_time(world: World) -> None:
 
     over = world.message(board.id)
     assert over.embeds[0].description == "**alice** ran out of time: **bob** wins."
-    assert labels(over) == ["Rematch"]
+    assert labels(over) == ["Rematch"]  # no turn was played: nothing to analyse
     assert (await world.match(match.id)).status is MatchStatus.TIMEOUT
 
 

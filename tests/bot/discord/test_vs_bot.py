@@ -52,7 +52,7 @@ async def test_the_bot_plays_its_level_to_the_end(world: World, level: str, expe
 
     boards = await world.play_to_end(match.id, lambda state: 5)
 
-    assert labels(boards[-1]) == ["Rematch"]
+    assert labels(boards[-1]) == ["Rematch", "Analysis"]
     turns = replay(await world.export(match.id))
     bot_turns = [turn for turn in turns if turn["player"] == 1]
     assert bot_turns

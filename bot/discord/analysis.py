@@ -1,0 +1,20 @@
+"""The analysis of a game, as the Analysis button and `/hog analyze` show it: privately, with a chart."""
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord import contest_embeds
+from bot.discord.pictures import rendered, shown_in
+from bot.images import win_probability_chart
+
+if TYPE_CHECKING:
+    from bot.discord.client import HogBot
+
+
+async def send_analysis(bot: "HogBot", interaction: discord.Interaction[Any], match_id: int) -> None:
+    """Answer an interaction acknowledged with a private "thinking…": the solver may take seconds."""
+    found = await bot.services.analysis.analyse(match_id)
+    chart = await rendered(win_probability_chart, found.analysis.series, found.names)
+    embed = shown_in(contest_embeds.analysis(found), chart)
+    await interaction.followup.send(embed=embed, file=chart, ephemeral=True)

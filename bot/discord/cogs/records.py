@@ -1,0 +1,117 @@
+"""`/hog tournament`, `leaderboard`, `stats`, `history`, `analyze` and `forget-me`."""
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord import contest_embeds
+from bot.discord.analysis import send_analysis
+from bot.discord.cogs.common import RULES, Commands, guild_of, player
+from bot.discord.pictures import rendered, shown_in
+from bot.discord.views import ForgetButton
+from bot.images import rating_history_chart, standings_table
+from bot.services import FORMATS, Stats
+from hogengine.rules import DEFAULT_RULES
+
+PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
+FORGET = (
+    "**Forget me** deletes every strategy you uploaded (on every server, with their history) and takes "
+    "your name and ratings off every game you played: the games stay, played by an anonymous player, so "
+    "your opponents' records stay whole. This cannot be undone. Dismiss this message to keep everything."
+)
+
+
+class Progress:
+    """Shows how far a tournament got by editing the deferred answer, at most once per PROGRESS_EVERY."""
+
+    def __init__(
+        self, interaction: discord.Interaction[Any], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._interaction = interaction
+        self._clock = clock
+        self._shown = -math.inf
+
+    async def __call__(self, done: int, total: int) -> None:
+        now = self._clock()
+        if now - self._shown < PROGRESS_EVERY:
+            return
+        self._shown = now
+        await self._interaction.edit_original_response(
+            content=f"Tournament running: {done} of {total} steps done ({done / max(total, 1):.0%})…"
+        )
+
+
+def rating_series(found: Stats) -> dict[str, list[float]]:
+    """Each rule set's rating before the player's first rated game under it and after every one."""
+    series: dict[str, list[float]] = {}
+    for change in found.rating_history:
+        series.setdefault(change.rules, [change.before]).append(change.after)
+    return series
+
+
+class RecordCommands(Commands):
+    """Tournaments of the stored strategies, ratings, stats, history, analysis and forget-me."""
+
+    @app_commands.command(name="tournament", description="Every stored strategy plays every other")
+    @app_commands.describe(rules="The rule set", fmt="exact win rates, or 9 sampled games per pair")
+    @app_commands.rename(fmt="format")
+    @app_commands.choices(rules=RULES, fmt=[app_commands.Choice(name=name, value=name) for name in FORMATS])
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def tournament(
+        self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES, fmt: str = FORMATS[0]
+    ) -> None:
+        await interaction.response.defer(thinking=True)
+        result = await self.bot.services.contests.run(
+            guild_of(interaction), player(interaction.user), rules, fmt, progress=Progress(interaction)
+        )
+        title = f"{result.format} tournament · {result.rules}"
+        rows = contest_embeds.standings_rows(result)
+        picture = await rendered(standings_table, title, contest_embeds.STANDINGS_HEADER, rows)
+        await interaction.edit_original_response(
+            content=contest_embeds.standings_text(result), attachments=[picture]
+        )
+
+    @app_commands.command(name="leaderboard", description="The best rated players of this server")
+    @app_commands.describe(rules="The rule set")
+    @app_commands.choices(rules=RULES)
+    async def leaderboard(self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES) -> None:
+        found = await self.bot.services.ratings.leaderboard(rules, guild_id=guild_of(interaction))
+        await interaction.response.send_message(
+            embed=contest_embeds.leaderboard(found, rules), ephemeral=True
+        )
+
+    @app_commands.command(name="stats", description="Games, wins, habits and rating of a player")
+    @app_commands.describe(user="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.bot.services.ratings.stats(player(user or interaction.user))
+        embed = contest_embeds.stats(found)
+        if not found.rating_history:
+            await interaction.followup.send(embed=embed, ephemeral=True)
+            return
+        chart = await rendered(rating_history_chart, rating_series(found), found.player.name)
+        await interaction.followup.send(embed=shown_in(embed, chart), file=chart, ephemeral=True)
+
+    @app_commands.command(name="history", description="A player's latest games")
+    @app_commands.describe(user="Whose games (default: yours)")
+    async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        who = user or interaction.user
+        found = await self.bot.services.ratings.history(who.id)
+        embed = contest_embeds.history(found, who.display_name)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="analyze", description="How the chances moved in a game, and its mistakes")
+    @app_commands.describe(match="The match number (in the board's footer)")
+    async def analyze(self, interaction: discord.Interaction[Any], match: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await send_analysis(self.bot, interaction, match)
+
+    @app_commands.command(name="forget-me", description="Delete your strategies and your name from records")
+    async def forget_me(self, interaction: discord.Interaction[Any]) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(ForgetButton())
+        await interaction.response.send_message(FORGET, view=view, ephemeral=True)

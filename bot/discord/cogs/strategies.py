@@ -1,0 +1,134 @@
+"""`/hog upload strategy`, `/hog strategies`, `/hog strategy show|delete`, and strategy-name autocomplete."""
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.utils import escape_markdown
+
+from bot.discord import contest_embeds
+from bot.discord.cogs.common import RULES, Commands, guild_of, player
+from bot.discord.errors import reply
+from bot.discord.pictures import rendered, shown_in
+from bot.images import strategy_heatmap
+from bot.services import HogError, Services, StoredStrategy, check_upload, choice_labels
+from hogengine.rules import DEFAULT_RULES
+
+if TYPE_CHECKING:
+    from bot.discord.client import HogBot
+
+MAX_CHOICES = 25  # Discord's limit for autocomplete
+Choices = list[app_commands.Choice[str]]
+
+
+def _services(interaction: discord.Interaction[Any]) -> Services:
+    return cast("HogBot", interaction.client).services
+
+
+def _named(strategies: Sequence[StoredStrategy], current: str) -> Choices:
+    """Autocomplete choices: the strategies whose name contains what was typed so far."""
+    typed = current.strip().casefold()
+    return [
+        app_commands.Choice(name=f"{s.name} ({s.rules}, by {s.owner.name})"[:100], value=s.name)
+        for s in strategies
+        if typed in s.name.casefold()
+    ][:MAX_CHOICES]
+
+
+async def any_strategy(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Every strategy of the server."""
+    return _named(await _services(interaction).strategies.active(guild_of(interaction)), current)
+
+
+async def own_strategy(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The asking person's strategies on the server."""
+    strategies = _services(interaction).strategies
+    return _named(await strategies.active(guild_of(interaction), interaction.user.id), current)
+
+
+async def strategy_for_rules(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The server's strategies for the rule set chosen in the same command (the default one if none)."""
+    rules = getattr(interaction.namespace, "rules", None) or DEFAULT_RULES
+    strategies = _services(interaction).strategies
+    return _named(await strategies.active(guild_of(interaction), rules=rules), current)
+
+
+async def heatmap(strategy: StoredStrategy) -> discord.File:
+    """The strategy's 10,000 choices as a picture (rendered off the event loop)."""
+    if strategy.table is None:
+        raise ValueError("the strategy was read without its table")
+    title = f"{strategy.name} ({strategy.rules})"
+    return await rendered(strategy_heatmap, strategy.table.tolist(), title, choice_labels(strategy.rules))
+
+
+class StrategyCommands(Commands):
+    """Uploading, listing, showing and deleting stored strategies."""
+
+    upload = app_commands.Group(name="upload", description="Upload something to the bot")
+    strategy = app_commands.Group(name="strategy", description="This server's stored strategies")
+
+    @upload.command(name="strategy", description="Check and store a final_strategy file or a JSON table")
+    @app_commands.describe(
+        file="A .py file defining final_strategy(score, opponent_score), or a 100x100 JSON list",
+        name="The strategy's name (default: from the file name); the same name replaces your old one",
+        rules="The rule set it plays",
+    )
+    @app_commands.choices(rules=RULES)
+    async def upload_strategy(
+        self,
+        interaction: discord.Interaction[Any],
+        file: discord.Attachment,
+        name: str | None = None,
+        rules: str = DEFAULT_RULES,
+    ) -> None:
+        check_upload(file.filename, file.size)  # before anything is downloaded
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.edit_original_response(
+            content=f"Checking **{escape_markdown(file.filename)}** in the sandbox…"
+        )
+        try:
+            upload = await self.bot.services.strategies.upload(
+                guild_of(interaction),
+                player(interaction.user),
+                file.filename,
+                await file.read(),
+                name=name,
+                rules=rules,
+            )
+        except HogError as error:
+            await interaction.edit_original_response(content=None, embed=contest_embeds.refused(str(error)))
+            return
+        picture = await heatmap(upload.strategy)
+        embed = shown_in(contest_embeds.upload_verdict(upload), picture)
+        await interaction.edit_original_response(content=None, embed=embed, attachments=[picture])
+
+    @app_commands.command(name="strategies", description="The strategies stored on this server")
+    @app_commands.describe(user="Only this person's strategies")
+    async def strategies(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+    ) -> None:
+        owner = None if user is None else user.id
+        found = await self.bot.services.strategies.active(guild_of(interaction), owner)
+        title = "Strategies on this server" if user is None else f"{user.display_name}'s strategies"
+        embed = contest_embeds.strategy_list(found, title)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @strategy.command(name="show", description="A strategy's exact win rates and its choices as a picture")
+    @app_commands.describe(name="The strategy's name")
+    @app_commands.autocomplete(name=any_strategy)
+    async def show_strategy(self, interaction: discord.Interaction[Any], name: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        strategies = self.bot.services.strategies
+        found = await strategies.show(guild_of(interaction), name)
+        versions = len(await strategies.history(guild_of(interaction), name))
+        picture = await heatmap(found)
+        embed = shown_in(contest_embeds.strategy_card(found, versions), picture)
+        await interaction.followup.send(embed=embed, file=picture, ephemeral=True)
+
+    @strategy.command(name="delete", description="Delete one of your strategies, with its history")
+    @app_commands.describe(name="Your strategy's name")
+    @app_commands.autocomplete(name=own_strategy)
+    async def delete_strategy(self, interaction: discord.Interaction[Any], name: str) -> None:
+        deleted = await self.bot.services.strategies.delete(guild_of(interaction), name, interaction.user.id)
+        await reply(interaction, f"Deleted **{deleted.name}** and its history. Past games keep their copy.")

@@ -1,0 +1,199 @@
+"""The messages of strategies, tournaments, ratings, stats, history and analysis."""
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.discord.embeds import timestamp
+from bot.services import (
+    HistoryEntry,
+    MatchAnalysis,
+    MatchStatus,
+    Rating,
+    Stats,
+    StoredStrategy,
+    Tournament,
+    Upload,
+)
+from hogengine.analysis import MISTAKE, Move
+from hogengine.rules import get_rules
+
+GOOD = discord.Colour.green()
+BAD = discord.Colour.red()
+INFO = discord.Colour.blurple()
+OPPONENTS = {"perfect": "the perfect bot"}  # how the reference opponents read
+TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
+STANDINGS_HEADER = ("#", "strategy", "owner", "wins", "losses", "tie-break")
+ALIGN, WIDTHS = "><<>>>", (4, 24, 16, 4, 6, 9)  # the standings' columns in text
+_HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
+MAX_LINES = 25
+
+
+def _figures(embed: discord.Embed, strategy: StoredStrategy) -> discord.Embed:
+    """One field per reference opponent: the exact win rate on average, moving first and second."""
+    for figure in strategy.figures:
+        embed.add_field(
+            name=f"vs {OPPONENTS.get(figure.opponent, figure.opponent)}",
+            value=f"**{figure.average:.4%}**\nfirst {figure.first:.4%}\nsecond {figure.second:.4%}",
+        )
+    return embed
+
+
+def _source(strategy: StoredStrategy) -> str:
+    if strategy.cpu_seconds is None:
+        return "a JSON table"
+    return f"a Python file, {strategy.cpu_seconds:.2f} s of CPU in the sandbox"
+
+
+def upload_verdict(upload: Upload) -> discord.Embed:
+    """An accepted upload: what it is, what it replaced or equals, and its exact win rates."""
+    strategy = upload.strategy
+    lines = [f"**{strategy.name}** plays {strategy.rules}: {_source(strategy)}."]
+    if upload.replaced is not None:
+        lines.append("It replaces your earlier version (kept in the strategy's history).")
+    if upload.duplicate_of is not None:
+        twin = upload.duplicate_of
+        lines.append(f"Its table is identical to **{twin.name}** by {twin.owner.name} (same SHA-256).")
+    lines.append("Exact win rates over both seatings, against:")
+    embed = discord.Embed(title=f"Accepted: {strategy.name}", description="\n".join(lines), colour=GOOD)
+    embed.set_footer(text=f"table SHA-256 {strategy.table_hash}")
+    return _figures(embed, strategy)
+
+
+def refused(reason: str) -> discord.Embed:
+    """An upload that was not accepted, and the one-line reason."""
+    return discord.Embed(title="Not accepted", description=reason, colour=BAD)
+
+
+def strategy_card(strategy: StoredStrategy, versions: int) -> discord.Embed:
+    """One stored strategy: owner, rule set, source, versions and its exact win rates."""
+    embed = discord.Embed(
+        title=strategy.name,
+        description=(
+            f"By {strategy.owner.name} for {strategy.rules}: {_source(strategy)}. Uploaded "
+            f"{timestamp(strategy.created_at)}; version {versions} of {versions}."
+        ),
+        colour=INFO,
+    )
+    embed.set_footer(text=f"table SHA-256 {strategy.table_hash}")
+    return _figures(embed, strategy)
+
+
+def _bounded(lines: Sequence[str]) -> str:
+    more = len(lines) - MAX_LINES
+    return "\n".join([*lines[:MAX_LINES], *([f"… and {more} more."] if more > 0 else [])])
+
+
+def strategy_list(strategies: Sequence[StoredStrategy], title: str) -> discord.Embed:
+    """A server's (or one person's) active strategies with their average against the perfect bot."""
+    lines = []
+    for strategy in strategies:
+        perfect = next((f.average for f in strategy.figures if f.opponent == "perfect"), None)
+        versus = "" if perfect is None else f" · {perfect:.2%} vs the perfect bot"
+        lines.append(f"**{strategy.name}** ({strategy.rules}) by {strategy.owner.name}{versus}")
+    text = _bounded(lines) or "No strategies yet: `/hog upload strategy` adds one."
+    return discord.Embed(title=title, description=text, colour=INFO)
+
+
+def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
+    """Each place as cells under STANDINGS_HEADER: as `hog tournament` shows them, with the owner."""
+    others = len(tournament.standings) - 1
+    return [
+        (
+            str(s.place),
+            s.name,
+            s.owner_name or "-",
+            f"{s.points:g}",
+            f"{others - s.points:g}",
+            f"{s.tiebreak:.6f}",
+        )
+        for s in tournament.standings
+    ]
+
+
+def standings_text(tournament: Tournament) -> str:
+    """The standings in a code block (the picture beside it shows the same cells)."""
+    head = (
+        f"**{tournament.format} tournament** under {tournament.rules} to {tournament.goal}: "
+        f"{len(tournament.standings)} strategies; tie-break: {TIE_BREAKS[tournament.format]}."
+    )
+    rows = [STANDINGS_HEADER, *standings_rows(tournament)[:MAX_LINES]]
+    lines = ["  ".join(f"{c[:w]:{a}{w}}" for c, a, w in zip(row, ALIGN, WIDTHS, strict=True)) for row in rows]
+    return "\n".join([head, "```", *lines, "```"])
+
+
+def leaderboard(ratings: Sequence[Rating], rules: str) -> discord.Embed:
+    """The best rated players of a server under one rule set (games against the bot are not rated)."""
+    lines = [
+        f"{place}. **{r.player.name}** {r.score:.1f} (mu {r.mu:.1f}, sigma {r.sigma:.2f}) · {r.games} game(s)"
+        for place, r in enumerate(ratings, start=1)
+    ]
+    text = "\n".join(lines) or "No rated games here yet: `/hog challenge` someone."
+    embed = discord.Embed(title=f"Leaderboard · {get_rules(rules).title}", description=text, colour=INFO)
+    return embed.set_footer(text="openskill (Plackett-Luce): mu - 3 sigma; only games between people count")
+
+
+def stats(found: Stats) -> discord.Embed:
+    """A player's record: games, wins, favourite dice, Pork Chops, Pig Fest streak and ratings."""
+    embed = discord.Embed(title=f"{found.player.name}'s Hog", colour=INFO)
+    share = f" ({found.wins / found.games:.0%})" if found.games else ""
+    embed.add_field(name="Games", value=f"{found.games} ({found.bot_games} against the house bot)")
+    embed.add_field(name="Wins", value=f"{found.wins}{share}")
+    dice = found.favourite_dice
+    favourite = "-" if dice is None else f"{dice} dice" + (" (Free Bacon)" if dice == 0 else "")
+    embed.add_field(name="Favourite number of dice", value=favourite)
+    embed.add_field(name="Pork Chops used", value=str(found.pork_chops))
+    embed.add_field(name="Longest Pig Fest streak", value=f"{found.longest_pig_fest_streak} Pig Out(s)")
+    ratings = [f"{r.rules}: **{r.score:.1f}** after {r.games} game(s)" for r in found.ratings]
+    embed.add_field(name="Ratings", value="\n".join(ratings) or "not rated yet", inline=False)
+    return embed
+
+
+def history(entries: Sequence[HistoryEntry], name: str) -> discord.Embed:
+    """A player's latest games, newest first."""
+    lines = []
+    for entry in entries:
+        mine, theirs = entry.scores[entry.seat], entry.scores[1 - entry.seat]
+        result = ("won" if entry.won else "lost") + _HOW.get(entry.status, "")
+        when = "" if entry.finished_at is None else f" {timestamp(entry.finished_at)}"
+        lines.append(
+            f"`#{entry.match_id}` {entry.rules} vs {entry.opponent}: **{result}** {mine}-{theirs}{when}"
+        )
+    text = "\n".join(lines) or "No games played yet."
+    return discord.Embed(title=f"{name}'s latest games", description=text, colour=INFO)
+
+
+def _mistake(move: Move, rules: str) -> str:
+    label = get_rules(rules).choice_label
+    me, you = move.scores[move.player], move.scores[1 - move.player]
+    return (
+        f"turn {move.turn + 1} at {me}-{you}: **{label(move.choice)}** ({move.value:.1%}) instead of "
+        f"**{label(move.best)}** ({move.best_value:.1%})"
+    )
+
+
+def analysis(found: MatchAnalysis) -> discord.Embed:
+    """Each side's accuracy and biggest mistakes (the chart is attached beside it)."""
+    match = found.match
+    embed = discord.Embed(
+        title=f"Analysis · match {match.id} ({match.rules})",
+        description=(
+            "Chances to win are exact: the solver's values of every position, hidden state included. "
+            "A choice's cost is the chance it gave away against the best choice, before the dice fell."
+        ),
+        colour=INFO,
+    )
+    for summary in found.analysis.players:
+        mistakes = [_mistake(move, match.rules) for move in summary.mistakes]
+        clean = f"No mistakes: every choice within {MISTAKE:.1%} of the best."
+        embed.add_field(
+            name=f"{found.names[summary.player]}: accuracy {summary.accuracy:.1f}%",
+            value="\n".join(
+                [
+                    f"{summary.moves} choice(s), {summary.expected_loss:.1%} of winning chances given away.",
+                    *(mistakes or [clean]),
+                ]
+            ),
+            inline=False,
+        )
+    return embed

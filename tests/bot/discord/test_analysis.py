@@ -1,0 +1,93 @@
+"""After a game, the Analysis button (for anyone) and `/hog analyze` show privately how the exact chances
+moved and what each choice cost: the solver's own values at every position of the game."""
+
+from typing import Any
+
+from hogengine.analysis import MISTAKE
+from hogengine.game import State
+from hogengine.rules import get_rules
+from hogengine.solver import solve
+from tests.bot.discord.harness import World, picture, private, private_embed, replay, said
+
+RULES = "swine-align"
+
+
+def alice_tens_bob_fives(state: State) -> int:
+    return 10 if state.mover == 0 else 5
+
+
+def solvers_view(
+    turns: list[dict[str, Any]], winner: int
+) -> tuple[list[float], dict[int, list[tuple[float, str]]]]:
+    """Player 0's chance before each turn and at the end, and each seat's (cost, mistake line) per choice."""
+    solution = solve(RULES)
+    label = get_rules(RULES).choice_label
+    series: list[float] = []
+    choices: dict[int, list[tuple[float, str]]] = {0: [], 1: []}
+    scores = (0, 0)
+    for turn in turns:
+        seat = turn["player"]
+        state = State(RULES, 100, scores, mover=seat, turn=turn["turn"])
+        chance = solution.win_probability(state)
+        series.append(chance if seat == 0 else 1 - chance)
+        values = solution.choice_values(state)
+        best = max(values, key=lambda choice: values[choice])
+        line = (
+            f"turn {turn['turn'] + 1} at {scores[seat]}-{scores[1 - seat]}: **{label(turn['choice'])}** "
+            f"({values[turn['choice']]:.1%}) instead of **{label(best)}** ({values[best]:.1%})"
+        )
+        choices[seat].append((values[best] - values[turn["choice"]], line))
+        scores = (turn["score"][0], turn["score"][1])
+    series.append(1.0 if winner == 0 else 0.0)
+    return series, choices
+
+
+async def test_the_analysis_of_a_finished_game_is_the_solvers(world: World) -> None:
+    match = await world.challenge()
+    boards = await world.play_to_end(match.id, alice_tens_bob_fives)
+
+    pressed = await world.carol.click(boards[-1], label="Analysis")  # anyone may look, privately
+
+    callback = [r.json for r in world.env.http_requests if r.path.endswith("/callback")][-1]
+    assert callback == {"type": 5, "data": {"flags": 64}}  # "thinking…": the first solve may take seconds
+    finished = await world.match(match.id)
+    assert finished.winner is not None
+    series, choices = solvers_view(replay(await world.export(match.id)), finished.winner)
+    assert any(cost >= MISTAKE for cost, _ in choices[0])  # ten dice every turn: alice has mistakes to see
+    (chart,) = private(pressed).attachments
+    await picture(chart)
+    assert chart.description == (
+        f"Win probability over {len(series) - 1} turns: alice's chance ranged from {100 * min(series):.0f}% "
+        f"to {100 * max(series):.0f}% and ended at {100 * series[-1]:.0f}%."
+    )
+    embed = private_embed(pressed)
+    assert embed.title == f"Analysis · match {match.id} (swine-align)"
+    for field, (seat, name) in zip(embed.fields, enumerate(("alice", "bob")), strict=True):
+        costs = [cost for cost, _ in choices[seat]]
+        assert field.name == f"{name}: accuracy {100 * (1 - sum(costs) / len(costs)):.1f}%"
+        worst = sorted((c for c in choices[seat] if c[0] >= MISTAKE), key=lambda c: -c[0])[:3]
+        lines = (field.value or "").splitlines()
+        assert lines[0] == f"{len(costs)} choice(s), {sum(costs):.1%} of winning chances given away."
+        assert lines[1:] == (
+            [line for _, line in worst] or ["No mistakes: every choice within 0.5% of the best."]
+        )
+    assert embed.fields[0].value != embed.fields[1].value
+
+    asked = await world.alice.slash(world.channel, "hog analyze", match=match.id)
+
+    again = private_embed(asked)
+    assert [(f.name, f.value) for f in again.fields] == [(f.name, f.value) for f in embed.fields]
+    assert private(asked).attachments[0].description == chart.description
+
+
+async def test_nothing_to_analyse(world: World) -> None:
+    await world.alice.slash(world.channel, "hog challenge", opponent=world.bob)
+    pending = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert pending is not None
+
+    empty = await world.alice.slash(world.channel, "hog analyze", match=pending.id)
+    unknown = await world.alice.slash(world.channel, "hog analyze", match=pending.id + 1)
+
+    assert said(empty) == "No turns were played in this game."
+    assert said(unknown) == "That game no longer exists."
+    assert world.domain_errors() == [said(empty), said(unknown)]

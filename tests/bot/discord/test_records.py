@@ -1,0 +1,131 @@
+"""Ratings of games between people (the bot's are unrated), the leaderboard, stats, history and forget-me."""
+
+from openskill.models import PlackettLuce
+
+from bot.services import Match, Player
+from bot.services.privacy import FORGOTTEN_NAME
+from tests.bot.discord.harness import World, labels, picture, private, private_embed, said
+
+ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
+
+
+async def beat(world: World, winner: str, loser: str) -> Match:
+    """A game between two of alice, bob and carol: the winner rolls one die, then the loser gives up."""
+    first, second = getattr(world, winner), getattr(world, loser)
+    await first.slash(world.channel, "hog challenge", opponent=second)
+    await second.click(world.channel.last_message, label="Accept")
+    match = await world.service.open_match_in_channel(world.channel.id, first.id)
+    assert match is not None
+    await first.click(await world.board(match.id), label="Roll 1")
+    await second.slash(world.channel, "hog forfeit")
+    return await world.match(match.id)
+
+
+async def rated_matches(world: World) -> list[int]:
+    rows = await world.services.db.fetch_all("SELECT DISTINCT match_id FROM rating_history ORDER BY match_id")
+    return [row["match_id"] for row in rows]
+
+
+async def test_games_between_people_are_rated_as_they_end_and_bot_games_never(world: World) -> None:
+    games = [("alice", "bob"), ("alice", "carol"), ("bob", "carol")]
+    ids = []
+    for winner, loser in games:
+        ids.append((await beat(world, winner, loser)).id)
+        assert await rated_matches(world) == ids  # rated as soon as it ended
+    await world.carol.slash(world.channel, "hog vs-bot")
+    await world.carol.slash(world.channel, "hog forfeit")
+
+    board = private_embed(await world.carol.slash(world.channel, "hog leaderboard"))
+
+    assert await rated_matches(world) == ids
+    model = PlackettLuce()
+    expected = {name: model.rating() for name in ("alice", "bob", "carol")}
+    for winner, loser in games:
+        (won,), (lost,) = model.rate([[expected[winner]], [expected[loser]]], ranks=[0, 1])
+        expected[winner], expected[loser] = won, lost
+    assert (board.description or "").splitlines() == [
+        f"{place}. **{name}** {expected[name].ordinal():.1f} (mu {expected[name].mu:.1f}, "
+        f"sigma {expected[name].sigma:.2f}) · 2 game(s)"
+        for place, name in enumerate(("alice", "bob", "carol"), start=1)
+    ]
+    assert board.title == "Leaderboard · Swine Align / Pig Pass (CS 61A Fall 2020)"
+    empty = private_embed(await world.carol.slash(world.channel, "hog leaderboard", rules="pig-fest"))
+    assert empty.description == "No rated games here yet: `/hog challenge` someone."
+
+
+async def test_stats_show_a_players_record_and_rating_history(world: World) -> None:
+    await beat(world, "alice", "bob")
+    await beat(world, "bob", "alice")
+    await world.alice.slash(world.channel, "hog vs-bot")
+    await world.alice.slash(world.channel, "hog forfeit")
+
+    result = await world.carol.slash(world.channel, "hog stats", user=world.alice)
+
+    embed = private_embed(result)
+    shown = {field.name: field.value for field in embed.fields}
+    assert embed.title == "alice's Hog"
+    assert shown["Games"] == "3 (1 against the house bot)" and shown["Wins"] == "1 (33%)"
+    assert shown["Favourite number of dice"] == "1 dice"
+    assert shown["Pork Chops used"] == "0" and shown["Longest Pig Fest streak"] == "0 Pig Out(s)"
+    stats = await world.services.ratings.stats(Player(world.alice.id, "alice"))
+    assert shown["Ratings"] == f"swine-align: **{stats.ratings[0].score:.1f}** after 2 game(s)"
+    (chart,) = private(result).attachments
+    await picture(chart)
+    assert chart.description == (
+        f"Rating history of alice: swine-align: {stats.rating_history[0].before:.1f} to "
+        f"{stats.rating_history[-1].after:.1f} over 2 games."
+    )
+    fresh = await world.carol.slash(world.channel, "hog stats")
+    assert private(fresh).attachments == []  # no rated game, no chart
+    assert {f.name: f.value for f in private_embed(fresh).fields}["Ratings"] == "not rated yet"
+
+
+async def test_history_lists_the_latest_games(world: World) -> None:
+    first = await beat(world, "alice", "bob")
+    await world.alice.slash(world.channel, "hog vs-bot", level="course")
+    bot_game = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert bot_game is not None
+    await world.alice.slash(world.channel, "hog forfeit")
+
+    embed = private_embed(await world.bob.slash(world.channel, "hog history", user=world.alice))
+
+    lines = (embed.description or "").splitlines()
+    assert embed.title == "alice's latest games"
+    assert lines[0].startswith(
+        f"`#{bot_game.id}` swine-align vs the house bot (course): **lost by forfeit** 0-0 <t:"
+    )
+    score = first.state.scores
+    assert lines[1].startswith(
+        f"`#{first.id}` swine-align vs bob: **won by forfeit** {score[0]}-{score[1]} <t:"
+    )
+
+
+async def test_forget_me_asks_first_then_forgets(world: World) -> None:
+    await world.upload(world.alice, "four.py", ROLL_4)
+    match = await beat(world, "bob", "alice")
+
+    asked = await world.alice.slash(world.channel, "hog forget-me")
+
+    question = private(asked)
+    assert "cannot be undone" in question.content and labels(question.message) == ["Forget me"]
+    await world.alice.click(question, label="Forget me")
+    done = world.env.backend.get_message(question.channel_id, question.id)
+    assert done.content == (
+        "Done: 1 strategy version(s) deleted and 1 game(s) now played by an anonymous player."
+    )
+    assert done.components == []
+    assert await world.services.strategies.active(world.channel.guild.id) == []
+    history = private_embed(await world.bob.slash(world.channel, "hog history"))
+    assert f"`#{match.id}` swine-align vs {FORGOTTEN_NAME}: **won by forfeit**" in (history.description or "")
+    board = private_embed(await world.bob.slash(world.channel, "hog leaderboard"))
+    assert (board.description or "").startswith("1. **bob** ") and "alice" not in (board.description or "")
+
+
+async def test_forget_me_waits_for_open_games(world: World) -> None:
+    await world.alice.slash(world.channel, "hog vs-bot")
+    asked = await world.alice.slash(world.channel, "hog forget-me")
+
+    pressed = await world.alice.click(private(asked), label="Forget me")
+
+    assert said(pressed) == "Finish or forfeit your open games and challenges first."
+    assert (await world.service.open_match_in_channel(world.channel.id, world.alice.id)) is not None

@@ -1,0 +1,120 @@
+"""Stored strategies in Discord: listed, shown, deleted by their owner only, and played against by anyone."""
+
+import json
+
+import numpy as np
+
+from hogengine.solver import best_table, exact_winrate
+from hogengine.strategies import always_roll, table_from_function
+from tests.bot.discord.harness import (
+    World,
+    fields,
+    labels,
+    picture,
+    private,
+    private_embed,
+    replay,
+    said,
+)
+
+RULES = "swine-align"
+ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
+SCORE_MOD = b"def final_strategy(score, opponent_score):\n    return score % 11\n"
+MOD = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
+
+
+async def test_strategies_are_listed_with_their_strength(world: World) -> None:
+    await world.upload(world.alice, "four.py", ROLL_4)
+    await world.upload(world.bob, "mod.py", SCORE_MOD)
+
+    everyone = private_embed(await world.carol.slash(world.channel, "hog strategies"))
+    bobs = private_embed(await world.carol.slash(world.channel, "hog strategies", user=world.bob))
+
+    perfect = best_table(RULES)
+    four = exact_winrate(RULES, table_from_function(always_roll(4), RULES), perfect).average
+    mod = exact_winrate(RULES, MOD, perfect).average
+    assert everyone.title == "Strategies on this server"
+    assert (everyone.description or "").splitlines() == [
+        f"**four** (swine-align) by alice · {four:.2%} vs the perfect bot",
+        f"**mod** (swine-align) by bob · {mod:.2%} vs the perfect bot",
+    ]
+    assert bobs.title == "bob's strategies" and (bobs.description or "").startswith("**mod**")
+
+
+async def test_a_strategy_is_shown_with_its_heatmap(world: World) -> None:
+    await world.upload(world.alice, "four.py", ROLL_4)
+    await world.upload(world.alice, "four.py", ROLL_4)  # a second version of the same name
+
+    result = await world.bob.slash(world.channel, "hog strategy show", name="FOUR")
+
+    embed = private_embed(result)
+    assert embed.title == "four" and "version 2 of 2" in (embed.description or "")
+    rate = exact_winrate(RULES, table_from_function(always_roll(4), RULES), best_table(RULES))
+    assert (
+        f"**{rate.average:.4%}**" in {field.name: field.value for field in embed.fields}["vs the perfect bot"]
+    )
+    (heatmap,) = private(result).attachments
+    await picture(heatmap)
+    missing = await world.bob.slash(world.channel, "hog strategy show", name="nope")
+    assert said(missing) == "There is no strategy called 'nope' on this server."
+    assert world.domain_errors() == [said(missing)]
+
+
+async def test_only_the_owner_deletes_a_strategy(world: World) -> None:
+    await world.upload(world.alice, "four.py", ROLL_4)
+
+    refused = await world.bob.slash(world.channel, "hog strategy delete", name="four")
+    deleted = await world.alice.slash(world.channel, "hog strategy delete", name="four")
+
+    assert said(refused) == "Only alice can delete 'four'."
+    assert said(deleted) == "Deleted **four** and its history. Past games keep their copy."
+    assert world.domain_errors() == [said(refused)]
+    assert await world.services.strategies.active(world.channel.guild.id) == []
+
+
+async def test_names_are_completed_from_the_servers_strategies(world: World) -> None:
+    await world.upload(world.alice, "four.py", ROLL_4)
+    await world.upload(world.bob, "fourish.json", json.dumps([[4] * 100] * 100).encode(), rules="piggy-back")
+    await world.upload(world.bob, "mod.py", SCORE_MOD)
+
+    swine = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "FO")
+    piggy = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "", rules="piggy-back")
+    bobs = await world.bob.autocomplete(world.channel, "hog strategy delete", "name", "")
+
+    assert [choice["value"] for choice in swine] == ["four"]
+    assert swine[0]["name"] == "four (swine-align, by alice)"
+    assert [choice["value"] for choice in piggy] == ["fourish"]
+    assert [choice["value"] for choice in bobs] == ["fourish", "mod"]
+
+
+async def test_anyone_plays_a_stored_strategy_and_it_moves_by_its_table(world: World) -> None:
+    await world.upload(world.alice, "mod.py", SCORE_MOD)
+
+    await world.carol.slash(world.channel, "hog vs-bot", strategy="mod")  # alice's strategy, carol plays it
+
+    match = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
+    assert match is not None
+    board = await world.board(match.id)
+    assert "Hog Bot (strategy mod)" in fields(board)
+    boards = await world.play_to_end(match.id, lambda state: 6)
+    assert labels(boards[-1]) == ["Rematch", "Analysis"]
+    turns = replay(await world.export(match.id))
+    bot_turns = [turn for turn in turns if turn["player"] == 1]
+    assert bot_turns
+    for turn in bot_turns:
+        me, you = turns[turn["turn"] - 1]["score"][::-1]
+        assert turn["choice"] == MOD[me, you]
+    await world.carol.click(boards[-1], label="Rematch")
+    rematch = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
+    assert rematch is not None and rematch.strategy_name == "mod" and rematch.bot_seat == 0
+    first = fields(await world.board(rematch.id))["Last turn"]
+    assert first.startswith("**Hog Bot (strategy mod)** chose Free Bacon")  # MOD[0, 0] is 0
+
+
+async def test_a_strategy_plays_only_its_own_rules(world: World) -> None:
+    await world.upload(world.alice, "mod.py", SCORE_MOD)
+
+    result = await world.carol.slash(world.channel, "hog vs-bot", rules="pork-chop", strategy="mod")
+
+    assert said(result) == "'mod' plays swine-align, not pork-chop."
+    assert world.domain_errors() == [said(result)]

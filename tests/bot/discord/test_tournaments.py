@@ -1,0 +1,140 @@
+"""`/hog tournament`: for Manage Server only; every stored strategy of the server plays every other; the
+standings, posted as text and as a picture, are the solver's (and `hog tournament`'s); progress shows."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, cast
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.discord.cogs.records import Progress
+from hogengine.solver import exact_winrate, tournament_exact
+from hogengine.strategies import Table, always_roll, table_from_function
+from tests.bot.contest.conftest import entries
+from tests.bot.discord.conftest import GUILD_ID
+from tests.bot.discord.harness import World, picture, said
+
+RULES = "swine-align"
+
+
+@pytest.fixture
+async def entered(world: World) -> list[tuple[str, Table]]:
+    """The entries uploaded as JSON tables by alice (two), bob and carol."""
+    for person, (name, table) in zip(
+        (world.alice, world.bob, world.carol, world.alice), entries(), strict=True
+    ):
+        await world.upload(person, f"{name}.json", json.dumps(table.tolist()).encode())
+    return entries()
+
+
+def hog_tournament(tables: list[tuple[str, Table]], folder: Path) -> list[dict[str, Any]]:
+    """The standings `hog tournament --json` gives for these tables, as a user would check them."""
+    files = []
+    for name, table in tables:
+        (folder / f"{name}.json").write_text(json.dumps(table.tolist()))
+        files.append(str(folder / f"{name}.json"))
+    done = subprocess.run(
+        [sys.executable, "-m", "hogengine", "tournament", "--json", "--rules", RULES, *files],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    standings: list[dict[str, Any]] = json.loads(done.stdout)["standings"]
+    return standings
+
+
+async def test_the_standings_are_the_solvers(
+    world: World, entered: list[tuple[str, Table]], tmp_path: Path
+) -> None:
+    result = await world.mod.slash(world.channel, "hog tournament")
+
+    callback = [r.json for r in world.env.http_requests if r.path.endswith("/callback")][-1]
+    assert callback == {"type": 5}  # a public "thinking…" at once
+    edits = [r.json or {} for r in world.env.http_requests if r.method == "PATCH" and "@original" in r.path]
+    assert any(str(edit.get("content")).startswith("Tournament running: ") for edit in edits)
+    message = result.response
+    assert message is not None and not message.ephemeral
+    lines = message.content.splitlines()
+    assert lines[0] == (
+        "**exact tournament** under swine-align to 100: 4 strategies; tie-break: mean win rate."
+    )
+    rows = [line.split() for line in lines[3:-1]]
+    expected = tournament_exact(RULES, entered)
+    owners = {"fours": "alice", "sixes": "bob", "course": "carol", "mixed": "alice"}
+    assert rows == [
+        [str(place), row.name, owners[row.name], str(row.wins), str(row.losses), f"{row.tie_break:.6f}"]
+        for place, row in enumerate(expected.rows, start=1)
+    ]
+    checked = hog_tournament(entered, tmp_path)
+    assert [(r[1], r[3], r[4], r[5]) for r in rows] == [
+        (s["name"], str(s["wins"]), str(s["losses"]), f"{s['tie_break']:.6f}") for s in checked
+    ]
+    (standings,) = message.attachments
+    await picture(standings)
+    assert (
+        standings.description
+        == f"Standings table 'exact tournament · swine-align' with 4 entries. {rows[0][1]} leads."
+    )
+    stored = await world.services.contests.latest(GUILD_ID, RULES)
+    assert stored is not None and [s.name for s in stored.standings] == [r[1] for r in rows]
+
+
+async def test_the_sampled_format_breaks_ties_exactly(world: World, entered: list[tuple[str, Table]]) -> None:
+    result = await world.mod.slash(world.channel, "hog tournament", format="sampled")
+
+    assert result.response is not None
+    rows = [line.split() for line in result.response.content.splitlines()[3:-1]]
+    five = table_from_function(always_roll(5), RULES)
+    tables = dict(entered)
+    assert sorted(row[1] for row in rows) == sorted(tables)
+    for row in rows:
+        assert int(row[3]) + int(row[4]) == 3
+        assert row[5] == f"{exact_winrate(RULES, tables[row[1]], five).average:.6f}"
+
+
+async def test_only_members_who_manage_the_server_start_one(world: World, entered: object) -> None:
+    result = await world.alice.slash(world.channel, "hog tournament")
+
+    assert said(result) == "You are missing Manage Server permission(s) to run this command."
+    errors = world.env.errors_since(world.errors_seen)
+    world.errors_seen = world.env.error_cursor
+    assert [type(error) for error in errors] == [app_commands.MissingPermissions]
+    assert await world.services.contests.latest(GUILD_ID) is None
+
+
+async def test_too_few_strategies(world: World) -> None:
+    result = await world.mod.slash(world.channel, "hog tournament", rules="piggy-back")
+
+    assert result.response is not None
+    assert result.response.content == "A tournament needs at least two piggy-back strategies on this server."
+    assert world.domain_errors() == [result.response.content]
+
+
+class Answer:
+    """Stands in for the deferred interaction: records each edit."""
+
+    def __init__(self) -> None:
+        self.edits: list[str] = []
+
+    async def edit_original_response(self, *, content: str) -> None:
+        self.edits.append(content)
+
+
+async def test_progress_is_shown_at_most_once_a_second() -> None:
+    times = iter([100.0, 100.3, 100.9, 101.0, 101.5, 102.2])
+    answer = Answer()
+    progress = Progress(cast(discord.Interaction[Any], answer), clock=lambda: next(times))
+
+    for done in range(1, 7):
+        await progress(done, 6)
+
+    assert answer.edits == [
+        "Tournament running: 1 of 6 steps done (17%)…",
+        "Tournament running: 4 of 6 steps done (67%)…",
+        "Tournament running: 6 of 6 steps done (100%)…",
+    ]

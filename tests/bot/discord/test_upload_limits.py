@@ -1,0 +1,77 @@
+"""Uploads are rationed (a cooldown per person) and never hold up the bot: games elsewhere go on while the
+sandbox checks a slow upload."""
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from bot.config import Settings
+from bot.services import MatchStatus
+from tests.bot.discord.harness import World, private_embed
+
+COOLDOWN = 60.0
+ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
+SLOW = b"import time\nwhile time.process_time() < 2.0:\n    pass\n" + ROLL_4  # 2 s of CPU, then fine
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"upload_cooldown_seconds": COOLDOWN, "upload_time_limit_seconds": 5.0})
+
+
+async def until(condition: Callable[[], Awaitable[bool]], seconds: float = 10.0) -> None:
+    """Wait (in real time) until the condition holds."""
+    deadline = time.monotonic() + seconds
+    while not await condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_second_upload_within_the_cooldown_is_refused(world: World) -> None:
+    assert private_embed(await world.upload(world.alice, "a.py", ROLL_4)).title == "Accepted: a"
+
+    again = private_embed(await world.upload(world.alice, "b.py", ROLL_4))
+
+    assert again.title == "Not accepted"
+    assert re.fullmatch(r"You can upload again in (59|60) s\.", again.description or "")
+    assert private_embed(await world.upload(world.bob, "c.py", ROLL_4)).title == "Accepted: c"
+    await world.env.advance_time(COOLDOWN)
+    assert private_embed(await world.upload(world.alice, "b.py", ROLL_4)).title == "Accepted: b"
+
+
+async def test_a_game_in_another_channel_goes_on_while_a_slow_upload_is_checked(world: World) -> None:
+    elsewhere = world.channel.guild.create_text_channel("hog-2")
+    await world.bob.slash(elsewhere, "hog vs-bot")
+    match = await world.service.open_match_in_channel(elsewhere.id, world.bob.id)
+    assert match is not None
+
+    checking = asyncio.create_task(world.upload(world.alice, "slow.py", SLOW))
+    presses: list[asyncio.Task[object]] = []
+    try:
+
+        async def sandbox_at_work() -> bool:
+            return any("Checking" in str(r.json) for r in world.env.http_requests)
+
+        await until(sandbox_at_work)
+        for _ in range(3):  # bob plays and the house bot answers, three times, while the sandbox works
+            before = await world.match(match.id)
+            (board,) = [m for m in elsewhere.history() if m.id == before.message_id]
+            press = world.press_stale(world.bob, world.rendering(board), "Roll 1")
+            presses.append(asyncio.create_task(press))
+
+            async def answered(turn: int = before.state.turn) -> bool:
+                now = await world.match(match.id)
+                return now.status is not MatchStatus.ACTIVE or (now.state.turn > turn and not now.is_bot_turn)
+
+            await until(answered)
+            assert not checking.done(), "the upload was over before the game could go on: nothing shown"
+    finally:
+        await asyncio.gather(checking, *presses, return_exceptions=True)
+
+    assert private_embed(checking.result()).title == "Accepted: slow"
+    stored = await world.services.strategies.show(world.channel.guild.id, "slow")
+    assert stored.cpu_seconds is not None and stored.cpu_seconds >= 2.0
+    assert (await world.match(match.id)).state.turn >= 6

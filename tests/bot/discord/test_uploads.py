@@ -1,0 +1,168 @@
+"""`/hog upload strategy`: checked before it is downloaded, judged by the sandbox, answered privately with
+the verdict: the heatmap and exact win rates, or the sandbox's own one-line reason."""
+
+import json
+import re
+from hashlib import sha256 as hashed
+
+import numpy as np
+import pytest
+
+from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
+from hogengine.solver import best_table, exact_winrate
+from hogengine.strategies import always_roll, table_from_function
+from tests.bot.discord.conftest import GUILD_ID, UPLOAD_TIME_LIMIT
+from tests.bot.discord.harness import World, picture, private_embed, said
+
+RULES = "swine-align"
+ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
+SCORE_MOD = b"def final_strategy(score, opponent_score):\n    return score % 11\n"
+
+
+async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: World) -> None:
+    result = await world.upload(world.alice, "mod.py", SCORE_MOD)
+
+    requests = world.env.http_requests
+    callback = next(r.json for r in requests if r.path.endswith("/callback"))
+    assert callback == {"type": 5, "data": {"flags": 64}}  # a private "thinking…" at once
+    first_edit = next(r.json for r in requests if r.method == "PATCH" and "@original" in r.path)
+    assert first_edit["content"] == "Checking **mod.py** in the sandbox…"  # while the sandbox works
+    embed = private_embed(result)
+    assert embed.title == "Accepted: mod"
+    assert "**mod** plays swine-align: a Python file" in (embed.description or "")
+    table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
+    opponents = {f"always_roll({n})": table_from_function(always_roll(n), RULES) for n in (4, 5, 6)}
+    opponents["the perfect bot"] = best_table(RULES)
+    shown = {field.name: field.value for field in embed.fields}
+    assert list(shown) == [f"vs {name}" for name in opponents]
+    for name, opponent in opponents.items():
+        rate = exact_winrate(RULES, table, opponent)
+        assert (
+            shown[f"vs {name}"] == f"**{rate.average:.4%}**\nfirst {rate.first:.4%}\nsecond {rate.second:.4%}"
+        )
+    assert result.response is not None
+    (heatmap,) = result.response.attachments
+    await picture(heatmap)
+    assert heatmap.description is not None
+    assert heatmap.description.startswith("Heatmap of the strategy 'mod (swine-align)' over 100 by 100")
+    assert embed.image.url is not None and embed.image.url.endswith(heatmap.filename)
+    stored = await world.services.strategies.show(GUILD_ID, "mod")
+    assert stored.table is not None and np.array_equal(stored.table, table)
+
+
+async def test_a_json_table_is_accepted_and_an_identical_table_recognised(world: World) -> None:
+    await world.upload(world.alice, "four.py", ROLL_4)
+    table = table_from_function(always_roll(4), RULES)
+
+    result = await world.upload(world.bob, "fours.json", json.dumps(table.tolist()).encode(), name="Fours")
+
+    text = private_embed(result).description or ""
+    assert "**Fours** plays swine-align: a JSON table." in text
+    assert "identical to **four** by alice (same SHA-256)" in text
+
+
+async def test_the_same_name_replaces_the_old_version_and_only_its_owner_may(world: World) -> None:
+    await world.upload(world.alice, "mine.py", ROLL_4)
+
+    replaced = await world.upload(world.alice, "other.py", SCORE_MOD, name="mine")
+
+    embed = private_embed(replaced)
+    assert embed.title == "Accepted: mine" and "It replaces your earlier version" in (embed.description or "")
+    versions = await world.services.strategies.history(GUILD_ID, "mine")
+    assert [(v.source_hash, v.active) for v in versions] == [
+        (sha256(ROLL_4), False),
+        (sha256(SCORE_MOD), True),
+    ]
+    taken = private_embed(await world.upload(world.bob, "x.py", ROLL_4, name="MINE"))
+    assert (taken.title, taken.description) == ("Not accepted", "alice already has a strategy called 'mine'.")
+
+
+REFUSALS = {
+    "syntax_error": b"def final_strategy(s, o):\n    return (\n",
+    "no_final_strategy": b"def other(s, o):\n    return 4\n",
+    "illegal_value": b"def final_strategy(s, o):\n    return 11\n",
+    "exception": b"def final_strategy(s, o):\n    return 4 if s != 50 else 1 // 0\n",
+    "too_slow": b"def final_strategy(s, o):\n    while True:\n        pass\n",
+    "forbidden": b"import os\nos.fork()\n" + ROLL_4,
+    "not_deterministic": b"import random\ndef final_strategy(s, o):\n    return random.randrange(11)\n",
+}
+
+
+def sha256(data: bytes) -> str:
+    return hashed(data).hexdigest()
+
+
+def numbers_blanked(text: str) -> str:
+    return re.sub(r"\d+", "#", text)
+
+
+@pytest.mark.parametrize("kind", list(REFUSALS))
+async def test_a_hostile_upload_gets_exactly_the_sandboxs_verdict(world: World, kind: str) -> None:
+    result = await world.upload(world.alice, "bad.py", REFUSALS[kind])
+
+    embed = private_embed(result)
+    verdict = evaluate_strategy(REFUSALS[kind], range(11), UPLOAD_TIME_LIMIT)
+    assert verdict.kind == kind and verdict.reason is not None
+    assert embed.title == "Not accepted" and embed.description is not None
+    if kind == "not_deterministic":  # the values it returned are random
+        assert numbers_blanked(embed.description) == numbers_blanked(verdict.reason)
+    else:
+        assert embed.description == verdict.reason
+    assert result.response is not None and result.response.attachments == []
+    assert await world.services.strategies.active(GUILD_ID) == []
+
+
+@pytest.mark.parametrize(
+    ("filename", "size", "words"),
+    [("big.py", 1_000_001, "The file is larger than 1 MB."), ("notes.txt", 10, "Upload a Python file (.py)")],
+)
+async def test_size_and_type_are_refused_before_anything_is_downloaded(
+    world: World, monkeypatch: pytest.MonkeyPatch, filename: str, size: int, words: str
+) -> None:
+    downloads: list[str] = []
+    download = world.bot.http.get_from_cdn
+
+    async def counted(url: str) -> bytes:
+        downloads.append(url)
+        return await download(url)
+
+    monkeypatch.setattr(world.bot.http, "get_from_cdn", counted)
+
+    refused = await world.upload(world.alice, filename, b"#" * size)
+
+    assert said(refused).startswith(words)
+    assert downloads == []
+    assert world.domain_errors() == [said(refused)]
+    await world.upload(world.alice, "four.py", ROLL_4)
+    assert len(downloads) == 1  # an acceptable file is downloaded once
+
+
+async def test_without_a_safe_sandbox_python_uploads_are_refused_clearly(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unavailable(*args: object) -> None:
+        raise SandboxUnavailable("seccomp is not available")
+
+    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", unavailable)
+
+    python = private_embed(await world.upload(world.alice, "four.py", ROLL_4))
+    table = private_embed(
+        await world.upload(world.alice, "four.json", json.dumps([[4] * 100] * 100).encode())
+    )
+
+    assert python.description == (
+        "Python uploads are switched off on this host (no safe sandbox): upload a JSON table instead."
+    )
+    assert table.title == "Accepted: four"
+
+
+@pytest.fixture
+def undumpable(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records the bot's call of make_undumpable (set up before the bot starts)."""
+    calls: list[str] = []
+    monkeypatch.setattr("bot.discord.client.make_undumpable", lambda: calls.append("called"))
+    return calls
+
+
+async def test_the_bot_makes_itself_undumpable_at_start(undumpable: list[str], world: World) -> None:
+    assert undumpable == ["called"]  # no process of the same user may read its memory (the token)
