@@ -25,6 +25,7 @@ OPPONENTS = {"perfect": "the perfect bot"}  # how the reference opponents read
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
 STANDINGS_HEADER = ("#", "strategy", "owner", "wins", "losses", "tie-break")
 ALIGN, WIDTHS = "><<>>>", (4, 24, 16, 4, 6, 9)  # the standings' columns in text
+TEXT_ROWS = 20  # places in the text (a message holds 2,000 characters); the picture shows them all
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
 MAX_LINES = 25
 
@@ -111,15 +112,22 @@ def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
     ]
 
 
+def _text_row(cells: Sequence[str]) -> str:
+    """One row of the standings in fixed columns (a backtick would end the code block)."""
+    columns = zip(cells, ALIGN, WIDTHS, strict=True)
+    return "  ".join(f"{cell[:width]:{align}{width}}" for cell, align, width in columns).replace("`", "'")
+
+
 def standings_text(tournament: Tournament) -> str:
     """The standings in a code block (the picture beside it shows the same cells)."""
     head = (
         f"**{tournament.format} tournament** under {tournament.rules} to {tournament.goal}: "
         f"{len(tournament.standings)} strategies; tie-break: {TIE_BREAKS[tournament.format]}."
     )
-    rows = [STANDINGS_HEADER, *standings_rows(tournament)[:MAX_LINES]]
-    lines = ["  ".join(f"{c[:w]:{a}{w}}" for c, a, w in zip(row, ALIGN, WIDTHS, strict=True)) for row in rows]
-    return "\n".join([head, "```", *lines, "```"])
+    rows = standings_rows(tournament)
+    lines = [_text_row(row) for row in [STANDINGS_HEADER, *rows[:TEXT_ROWS]]]
+    more = [f"… and {len(rows) - TEXT_ROWS} more in the picture."] if len(rows) > TEXT_ROWS else []
+    return "\n".join([head, "```", *lines, "```", *more])
 
 
 def leaderboard(ratings: Sequence[Rating], rules: str) -> discord.Embed:

@@ -12,6 +12,8 @@ import pytest
 from discord import app_commands
 
 from bot.discord.cogs.records import Progress
+from bot.discord.contest_embeds import standings_rows, standings_text
+from bot.services import Standing, Tournament
 from hogengine.solver import exact_winrate, tournament_exact
 from hogengine.strategies import Table, always_roll, table_from_function
 from tests.bot.contest.conftest import entries
@@ -138,3 +140,19 @@ async def test_progress_is_shown_at_most_once_a_second() -> None:
         "Tournament running: 4 of 6 steps done (67%)…",
         "Tournament running: 6 of 6 steps done (100%)…",
     ]
+
+
+def test_long_standings_fit_a_message_and_the_rest_is_in_the_picture() -> None:
+    standings = tuple(
+        Standing(
+            place, f"strategy-{place:02d}-" + "x" * 30, place, "`" * 3 + "owner" * 9, place, 22 - place, 0.5
+        )
+        for place in range(1, 24)
+    )
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "exact", None, 0.0, 1.0, standings)
+
+    text = standings_text(tournament)
+
+    assert len(text) <= 2000 and text.count("```") == 2  # names cannot close the code block early
+    assert text.endswith("```\n… and 3 more in the picture.")
+    assert len(standings_rows(tournament)) == 23
