@@ -3,7 +3,7 @@ the verdict: the heatmap and exact win rates, or the sandbox's own one-line reas
 
 import json
 import re
-from hashlib import sha256 as hashed
+from hashlib import sha256
 
 import numpy as np
 import pytest
@@ -70,8 +70,8 @@ async def test_the_same_name_replaces_the_old_version_and_only_its_owner_may(wor
     assert embed.title == "Accepted: mine" and "It replaces your earlier version" in (embed.description or "")
     versions = await world.services.strategies.history(GUILD_ID, "mine")
     assert [(v.source_hash, v.active) for v in versions] == [
-        (sha256(ROLL_4), False),
-        (sha256(SCORE_MOD), True),
+        (sha256(ROLL_4).hexdigest(), False),
+        (sha256(SCORE_MOD).hexdigest(), True),
     ]
     taken = private_embed(await world.upload(world.bob, "x.py", ROLL_4, name="MINE"))
     assert (taken.title, taken.description) == ("Not accepted", "alice already has a strategy called 'mine'.")
@@ -86,10 +86,6 @@ REFUSALS = {
     "forbidden": b"import os\nos.fork()\n" + ROLL_4,
     "not_deterministic": b"import random\ndef final_strategy(s, o):\n    return random.randrange(11)\n",
 }
-
-
-def sha256(data: bytes) -> str:
-    return hashed(data).hexdigest()
 
 
 def numbers_blanked(text: str) -> str:
