@@ -116,6 +116,11 @@ class Model:
         return np.concatenate(self.outcomes)
 
     @cached_property
+    def sizes(self) -> list[int]:
+        """The number of outcomes of each kind, as plain ints."""
+        return [len(p) for p in self.outcomes]
+
+    @cached_property
     def spread(self) -> tuple[IntArray, ...]:
         """Per kind, its outcome numbers as a column (to spell rows out outcome-major)."""
         return tuple(np.arange(len(p), dtype=np.int64)[:, None] for p in self.outcomes)

@@ -31,6 +31,8 @@ GATHER_BYTES = 1 << 20
 # from which it is shared.
 THREADS = min(2, os.cpu_count() or 1)
 SHARED_WORK = 1 << 18
+# Products smaller than this go to BLAS (which runs them on one thread); larger ones to einsum.
+SMALL_PRODUCT = 9216
 # Models whose every row is spelled out once and kept (a few tens of megabytes at most).
 KEPT_ENTRIES = 1 << 22
 
@@ -118,6 +120,73 @@ def plans(model: Model, columns: IntArray, blocks: int, wide: int) -> Iterator[t
             yield made, stage
 
 
+def counting(first: IntArray, lengths: IntArray, starts: IntArray) -> IntArray:
+    """first[r], first[r] + 1, ..., first[r] + lengths[r] - 1 for every r in turn (lengths at least 1;
+    starts: where each run begins), by one cumulative sum."""
+    steps = np.ones(int(starts[-1] + lengths[-1]) if len(starts) else 0, dtype=np.int64)
+    if len(steps):
+        steps[0] = first[0]
+        steps[starts[1:]] = first[1:] - first[:-1] - lengths[:-1] + 1
+        np.cumsum(steps, out=steps)
+    return steps
+
+
+@dataclass(frozen=True)
+class FlatStage:
+    """One stage of a flat plan: its states, its entries, and where each of its rows (in natural order)
+    begins, counted from its first entry."""
+
+    states: slice
+    entries: slice
+    starts: IntArray
+
+
+@dataclass(frozen=True)
+class FlatPlan:
+    """For a run of stages, every outcome of the rows of some readers one after the other (rows in natural
+    order): a plan for one value per target, where grouping rows by kind would cost more calls than it
+    saves (few readers, small stages)."""
+
+    source: IntArray  # per entry: the row of the value matrix it reads
+    weight: FloatArray  # per entry: its probability
+    stages: tuple[FlatStage, ...]
+
+
+def flat_plan(model: Model, columns: IntArray, first: int, end: int, *, blocks: int) -> FlatPlan:
+    """A flat plan of the rows of readers choosing `columns` [reader, state] in stages first .. end - 1."""
+    readers, width = len(columns), model.width
+    bounds = model.stages[first : end + 1]
+    low, high = int(bounds[0]), int(bounds[-1])
+    rows = (columns[:, low:high].T + np.arange(low * width, high * width, width)[:, None]).ravel()
+    kinds = model.kind[rows]
+    lengths = model.kind_size[kinds]
+    starts = np.cumsum(lengths) - lengths
+    source = model.target[counting(model.row_start[rows], lengths, starts)].astype(np.intp)
+    if blocks > 1:
+        source *= blocks
+        source += np.repeat(np.arange(len(rows)) % readers, lengths)
+    weight = model.probability[counting(model.kind_first[kinds], lengths, starts)]
+    # Where each row begins, counted from the first entry of its stage.
+    edges = np.append(starts, len(source))[(bounds - low) * readers]
+    local = starts - np.repeat(edges[:-1], np.diff(bounds) * readers)
+    cuts = ((bounds - low) * readers).tolist()
+    edge = edges.tolist()
+    stages = tuple(
+        FlatStage(slice(a, b), slice(edge[number], edge[number + 1]), local[cuts[number] : cuts[number + 1]])
+        for number, (a, b) in enumerate(itertools.pairwise(bounds.tolist()))
+    )
+    return FlatPlan(source, weight, stages)
+
+
+def flat_plans(model: Model, columns: IntArray, blocks: int) -> Iterator[tuple[FlatPlan, FlatStage]]:
+    """Each stage with the flat plan that covers it, planning runs of bounded size."""
+    per_state = len(columns) * len(model.target) / max(1, model.size * model.width)
+    for first, end in runs(model, per_state):
+        made = flat_plan(model, columns, first, end, blocks=blocks)
+        for stage in made.stages:
+            yield made, stage
+
+
 class Scratch:
     """Arrays reused from stage to stage (grown when a stage needs more)."""
 
@@ -170,25 +239,42 @@ class Reader:
         model, value, blocks = self.model, self.value, self.blocks
         wide = value.shape[1]
         flat = value.reshape(-1) if wide == 1 else value
+        buffer = scratch.get("gathered", GATHER_BYTES // 8 + 64 * wide)
+        lengths, spread, chances, target = model.sizes, model.spread, model.outcomes, model.target
         for kind, begin, stop in pieces:
-            length = int(model.kind_size[kind])
-            target = model.target[plan.place[begin:stop] + model.spread[kind]]
+            length = lengths[kind]
+            found = target[plan.place[begin:stop] + spread[kind]]
             if blocks > 1:
-                index = np.multiply(target, blocks, dtype=np.intp)
+                index = np.multiply(found, blocks, dtype=np.intp)
                 index += plan.block[begin:stop]
+                index = index.ravel()
             else:
-                index = target.astype(np.intp)
-            gathered = scratch.get("gathered", index.size * wide)
+                index = found.ravel()
+            count = len(index)
             if wide == 1:
-                np.take(flat, index.ravel(), out=gathered, mode="clip")
+                gathered = flat.take(index, out=buffer[:count], mode="clip")
             else:
-                np.take(flat, index.ravel(), axis=0, out=gathered.reshape(-1, wide), mode="clip")
-            np.einsum(
-                "k,kx->x",
-                model.outcomes[kind],
-                gathered.reshape(length, -1),
-                out=sums[(begin - base) * wide : (stop - base) * wide],
-            )
+                gathered = flat.take(
+                    index, axis=0, out=buffer[: count * wide].reshape(count, wide), mode="clip"
+                )
+            into = sums[(begin - base) * wide : (stop - base) * wide]
+            if count * wide < SMALL_PRODUCT:
+                np.dot(chances[kind], gathered.reshape(length, -1), out=into)
+            else:
+                # Large products by einsum: BLAS would start threads that spin between calls.
+                np.einsum("k,kx->x", chances[kind], gathered.reshape(length, -1), out=into)
+
+    def flat_sums(
+        self, plan: FlatPlan, stage: FlatStage, scratch: Scratch, out: FloatArray | None = None
+    ) -> FloatArray:
+        """[row, 1] in natural order: each planned row's sum of p * value[source] (into `out`, if given)."""
+        count = len(stage.starts)
+        terms = scratch.get("terms", stage.entries.stop - stage.entries.start)
+        self.value.reshape(-1).take(plan.source[stage.entries], out=terms, mode="clip")
+        terms *= plan.weight[stage.entries]
+        values = scratch.get("values", count) if out is None else out.reshape(-1)
+        np.add.reduceat(terms, stage.starts, out=values)
+        return values.reshape(count, 1)
 
     def stage_sums(
         self,
@@ -223,9 +309,7 @@ def weights(model: Model, rows: IntArray) -> tuple[FloatArray, IntArray, IntArra
     kinds = model.kind[rows]
     lengths = model.kind_size[kinds]
     starts = np.cumsum(lengths) - lengths
-    code = np.repeat(model.kind_first[kinds] - starts, lengths)
-    code += np.arange(len(code))
-    weight: FloatArray = model.probability[code]
+    weight: FloatArray = model.probability[counting(model.kind_first[kinds], lengths, starts)]
     return weight, starts, lengths
 
 
@@ -233,9 +317,7 @@ def expand(model: Model, rows: IntArray) -> tuple[IntArray, FloatArray, IntArray
     """Every entry of these rows, in order: its target, its probability, and where each row's entries
     begin."""
     weight, starts, lengths = weights(model, rows)
-    place = np.repeat(model.row_start[rows] - starts, lengths)
-    place += np.arange(len(place))
-    source: IntArray = model.target[place].astype(np.intp)
+    source: IntArray = model.target[counting(model.row_start[rows], lengths, starts)].astype(np.intp)
     return source, weight, starts
 
 
@@ -297,9 +379,8 @@ def _signed_run(model: Model, first: int, end: int) -> SignedRun:
     starts = np.cumsum(lengths) - lengths
     offset = int(model.row_start[low * width])
     target = model.target[offset : int(model.row_start[high * width])]
-    # Each outcome's place among the probabilities of every kind (int32: these arrays are long).
-    code = np.repeat((model.kind_first[kinds] - starts).astype(np.int32), lengths)
-    code += np.arange(len(code), dtype=np.int32)
+    # Each outcome's place among the probabilities of every kind.
+    code = counting(model.kind_first[kinds], lengths, starts)
     # Live outcomes (the game goes on): below `size` (the opponent moves) or from `mine` on (again).
     live = (target - size).view(np.uint32) >= 2
     count = np.add.reduceat(live, starts, dtype=np.int64)

@@ -14,7 +14,7 @@ stage the rows are grouped by dice kind; a group is gathered outcome-major into 
 summed by one matrix-vector product with its outcome probabilities.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,18 @@ import numpy.typing as npt
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
-from hogengine.solver.sweep import Helper, Reader, Scratch, helper, plans
+from hogengine.solver.sweep import (
+    FlatPlan,
+    FlatStage,
+    Helper,
+    Plan,
+    Reader,
+    Scratch,
+    Stage,
+    flat_plans,
+    helper,
+    plans,
+)
 from hogengine.strategies import BadStrategy
 
 # A player of an exact match: a Table [score][opponent score] (at least goal x goal), or a full-state
@@ -32,6 +43,10 @@ from hogengine.strategies import BadStrategy
 Player = npt.NDArray[np.integer[Any]]
 # Bytes of the matrices of one block (of both sides, for a block of two groups at most twice this).
 BLOCK_BYTES = 384 << 20
+# Sides with one opponent and at most this many movers sweep flat plans (see sweep.FlatPlan) ...
+FLAT_MOVERS = 2
+# ... unless their rows use at most this many kinds of dice (as always_roll(n) tables do).
+FEW_KINDS = 2
 
 
 @dataclass(frozen=True)
@@ -113,18 +128,33 @@ def _stages(
     scratch = Scratch()
     own = model.own
     readers = [Reader(model, side.matrix.reshape(-1, side.opponents), side.movers) for side, _ in sides]
-    walks = [plans(model, side.columns, side.movers, side.opponents) for side, _ in sides]
+    walks = [_walk(model, side) for side, _ in sides]
     for steps in zip(*walks, strict=True):
         for (side, partner), reader, (plan, stage) in zip(sides, readers, steps, strict=True):
             states = stage.states
             # Where turns repeat, the side's own values go straight into its matrix.
             mine = side.matrix[model.mine + states.start : model.mine + states.stop] if own else None
-            values = reader.stage_sums(
-                plan, stage, scratch, None if mine is None else mine.reshape(-1, side.opponents), helping
-            ).reshape(-1, side.movers, side.opponents)
+            out = None if mine is None else mine.reshape(-1, side.opponents)
+            if isinstance(plan, FlatPlan):
+                assert isinstance(stage, FlatStage)
+                found = reader.flat_sums(plan, stage, scratch, out)
+            else:
+                assert isinstance(stage, Stage)
+                found = reader.stage_sums(plan, stage, scratch, out, helping)
+            values = found.reshape(-1, side.movers, side.opponents)
             np.subtract(1.0, values.transpose(0, 2, 1), out=partner.matrix[states])
         if tick:
             tick()
+
+
+def _walk(model: Model, side: _Side) -> Iterator[tuple[Plan, Stage] | tuple[FlatPlan, FlatStage]]:
+    """The side's plans, stage by stage: flat for one opponent, few movers and many kinds of dice (grouped
+    rows would make many small groups), else grouped by kind."""
+    if side.opponents == 1 and side.movers <= FLAT_MOVERS:
+        rows = side.columns + np.arange(0, model.size * model.width, model.width)
+        if np.count_nonzero(np.bincount(model.kind[rows.ravel()])) > FEW_KINDS:
+            return flat_plans(model, side.columns, side.movers)
+    return plans(model, side.columns, side.movers, side.opponents)
 
 
 def _block(
@@ -260,7 +290,7 @@ def exact_winrates(
     built = model(_rules(rules), goal)
     everyone, number = _unique(_columns(built, [player for pair in pairs for player in pair]))
     a, b = number[0::2], number[1::2]
-    if len(everyone) ** 2 <= max(16, 2 * len(np.unique(a)) * len(np.unique(b))):
+    if len(everyone) > 2 and len(everyone) ** 2 <= max(16, 2 * len(np.unique(a)) * len(np.unique(b))):
         first = _matrix(built, everyone, progress)
         return [WinRate(float(first[i, j]), float(1 - first[j, i])) for i, j in zip(a, b, strict=True)]
     left, a_of = np.unique(a, return_inverse=True)
