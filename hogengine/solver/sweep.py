@@ -17,11 +17,16 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.solver.model import Model
+
+# Per reader (a strategy) and state: the column of its choice (any integer type).
+Columns = npt.NDArray[np.integer[Any]]
 
 # Rows (or, for spelled-out rows, entries) planned at once.
 PLAN_ROWS = 1 << 20
@@ -66,8 +71,8 @@ class Plan:
     [state][reader]), sorted by dice kind within each stage."""
 
     place: IntArray  # per sorted row: where its targets begin in model.target
-    block: IntArray  # per sorted row: the block of the value matrix it reads
-    inverse: IntArray  # per (state, reader) of a stage: its sorted row, counted from the stage's first
+    block: npt.NDArray[np.int32]  # per sorted row: the block of the value matrix it reads
+    inverse: IntArray  # per (state, reader): its sorted row
     stages: tuple[Stage, ...]
 
 
@@ -81,7 +86,7 @@ def _pieces(
             yield kind, begin, min(tail, begin + step)
 
 
-def plan(model: Model, columns: IntArray, first: int, end: int, *, blocks: int, wide: int) -> Plan:
+def plan(model: Model, columns: Columns, first: int, end: int, *, blocks: int, wide: int) -> Plan:
     """Plan the rows of readers choosing `columns` [reader, state] in stages first .. end - 1; reader r
     reads block r of the value matrix (or block 0 when there is one block), `wide` values per target."""
     readers, width = len(columns), model.width
@@ -89,30 +94,37 @@ def plan(model: Model, columns: IntArray, first: int, end: int, *, blocks: int, 
     low, high = int(bounds[0]), int(bounds[-1])
     rows = (columns[:, low:high].T + np.arange(low * width, high * width, width)[:, None]).ravel()
     kinds = len(model.dice)
-    counts = np.diff(bounds) * readers
-    key = np.repeat(np.arange(len(counts), dtype=np.int64) * kinds, counts) + model.kind[rows]
-    order = np.argsort(key.astype(np.uint16) if len(counts) * kinds <= 1 << 16 else key, kind="stable")
-    key = key[order]
-    starts = np.cumsum(counts) - counts
+    # Sort key: (stage within the run, dice kind), small enough for numpy's radix sort when it fits.
+    small = (end - first) * kinds <= 1 << 16
+    stage = np.repeat(np.arange(end - first, dtype=np.uint16 if small else np.int64), np.diff(bounds))
+    key = (stage * kinds)[:, None] + model.kind[rows].reshape(-1, readers)
+    order = np.argsort(key.ravel(), kind="stable")
+    sizes = np.bincount(key.ravel(), minlength=(end - first) * kinds).reshape(end - first, kinds)
+    heads = (np.cumsum(sizes) - sizes.ravel()).reshape(end - first, kinds)
     inverse = np.empty_like(order)
-    inverse[order] = np.arange(len(order)) - np.repeat(starts, counts)
-    cuts = np.flatnonzero(np.diff(key)) + 1
+    inverse[order] = np.arange(len(order))
     stages = []
-    for number in range(len(counts)):
-        a, b = int(starts[number]), int(starts[number] + counts[number])
-        heads = [a, *cuts[(cuts > a) & (cuts < b)].tolist(), b]
-        groups = ((int(key[head]) % kinds, head, tail) for head, tail in itertools.pairwise(heads))
+    for number in range(end - first):
+        present = np.flatnonzero(sizes[number]).tolist()
+        groups = (
+            (kind, int(heads[number, kind]), int(heads[number, kind] + sizes[number, kind]))
+            for kind in present
+        )
         pieces = tuple(_pieces(model, groups, wide))
         work = itertools.accumulate(
             int(model.kind_size[kind]) * (stop - begin) * wide for kind, begin, stop in pieces
         )
+        a, b = (int(bound - low) * readers for bound in bounds[number : number + 2])
         states = slice(int(bounds[number]), int(bounds[number + 1]))
         stages.append(Stage(states, slice(a, b), pieces, tuple(work)))
-    block = order % readers if blocks > 1 else np.zeros(len(order), dtype=np.int64)
+    if blocks > 1:
+        block = np.broadcast_to(np.arange(readers, dtype=np.int32), (high - low, readers)).ravel()[order]
+    else:
+        block = np.zeros(len(order), dtype=np.int32)
     return Plan(model.row_start[rows[order]], block, inverse, tuple(stages))
 
 
-def plans(model: Model, columns: IntArray, blocks: int, wide: int) -> Iterator[tuple[Plan, Stage]]:
+def plans(model: Model, columns: Columns, blocks: int, wide: int) -> Iterator[tuple[Plan, Stage]]:
     """Each stage with the plan that covers it, planning runs of bounded size."""
     for first, end in runs(model, len(columns)):
         made = plan(model, columns, first, end, blocks=blocks, wide=wide)
@@ -152,7 +164,7 @@ class FlatPlan:
     stages: tuple[FlatStage, ...]
 
 
-def flat_plan(model: Model, columns: IntArray, first: int, end: int, *, blocks: int) -> FlatPlan:
+def flat_plan(model: Model, columns: Columns, first: int, end: int, *, blocks: int) -> FlatPlan:
     """A flat plan of the rows of readers choosing `columns` [reader, state] in stages first .. end - 1."""
     readers, width = len(columns), model.width
     bounds = model.stages[first : end + 1]
@@ -178,7 +190,7 @@ def flat_plan(model: Model, columns: IntArray, first: int, end: int, *, blocks: 
     return FlatPlan(source, weight, stages)
 
 
-def flat_plans(model: Model, columns: IntArray, blocks: int) -> Iterator[tuple[FlatPlan, FlatStage]]:
+def flat_plans(model: Model, columns: Columns, blocks: int) -> Iterator[tuple[FlatPlan, FlatStage]]:
     """Each stage with the flat plan that covers it, planning runs of bounded size."""
     per_state = len(columns) * len(model.target) / max(1, model.size * model.width)
     for first, end in runs(model, per_state):
@@ -299,7 +311,7 @@ class Reader:
         else:
             self._sums(plan, pieces, sums, base, scratch)
         values = scratch.get("values", count * wide).reshape(count, wide) if out is None else out
-        np.take(sums.reshape(count, wide), plan.inverse[stage.rows], axis=0, out=values, mode="clip")
+        np.take(sums.reshape(count, wide), plan.inverse[stage.rows] - base, axis=0, out=values, mode="clip")
         return values
 
 

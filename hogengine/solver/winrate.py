@@ -25,6 +25,7 @@ from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.sweep import (
+    Columns,
     FlatPlan,
     FlatStage,
     Helper,
@@ -41,6 +42,7 @@ from hogengine.strategies import BadStrategy
 # A player of an exact match: a Table [score][opponent score] (at least goal x goal), or a full-state
 # policy [layer][score][opponent score] such as Solution.policy.
 Player = npt.NDArray[np.integer[Any]]
+Int8Array = npt.NDArray[np.int8]
 # Bytes of the matrices of one block (of both sides, for a block of two groups at most twice this).
 BLOCK_BYTES = 384 << 20
 # Sides with one opponent and at most this many movers sweep flat plans (see sweep.FlatPlan) ...
@@ -88,7 +90,7 @@ def _span(model: Model) -> int:
 class _Side:
     """The movers of one side of a block and their matrix [target, mover, opponent]."""
 
-    columns: IntArray  # (movers, S)
+    columns: Columns  # (movers, S)
     matrix: FloatArray  # (span, movers, opponents)
 
     @property
@@ -105,7 +107,7 @@ class _Side:
         return result
 
 
-def _side(model: Model, columns: IntArray, opponents: int) -> _Side:
+def _side(model: Model, columns: Columns, opponents: int) -> _Side:
     matrix = np.empty((_span(model), len(columns), opponents), dtype=np.float64)
     matrix[model.won] = 1.0
     matrix[model.lost] = 0.0
@@ -158,7 +160,7 @@ def _walk(model: Model, side: _Side) -> Iterator[tuple[Plan, Stage] | tuple[Flat
 
 
 def _block(
-    model: Model, movers: IntArray, opponents: IntArray | None, tick: Callable[[], None] | None = None
+    model: Model, movers: Columns, opponents: Columns | None, tick: Callable[[], None] | None = None
 ) -> tuple[FloatArray, FloatArray]:
     """First-mover win probabilities [i, j] of movers vs opponents, and [j, i] of opponents vs movers."""
     left = _side(model, movers, len(movers) if opponents is None else len(opponents))
@@ -171,7 +173,7 @@ def _block(
     return right.first(model), left.first(model)
 
 
-def pair_values(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArray]:
+def pair_values(model: Model, a: Columns, b: Columns) -> tuple[FloatArray, FloatArray]:
     """In every state, A's win probability with A to move against B, and B's with B to move against A."""
     left = _side(model, a[None, :], 1)
     right = _side(model, b[None, :], 1)
@@ -218,15 +220,20 @@ class _Ticker:
             self.progress(self.done, self.total)
 
 
-def _columns(model: Model, strategies: Sequence[Player]) -> IntArray:
-    return (
-        np.stack([columns(model, strategy) for strategy in strategies])
-        if strategies
-        else np.empty((0, model.size), dtype=np.int64)
-    )
+def _columns(model: Model, strategies: Sequence[Player]) -> Int8Array:
+    """Per strategy, its columns (as int8), working out each distinct table once."""
+    found: dict[tuple[tuple[int, ...], str, bytes], Int8Array] = {}
+    stacked = np.empty((len(strategies), model.size), dtype=np.int8)
+    for number, strategy in enumerate(strategies):
+        array = np.asarray(strategy)
+        key = (array.shape, array.dtype.str, array.tobytes())
+        if key not in found:
+            found[key] = columns(model, array).astype(np.int8)
+        stacked[number] = found[key]
+    return stacked
 
 
-def _matrix(model: Model, chosen: IntArray, progress: Progress | None) -> FloatArray:
+def _matrix(model: Model, chosen: Columns, progress: Progress | None) -> FloatArray:
     """first[i, j] for all these strategies: symmetric blocks on the diagonal, pairs of groups off it."""
     groups = _groups(len(chosen), int(np.sqrt(_cells(model))))
     ticker = _Ticker(len(groups) * (len(groups) + 1) // 2 * (len(model.stages) - 1), progress)
@@ -248,7 +255,7 @@ def winrate_matrix(
     return WinMatrix(_matrix(built, _columns(built, strategies), progress))
 
 
-def _unique(chosen: IntArray) -> tuple[IntArray, IntArray]:
+def _unique(chosen: Int8Array) -> tuple[Int8Array, IntArray]:
     """Distinct strategies (by their choice in every state) and, per strategy, its number among them."""
     seen: dict[bytes, int] = {}
     keep: list[int] = []
@@ -259,7 +266,7 @@ def _unique(chosen: IntArray) -> tuple[IntArray, IntArray]:
 
 
 def _bipartite(
-    model: Model, left: IntArray, right: IntArray, wanted: BoolArray, progress: Progress | None
+    model: Model, left: Columns, right: Columns, wanted: BoolArray, progress: Progress | None
 ) -> tuple[FloatArray, FloatArray]:
     """first[i, j] of left vs right and second[i, j] (right moving first), for the wanted cells."""
     cells = _cells(model) // 2
