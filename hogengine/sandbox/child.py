@@ -25,6 +25,7 @@ HARNESS_MODULES = ("ctypes", "_ctypes", "resource")  # needed before the filter,
 TEXT_LIMIT = 300  # longest exception message or value description sent to the parent
 BIG_INT_BITS = 64
 
+PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
@@ -95,7 +96,8 @@ def main() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
     libc.syscall.restype = ctypes.c_long
-    failure = _no_new_privs(libc)
+    failure = _prctl(libc, "PR_SET_DUMPABLE", PR_SET_DUMPABLE, 0)
+    failure = failure or _prctl(libc, "PR_SET_NO_NEW_PRIVS", PR_SET_NO_NEW_PRIVS, 1)
     _landlock(libc, job.landlock_attr)
     _drop_capabilities(libc)
     sys.path = []  # importing anything not loaded yet fails without touching the file system
@@ -129,10 +131,12 @@ def _read_stdin() -> bytes:
     return b"".join(chunks)
 
 
-def _no_new_privs(libc: ctypes.CDLL) -> str:
-    """Required by seccomp and Landlock for unprivileged processes, and irreversible."""
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        return "prctl(PR_SET_NO_NEW_PRIVS) failed: " + os.strerror(ctypes.get_errno())
+def _prctl(libc: ctypes.CDLL, name: str, option: int, value: int) -> str:
+    """Set a mandatory process flag: PR_SET_DUMPABLE 0 (no core dump, even to a piped core_pattern
+    helper; no ptrace or /proc access by processes of the same user) or PR_SET_NO_NEW_PRIVS 1 (needed by
+    seccomp and Landlock, irreversible). An empty string on success, else why it failed."""
+    if libc.prctl(option, value, 0, 0, 0) != 0:
+        return f"prctl({name}) failed: " + os.strerror(ctypes.get_errno())
     return ""
 
 

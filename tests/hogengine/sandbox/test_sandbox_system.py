@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -27,6 +28,14 @@ from .sandbox_support import OK, Evaluate, Host, processes_in_sessions
 
 # Our own helper children for the runner tests: they get the result fd on stdin.
 READ_FD = "import os, sys\nfd = int(sys.stdin.read())\n"
+
+
+# Drops every capability (so root loses CAP_SYS_PTRACE), then tries to read a file: exit 3 if denied.
+CAPLESS_READ = (
+    "import ctypes, sys\n"
+    "ctypes.CDLL(None).capset((ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)())\n"
+    "try:\n    open(sys.argv[1], 'rb').read()\nexcept PermissionError:\n    sys.exit(3)\n"
+)
 
 
 def start(tmp_path: Path, code: str) -> runner.Child:
@@ -79,6 +88,8 @@ def test_a_live_child_has_every_layer(sandbox: Evaluate, host: Host) -> None:
     environ = Path(f"/proc/{pid}/environ").read_bytes()
     cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
     session = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[2:4]
+    # Only a non-dumpable process hides its environ from a same-user process without CAP_SYS_PTRACE.
+    peek = subprocess.run([sys.executable, "-c", CAPLESS_READ, f"/proc/{pid}/environ"], check=False)
     worker.join()
     assert verdicts[0].kind == "too_slow"
     assert "Seccomp:\t2" in status and "NoNewPrivs:\t1" in status and "CapEff:\t0000000000000000" in status
@@ -88,6 +99,7 @@ def test_a_live_child_has_every_layer(sandbox: Evaluate, host: Host) -> None:
     assert fds[:3] == [0, 1, 2] and len(fds) == 4
     assert environ == b"" and cwd.parent == Path(host.path.parent / "tmp")
     assert session == [str(pid), str(pid)]
+    assert peek.returncode == 3  # non-dumpable, so no core dump either (even to a core_pattern pipe)
 
 
 def test_no_seccomp_means_no_run(sandbox: Evaluate, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
