@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-import os
 import re
-import sys
+import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 
 Table = tuple[tuple[int, ...], ...]
 
 # Longest piece of upload-controlled text (an exception message, a type name) put into a reason.
 _PIECE_LIMIT = 150
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 _SPACES = re.compile(r"\s+")
+# Dropped as invisible, besides every format character (category Cf: zero-width, bidi, tags): the
+# whole tag block, and letters and marks that render as nothing (Hangul fillers, braille blank, CGJ).
+_TAGS = range(0xE0000, 0xE0080)
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+# Discord markup that could ping, link a channel or command, mask a link's target or fence a code
+# block; a zero-width space inside each disarms it.
+_MARKUP = {"@": "@\u200b", "<#": "<\u200b#", "</": "<\u200b/", "](": "]\u200b(", "`": "`\u200b"}
+_MARKUP_PATTERN = re.compile("|".join(map(re.escape, _MARKUP)))
 
 
 class SandboxUnavailable(Exception):  # noqa: N818 -- the public name
@@ -48,27 +54,18 @@ def accepted(table: Table, cpu_seconds: float) -> Verdict:
 
 def rejected(kind: str, reason: str, cpu_seconds: float = 0.0) -> Verdict:
     """A rejection; `reason` is built from fixed templates and pieces already passed through `piece`."""
-    return Verdict(False, _scrub(reason), kind, None, cpu_seconds)
+    return Verdict(False, reason, kind, None, cpu_seconds)
 
 
 def piece(text: str, limit: int = _PIECE_LIMIT) -> str:
-    """Make upload-controlled text fit in a reason: one line, no control characters, no mentions, short."""
+    """Make upload-controlled text fit in a reason: one short line of visible characters that cannot
+    mention anyone, mask a link, close or open a code block, or hide text in invisible characters."""
+    text = "".join(char for char in text if _visible(char))
     text = _SPACES.sub(" ", _CONTROL.sub(" ", text)).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
-    # A zero-width space after "@" (and inside "<#") stops Discord from turning text into a mention.
-    return text.replace("@", "@\u200b").replace("<#", "<\u200b#")
+    return _MARKUP_PATTERN.sub(lambda found: _MARKUP[found.group()], text)
 
 
-def _scrub(reason: str) -> str:
-    """Defence in depth: blank out harness paths and this process's environment values if they appear.
-
-    The child never sees either (empty environment, no file access), so this only matters if a
-    future change breaks isolation.
-    """
-    secrets = {value for value in os.environ.values() if len(value) >= 8}
-    secrets.update({sys.prefix, sys.base_prefix, sys.executable, str(Path(__file__).resolve().parent)})
-    for secret in sorted(secrets, key=len, reverse=True):
-        if secret and secret in reason:
-            reason = reason.replace(secret, "…")
-    return reason
+def _visible(char: str) -> bool:
+    return unicodedata.category(char) != "Cf" and char not in _BLANKS and ord(char) not in _TAGS

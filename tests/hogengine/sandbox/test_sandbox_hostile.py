@@ -399,6 +399,21 @@ def test_forged_report_with_stolen_nonce_is_only_a_table(sandbox: Evaluate) -> N
     assert verdict.accepted and verdict.table == ((7,) * 100,) * 100
 
 
+INVISIBLE = "\u3164\u115f\uffa0\u061c\u200d\U000e0041\U000e007f"
+
+
+def test_reasons_cannot_link_fence_or_hide_text_in_discord(sandbox: Evaluate) -> None:
+    verdict = sandbox(
+        f"Nitro = type('[nitro](https://evil.example){INVISIBLE}', (Exception,), {{}})\n"
+        "def final_strategy(s, o):\n"
+        f"    raise Nitro('```{INVISIBLE}\\n[claim it](<https://evil.example>) </ban:1> ```')\n"
+    )
+    reason = verdict.reason or ""
+    assert verdict.kind == "exception" and "claim it" in reason and "evil.example" in reason
+    assert "](" not in reason and "``" not in reason and "</" not in reason
+    assert not set(INVISIBLE) & set(reason)
+
+
 def test_reasons_are_short_single_lines(sandbox: Evaluate) -> None:
     verdict: Verdict = sandbox("def final_strategy(s, o):\n    raise ValueError('spam ' * 10000)\n")
     assert verdict.kind == "exception"

@@ -112,11 +112,24 @@ def test_pieces_lose_mentions_control_characters_and_length() -> None:
     assert len(shown) < 170 and shown.endswith("…")
 
 
-def test_reasons_never_carry_environment_values_or_harness_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BOT_SECRET", "hunter2-hunter2")
-    verdict = rejected("exception", "raised ValueError: hunter2-hunter2 in " + protocol.__file__)
-    assert verdict.reason is not None
-    assert "hunter2" not in verdict.reason and "hogengine/sandbox" not in verdict.reason
+@pytest.mark.parametrize(
+    ("hostile", "shown"),
+    [
+        ("[free nitro](https://evil.example)", "[free nitro]\u200b(https://evil.example)"),
+        ("```py\nclosed```", "`\u200b`\u200b`\u200bpy closed`\u200b`\u200b`\u200b"),
+        ("</ban:1> <@&9>", "<\u200b/ban:1> <@\u200b&9>"),
+        ("a\u3164b\u115fc\uffa0d\u061ce\u200df\U000e0041\U000e007fg\U000e0000", "abcdefg"),
+    ],
+)
+def test_pieces_cannot_link_fence_or_hide_text(hostile: str, shown: str) -> None:
+    assert piece(hostile) == shown
+
+
+def test_reasons_do_not_depend_on_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rewriting a reason that holds a setting's value would confirm an uploader's guess of it."""
+    reason = "The file raised ValueError while loading: ./data/hog.sqlite3"
+    monkeypatch.setenv("HOG_DATABASE", "./data/hog.sqlite3")
+    assert rejected("exception", reason).reason == reason
 
 
 def test_job_encoding_matches_what_the_child_reads() -> None:
