@@ -11,8 +11,15 @@ from pathlib import Path
 import numpy as np
 
 from hogengine.cli.progress import Progress
+from hogengine.errors import UnknownRules
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy, make_undumpable
+from hogengine.sandbox import (
+    MAX_SOURCE_BYTES,
+    SandboxUnavailable,
+    Verdict,
+    evaluate_strategy,
+    make_undumpable,
+)
 from hogengine.solver import best_table, exact_winrate
 from hogengine.strategies import Table, always_roll, table_from_function
 
@@ -32,6 +39,14 @@ def time_limit(text: str) -> float:
     return value
 
 
+def rule_set(text: str) -> RuleSet:
+    """An argparse type: a rule set id or alias, so an unknown one is a usage error (exit 2)."""
+    try:
+        return get_rules(text)
+    except UnknownRules as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "check",
@@ -40,7 +55,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", type=Path, metavar="FILE", help="a .py file defining final_strategy")
-    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
+    parser.add_argument(
+        "--rules", type=rule_set, default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})"
+    )
     parser.add_argument("--time-limit", type=time_limit, default=10.0, help="seconds for 10,000 calls (10)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
@@ -92,9 +109,10 @@ def report(verdict: Verdict, rules: RuleSet, rates: dict[str, dict[str, float]])
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = get_rules(args.rules)
+    rules: RuleSet = args.rules
     try:
-        source = args.file.read_bytes()
+        with args.file.open("rb") as file:
+            source = file.read(MAX_SOURCE_BYTES + 1)  # enough to tell "too large"; /dev/zero never ends
     except OSError as error:
         print(f"hog check: cannot read {str(args.file)[:200]!r}: {error.strerror}", file=sys.stderr)
         return 2

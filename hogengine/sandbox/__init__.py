@@ -5,7 +5,7 @@ files and its own session; resource limits; Landlock (best effort); a mandatory 
 The parent trusts nothing the child reports. See docs/sandbox.md.
 """
 
-from hogengine.sandbox.evaluate import evaluate_strategy, make_undumpable
+from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES, evaluate_strategy, make_undumpable
 from hogengine.sandbox.verdict import SandboxUnavailable, Verdict
 
-__all__ = ["SandboxUnavailable", "Verdict", "evaluate_strategy", "make_undumpable"]
+__all__ = ["MAX_SOURCE_BYTES", "SandboxUnavailable", "Verdict", "evaluate_strategy", "make_undumpable"]

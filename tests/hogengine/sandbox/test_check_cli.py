@@ -1,6 +1,8 @@
 """`hog check`: the contest's `ok` for strategy authors, end to end through the real sandbox and solver."""
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -61,11 +63,55 @@ def test_illegal_value_for_the_rule_set_is_rejected(
     assert capsys.readouterr().out.startswith("Rejected (illegal_value)")
 
 
-@pytest.mark.parametrize("options", [["--time-limit", "0"], ["--time-limit", "soon"], ["--time-limit", "61"]])
-def test_bad_options_are_usage_errors(strategy_file: Path, options: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--time-limit", "0"], "between 0 and 60"),
+        (["--time-limit", "soon"], "between 0 and 60"),
+        (["--time-limit", "61"], "between 0 and 60"),
+        (["--time-limit", "nan"], "between 0 and 60"),
+        (["--rules", "bogus"], "Unknown rules 'bogus'"),
+        (["--colour"], "unrecognized arguments"),
+    ],
+)
+def test_bad_options_are_usage_errors(
+    strategy_file: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["check", str(strategy_file), *options])
     assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_directory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(tmp_path)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_an_endless_file_is_read_only_until_it_is_too_large(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO fed 8 MB stands in for /dev/zero: `hog check` stops reading just past the 1 MB limit."""
+    fifo = tmp_path / "endless.py"
+    os.mkfifo(fifo)
+    written = []
+
+    def feed() -> None:
+        with fifo.open("wb", buffering=0) as pipe:
+            try:
+                for _ in range(128):
+                    written.append(pipe.write(b"#" * 65536))
+            except BrokenPipeError:
+                pass
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        assert main(["check", str(fifo), "--json"]) == 1
+    finally:
+        feeder.join()
+    assert json.loads(capsys.readouterr().out)["kind"] == "too_large"
+    assert sum(written) < 2_000_000
 
 
 def test_missing_file_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
