@@ -8,6 +8,7 @@ exit is watched through a pidfd so a leaked pipe end cannot hang us.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import secrets
 import select
@@ -46,7 +47,7 @@ class Child:
 
     def __init__(self, argv: list[str], cwd: str, job: Callable[[str, int], bytes]) -> None:
         self.nonce = secrets.token_hex(16)
-        read_end, write_end = os.pipe()
+        read_end, write_end = _pipe()
         try:
             self._pending = memoryview(job(self.nonce, write_end))
             self._popen = subprocess.Popen(
@@ -186,6 +187,24 @@ def service(children: Sequence[Child], until: Child, deadline: float) -> None:
             child.watch(poller, handlers)
         for fd, _ in poller.poll(remaining * 1000):
             handlers[fd]()
+
+
+def _pipe() -> tuple[int, int]:
+    """os.pipe() with both ends at fd 3 or above: in a parent started with stdin, stdout or stderr
+    closed they would land on 0 to 2, where the child's own standard streams replace them."""
+    ends = os.pipe()
+    high: list[int] = []
+    try:
+        for fd in ends:
+            high.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))
+    except OSError:
+        for fd in high:
+            os.close(fd)
+        raise
+    finally:
+        for fd in ends:
+            os.close(fd)
+    return high[0], high[1]
 
 
 def _kill_group(pgid: int) -> None:

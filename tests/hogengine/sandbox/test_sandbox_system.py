@@ -4,6 +4,7 @@ without seccomp, concurrent use, and the parent's own hardening."""
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import signal
 import subprocess
@@ -35,6 +36,17 @@ CAPLESS_READ = (
     "import ctypes, sys\n"
     "ctypes.CDLL(None).capset((ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)())\n"
     "try:\n    open(sys.argv[1], 'rb').read()\nexcept PermissionError:\n    sys.exit(3)\n"
+)
+
+
+# Evaluates OK with stdin, stdout and stderr closed, and writes the verdict to the file named by argv[1].
+CLOSED_STDIO = (
+    "import json, os, pathlib, sys\n"
+    "os.close(0), os.close(1), os.close(2)\n"
+    "from hogengine.sandbox import evaluate_strategy\n"
+    f"verdict = evaluate_strategy({OK.encode()!r}, range(11), 2.0)\n"
+    "pathlib.Path(sys.argv[1]).write_text(json.dumps(verdict.to_json()))\n"
+    "os._exit(0)\n"
 )
 
 
@@ -125,6 +137,15 @@ def test_concurrent_calls_from_threads(sandbox: Evaluate) -> None:
         assert verdicts[source].kind == kind
         if value is not None:
             assert verdicts[source].table == ((value,) * 100,) * 100
+
+
+def test_a_parent_without_standard_streams_still_accepts(tmp_path: Path) -> None:
+    """With fds 0 to 2 closed, a new pipe would land on them and the child's stdio would replace it."""
+    out = tmp_path / "verdict.json"
+    subprocess.run([sys.executable, "-c", CLOSED_STDIO, str(out)], cwd=tmp_path, timeout=60, check=True)
+    verdict = json.loads(out.read_text())
+    assert (verdict["kind"], verdict["reason"]) == ("accepted", None)
+    assert verdict["table"] == [[4] * 100] * 100
 
 
 def test_the_parent_makes_itself_undumpable() -> None:
