@@ -86,11 +86,24 @@ Insn = tuple[int, int | str, int | str, int]
 
 
 def host_arch() -> Arch:
-    """The running machine's entry in ARCHES, or SandboxUnavailable: no filter, no uploads."""
-    machine = platform.machine().lower()
-    arch = ARCHES.get({"amd64": "x86_64", "arm64": "aarch64"}.get(machine, machine))
+    """The running interpreter's entry in ARCHES, or SandboxUnavailable: no filter, no uploads."""
+    return arch_for(platform.machine(), struct.calcsize("P"))
+
+
+def arch_for(machine: str, pointer_bytes: int) -> Arch:
+    """The entry for an interpreter with `pointer_bytes`-byte pointers on a kernel reporting `machine`.
+
+    The machine is the kernel's; a 32-bit or x32 interpreter on a 64-bit kernel makes system calls of
+    another ABI, which the filter would kill every time: it is refused instead, like an unknown machine.
+    """
+    name = machine.lower()
+    arch = ARCHES.get({"amd64": "x86_64", "arm64": "aarch64"}.get(name, name))
     if arch is None:
         raise SandboxUnavailable(f"no seccomp filter for the {machine!r} architecture")
+    if pointer_bytes != 8:
+        raise SandboxUnavailable(
+            f"no seccomp filter for a {8 * pointer_bytes}-bit interpreter on {machine!r}"
+        )
     return arch
 
 

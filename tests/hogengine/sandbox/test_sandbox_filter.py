@@ -111,3 +111,17 @@ def test_unknown_architecture_is_unavailable(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr("platform.machine", lambda: "sparc64")
     with pytest.raises(SandboxUnavailable, match="sparc64"):
         seccomp.host_arch()
+
+
+@pytest.mark.parametrize(
+    ("machine", "arch"), [("x86_64", "x86_64"), ("AMD64", "x86_64"), ("arm64", "aarch64")]
+)
+def test_a_64_bit_interpreter_gets_its_kernels_filter(machine: str, arch: str) -> None:
+    assert seccomp.arch_for(machine, 8) is seccomp.ARCHES[arch]
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_a_32_bit_or_x32_interpreter_on_a_64_bit_kernel_is_unavailable(machine: str) -> None:
+    """Its system calls carry another audit arch (or the x32 bit): the filter would kill every one."""
+    with pytest.raises(SandboxUnavailable, match="32-bit interpreter"):
+        seccomp.arch_for(machine, 4)
