@@ -414,6 +414,15 @@ def test_reasons_cannot_link_fence_or_hide_text_in_discord(sandbox: Evaluate) ->
     assert not set(INVISIBLE) & set(reason)
 
 
+def test_too_slow_in_the_second_run_reports_that_runs_cpu_time(sandbox: Evaluate) -> None:
+    verdict = sandbox(steal_job("while job.mode == 'sample':\n    pass\nreturn 4\n"), 0.5)
+    assert (verdict.kind, verdict.reason) == (
+        "too_slow",
+        "The file needs more than 0.5 s of CPU time to load and answer 200 pairs in a second run.",
+    )
+    assert verdict.cpu_seconds >= 0.5  # the sweep itself took a few milliseconds
+
+
 def test_reasons_are_short_single_lines(sandbox: Evaluate) -> None:
     verdict: Verdict = sandbox("def final_strategy(s, o):\n    raise ValueError('spam ' * 10000)\n")
     assert verdict.kind == "exception"
