@@ -181,10 +181,10 @@ def _run(code: types.CodeType, job: Job) -> list[str]:
     try:
         try:
             exec(code, namespace)
-        except MemoryError:
-            namespace.clear()
-            raise UploadError("too_much_memory", "load", "-1", "-1") from None
         except BaseException as error:
+            if _out_of_memory(error):
+                namespace.clear()
+                raise UploadError("too_much_memory", "load", "-1", "-1") from None
             raise UploadError("exception", "load", "-1", "-1", *_describe(error)) from None
         strategy = namespace.get("final_strategy")
         if strategy is None:
@@ -206,9 +206,9 @@ def _call(strategy: Callable[..., object], score: int, opponent: int, job: Job, 
     at = (str(score), str(opponent))
     try:
         value = strategy(score, opponent)
-    except MemoryError:
-        raise UploadError("too_much_memory", "call", *at) from None
     except BaseException as error:
+        if _out_of_memory(error):
+            raise UploadError("too_much_memory", "call", *at) from None
         described = _describe(error)
         # A TypeError on the first call with no frame of the upload: the call itself did not fit.
         if first and described[0] == "0" and type(error) is TypeError:
@@ -225,13 +225,19 @@ def _recheck(strategy: Callable[..., object], values: list[int], job: Job) -> No
         first = values[score * 100 + opponent]
         try:
             again = strategy(score, opponent)
-        except MemoryError:
-            raise UploadError("too_much_memory", "call", str(score), str(opponent)) from None
         except BaseException as error:
+            if _out_of_memory(error):
+                raise UploadError("too_much_memory", "call", str(score), str(opponent)) from None
             again = error
         if type(again) is not int or again != first:
             shown = "an exception" if isinstance(again, BaseException) else _text(_show, again)
             raise UploadError("not_deterministic", str(score), str(opponent), str(first), _hex(shown))
+
+
+def _out_of_memory(error: BaseException) -> bool:
+    """True for the interpreter's own MemoryError, which never has arguments; `raise MemoryError('x')`
+    (or a subclass) is the upload's own exception. A bare `raise MemoryError` cannot be told apart."""
+    return type(error) is MemoryError and not error.args
 
 
 def _describe(error: BaseException) -> list[str]:

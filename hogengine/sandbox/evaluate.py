@@ -153,8 +153,7 @@ def _judge(exit: runner.Exit, job: protocol.Job, time_limit: float, wall_limit: 
         return rejected("crashed", f"The evaluation crashed with signal {name}{hint}.", cpu)
     code = os.WEXITSTATUS(exit.status)
     if code == child.EXIT_OUT_OF_MEMORY:
-        limit = protocol.MEMORY_BYTES // 2**20
-        return rejected("too_much_memory", f"The file used more than {limit} MB of memory.", cpu)
+        return rejected("too_much_memory", f"The file used more than {protocol.MEMORY_MB} MB of memory.", cpu)
     parsed = protocol.parse_report(exit.report, exit.nonce, job) if code == 0 else None
     if parsed is None:
         if exit.report and code == 0:

@@ -13,6 +13,7 @@ from hogengine.sandbox import child
 from hogengine.sandbox.verdict import SandboxUnavailable, Verdict, piece, rejected
 
 MEMORY_BYTES = 256 * 2**20  # RLIMIT_AS of the child
+MEMORY_MB = MEMORY_BYTES // 2**20
 OPEN_FILES = 16  # RLIMIT_NOFILE of the child (the harness opens files only while importing)
 PAIRS = 100 * 100
 
@@ -36,6 +37,10 @@ _SHAPES = {
 }
 Field = int | str
 Parsed = tuple[int, ...] | Verdict
+_IMPORTABLE = ", ".join(child.ALLOWED_MODULES[:-1]) + " and " + child.ALLOWED_MODULES[-1]
+# What CPython 3.11 raises when its frame stack cannot grow: recursion (after raising the recursion
+# limit) that ran out of memory. Later versions raise MemoryError; an upload faking it fools only itself.
+_STACK_EXHAUSTED = ("SystemError", "error return without exception set")
 
 
 @dataclass(frozen=True)
@@ -122,11 +127,7 @@ def _rejection(kind: str, fields: list[Field], legal: range) -> Verdict:
             f"{piece(str(fields[0]))}.",
         )
     if kind == "exception":
-        where, score, opponent, line, name, message = fields
-        text = f"{_who(where, score, opponent)} raised {piece(str(name), 60)}"
-        text += f" at line {line}" if line else ""
-        text += f" {_when(where, score, opponent)}"
-        return rejected(kind, text + (f": {piece(str(message))}" if message else "."))
+        return _exception(fields)
     if kind == "illegal_value":
         score, opponent, shown = fields
         return rejected(
@@ -138,7 +139,7 @@ def _rejection(kind: str, fields: list[Field], legal: range) -> Verdict:
         where, score, opponent = fields
         return rejected(
             kind,
-            f"{_who(where, score, opponent)} used more than {MEMORY_BYTES // 2**20} MB of memory "
+            f"{_who(where, score, opponent)} used more than {MEMORY_MB} MB of memory "
             f"{_when(where, score, opponent)}.",
         )
     score, opponent, first, again = fields  # not_deterministic
@@ -147,6 +148,23 @@ def _rejection(kind: str, fields: list[Field], legal: range) -> Verdict:
         f"final_strategy is not deterministic: for (score {score}, opponent {opponent}) it returned "
         f"{first}, then {piece(str(again), 80)}. It must depend only on the two scores.",
     )
+
+
+def _exception(fields: list[Field]) -> Verdict:
+    """The verdict for an exception the upload did not catch, with a hint for the puzzling ones."""
+    where, score, opponent, line, name, message = fields
+    who, when = _who(where, score, opponent), _when(where, score, opponent)
+    at = f" at line {line}" if line else ""
+    if (name, message) == _STACK_EXHAUSTED:
+        return rejected(
+            "too_much_memory",
+            f"{who} recursed too deeply{at} {when}: its calls used more than {MEMORY_MB} MB.",
+        )
+    detail = piece(str(message))
+    if name == "ModuleNotFoundError":
+        detail = f"{detail} (strategies can import {_IMPORTABLE})".lstrip()
+    text = f"{who} raised {piece(str(name), 60)}{at} {when}"
+    return rejected("exception", text + (f": {detail}" if detail else "."))
 
 
 def _who(where: Field, score: Field, opponent: Field) -> str:

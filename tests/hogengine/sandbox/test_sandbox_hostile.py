@@ -87,10 +87,29 @@ CASES = [
         ("256 MB",),
     ),
     Case(
+        "own_memory_error",
+        "def final_strategy(s, o):\n    raise MemoryError('my table is full')\n",
+        "exception",
+        ("final_strategy raised MemoryError at line 2 for (score 0, opponent 0): my table is full",),
+    ),
+    Case(
+        "own_memory_error_at_import",
+        "raise MemoryError('no room')\n",
+        "exception",
+        ("The file raised MemoryError at line 1 while loading: no room",),
+    ),
+    Case(
         "recursion",
         "def f(n):\n    return f(n + 1)\ndef final_strategy(s, o):\n    return f(0)\n",
         "exception",
         ("RecursionError", "line 2"),
+    ),
+    Case(
+        "recursion_under_a_raised_limit",
+        "import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\n"
+        "def final_strategy(s, o):\n    return f(0)\n",
+        "too_much_memory",
+        ("final_strategy recursed too deeply at line 4 for (score 0, opponent 0)", "256 MB"),
     ),
     Case(
         "c_stack_overflow",
@@ -100,6 +119,12 @@ CASES = [
         ("SIGSEGV",),
     ),
     Case("import_ctypes", "import ctypes\n" + OK, "exception", ("ModuleNotFoundError", "ctypes")),
+    Case(
+        "import_typing",
+        "import typing\n" + OK,
+        "exception",
+        ("No module named 'typing' (strategies can import math, functools, itertools, operator,",),
+    ),
     Case("segfault", ctypes_of_harness("C.string_at(0)\n"), "crashed", ("SIGSEGV",)),
     Case(
         "executable_memory",

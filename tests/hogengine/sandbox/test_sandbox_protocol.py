@@ -77,6 +77,19 @@ def test_anything_not_exactly_well_formed_is_refused(raw: bytes) -> None:
             "The file raised OSError while loading.",
         ),
         (
+            "exception load -1 -1 1 " + text("ModuleNotFoundError") + " " + text("No module named 'numpy'"),
+            "exception",
+            "The file raised ModuleNotFoundError at line 1 while loading: No module named 'numpy' "
+            "(strategies can import math, functools, itertools, operator, collections, random, bisect "
+            "and heapq)",
+        ),
+        (
+            "exception call 3 5 7 " + text("SystemError") + " " + text("error return without exception set"),
+            "too_much_memory",
+            "final_strategy recursed too deeply at line 7 for (score 3, opponent 5): its calls used more "
+            "than 256 MB.",
+        ),
+        (
             "illegal_value 0 99 " + text("None"),
             "illegal_value",
             "final_strategy returned None for (score 0, opponent 99); it must return an int from 0 to 10.",
