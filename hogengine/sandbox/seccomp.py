@@ -2,7 +2,8 @@
 
 Built in the parent so the policy lives in typed, testable code; the child only hands the bytes to
 prctl(PR_SET_SECCOMP). After the filter a running CPython computing a strategy needs nothing but
-memory, a clock, random bytes, one write channel and exit; everything else kills the process.
+memory, a clock, random bytes, one write channel and exit; everything else kills the process, and
+nothing allowed can block.
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ def offset_arg_low(index: int) -> int:
 
 
 PROT_EXEC = 0x4
+GRND_RANDOM = 0x2  # getrandom from the blocking pool: could wait without CPU on kernels before 5.6
 X32_SYSCALL_BIT = 0x40000000
 
 # Allowed whatever their arguments: heap growth and release, CPU clocks (time.process_time; the
-# wall clocks normally go through the vDSO), random bytes (random.Random() seeds itself), exit.
-PLAIN_ALLOWED = ("brk", "munmap", "mremap", "clock_gettime", "getrandom", "exit_group")
+# wall clocks normally go through the vDSO), exit.
+PLAIN_ALLOWED = ("brk", "munmap", "mremap", "clock_gettime", "exit_group")
 
 
 @dataclass(frozen=True)
@@ -120,11 +122,17 @@ def filter_program(result_fd: int, arch: Arch) -> bytes:
     program += [(JEQ, "allow", 0, nr[name]) for name in PLAIN_ALLOWED]
     program += [
         (JEQ, "write", 0, nr["write"]),
+        (JEQ, "getrandom", 0, nr["getrandom"]),
         (JEQ, "mmap", "kill", nr["mmap"]),
         # write(fd, buf, count): the kernel reads fd as a 32-bit unsigned int.
         "write",
         (LD_ABS_W, 0, 0, offset_arg_low(0)),
         (JEQ, "allow", "kill", result_fd),
+        # getrandom(buf, count, flags): random bytes (random.Random() seeds itself), never by waiting
+        # for the blocking pool, so no allowed call can sleep.
+        "getrandom",
+        (LD_ABS_W, 0, 0, offset_arg_low(2)),
+        (JSET, "kill", "allow", GRND_RANDOM),
         # mmap(addr, length, prot, ...): no executable mappings, so no new machine code.
         "mmap",
         (LD_ABS_W, 0, 0, offset_arg_low(2)),

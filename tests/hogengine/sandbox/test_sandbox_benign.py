@@ -52,6 +52,10 @@ BENIGN = {
         "    best = heapq.nsmallest(1, [operator.add(score, opponent_score) % 7])[0]\n"
         "    return (bisect.bisect(CUTS, score) + best + COUNTS[2]) % 11\n"
     ),
+    "self_seeding_random": (
+        "import random\nrandom.seed()\nNOISE = random.Random().random()\n"
+        "def final_strategy(score, opponent_score):\n    return score % 7\n"
+    ),
     "callable_object": (
         "class Strategy:\n"
         "    def __call__(self, score, opponent_score):\n"

@@ -63,9 +63,17 @@ def decide(arch: seccomp.Arch, name: str, *args: int) -> int:
     return run_bpf(program, arch.numbers[name], arch.audit, (*args, 0, 0, 0, 0, 0, 0)[:6])
 
 
-def test_memory_clock_random_and_exit_are_allowed(arch: seccomp.Arch) -> None:
+def test_memory_clock_and_exit_are_allowed(arch: seccomp.Arch) -> None:
     for name in seccomp.PLAIN_ALLOWED:
         assert decide(arch, name) == seccomp.RET_ALLOW
+
+
+def test_random_bytes_but_never_from_the_blocking_pool(arch: seccomp.Arch) -> None:
+    nonblock = 0x1
+    for flags in (0, nonblock):
+        assert decide(arch, "getrandom", 0, 32, flags) == seccomp.RET_ALLOW
+    for flags in (seccomp.GRND_RANDOM, seccomp.GRND_RANDOM | nonblock):
+        assert decide(arch, "getrandom", 0, 32, flags) == seccomp.RET_KILL_PROCESS
 
 
 def test_writes_only_to_the_result_pipe(arch: seccomp.Arch) -> None:

@@ -53,6 +53,8 @@ CASES = [
         0.5,
     ),
     Case("sleep", "import time\ntime.sleep(30)\n" + OK, "forbidden", FORBIDDEN),
+    # Before Linux 5.6 the blocking pool could make this wait without CPU time.
+    Case("blocking_random", "import os\nos.getrandom(64, os.GRND_RANDOM)\n" + OK, "forbidden", FORBIDDEN),
     Case(
         "lock_deadlock",
         "import _thread\nlock = _thread.allocate_lock()\nlock.acquire()\nlock.acquire()\n" + OK,
