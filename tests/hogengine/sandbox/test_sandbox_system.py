@@ -126,6 +126,20 @@ def test_no_seccomp_means_no_run(sandbox: Evaluate, host: Host, monkeypatch: pyt
     assert not (host.path / "ran").exists() and not (host.path / "ran.txt").exists()
 
 
+def test_landlock_alone_keeps_files_closed_where_the_kernel_has_it(
+    sandbox: Evaluate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the seccomp filter relaxed to allow everything, only Landlock stands between an upload
+    and the host's files; without Landlock the same upload reads them (so the probe is real)."""
+    allow_all = seccomp.assemble([(seccomp.RET, 0, 0, seccomp.RET_ALLOW)])
+    monkeypatch.setattr(seccomp, "filter_program", lambda fd, arch: allow_all)
+    peek = "raise ValueError(open('{host}/canary.txt').read())\n"
+    denied = "The file raised PermissionError at line 1 while loading"
+    assert (denied in (sandbox(peek).reason or "")) == (landlock.abi_version() > 0)
+    monkeypatch.setattr(landlock, "abi_version", lambda: 0)
+    assert "raised ValueError at line 1 while loading: do not touch" in (sandbox(peek).reason or "")
+
+
 def test_concurrent_calls_from_threads(sandbox: Evaluate) -> None:
     uploads = {f"def final_strategy(s, o):\n    return {n}\n": ("accepted", n) for n in range(6)} | {
         "import os\nos.fork()\n" + OK: ("forbidden", None),
