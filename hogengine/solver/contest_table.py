@@ -39,7 +39,7 @@ def reach(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArra
         again = source >= model.mine
         joint = np.full(len(source), 2 * size)
         joint[theirs] = source[theirs] + np.where(player[theirs], 0, size)
-        joint[again] = source[again] - model.mine + np.where(player[again], size, 0)
+        joint[again] = model.again[source[again] - model.mine] + np.where(player[again], size, 0)
         entry = np.concatenate([[0], np.cumsum(lengths)])
         for number in reversed(range(first, end)):
             a_low, a_high = int(model.stages[number]) - low, int(model.stages[number + 1]) - low
@@ -56,7 +56,7 @@ def reach(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArra
 
 def choice_values(model: Model, mine: FloatArray, theirs: FloatArray) -> FloatArray:
     """[state, choice]: the mover's win probability after each choice, given both values afterwards."""
-    value = np.concatenate([1.0 - theirs, [1.0, 0.0], mine])
+    value = np.concatenate([1.0 - theirs, [1.0, 0.0], mine[model.again]])
     result = np.empty(model.size * model.width)
     for run in all_rows(model):
         rows = slice(run.states.start * model.width, run.states.stop * model.width)

@@ -9,9 +9,10 @@ A row is a (state, choice). Its dice are one of a few kinds (count, sides), and 
 every outcome of those dice, in the order of their probabilities `outcomes[kind]`, so the mover's win
 probability after that choice is `sum(p * value[target])` over a value vector laid out as
 
-    [0, S)        the opponent moves next in that state: 1 - (their win probability there)
-    S, S + 1      the mover has won (value 1), the mover has lost (value 0)
-    [S + 2, 2S+2) the mover moves again in that state (an extra turn): their own win probability there
+    [0, S)          the opponent moves next in that state: 1 - (their win probability there)
+    S, S + 1        the mover has won (value 1), the mover has lost (value 0)
+    [S + 2, S+2+A)  the mover moves again (an extra turn) in state again[k], k = target - S - 2: their own
+                    win probability there (only the A states some turn repeats into have such a target)
 
 Rows of one kind have the same length and the same weights, so a sweep sums a kind's rows with one
 matrix-vector product, and the model stores nothing per outcome but its target (int32).
@@ -69,6 +70,7 @@ class Model:
     # is also constant + sum(p * W) over extra turns - sum(p * W) over the opponent's turns (W: the win
     # probability of whoever moves there); optimal play sums rows that way (sweep.signed_rows).
     constant: FloatArray
+    again: IntArray  # (A,) the states some turn repeats into, in sweep order
 
     @property
     def size(self) -> int:
@@ -92,13 +94,20 @@ class Model:
 
     @property
     def mine(self) -> int:
-        """The offset of targets where the mover moves again: `mine + state`."""
+        """The offset of targets where the mover moves again: `mine + k` for state `again[k]`."""
         return self.size + 2
 
-    @cached_property
+    @property
     def own(self) -> bool:
         """Whether any turn gives an extra turn (else values of the mover's own next turns are never read)."""
-        return bool(np.any(self.target >= self.mine))
+        return len(self.again) > 0
+
+    def again_target(self, state: int) -> int:
+        """The target of moving again in this state (which must be one that turns repeat into)."""
+        k = int(np.searchsorted(self.again, state))
+        if k == len(self.again) or self.again[k] != state:
+            raise ValueError(f"No turn repeats into state {state}.")
+        return self.mine + k
 
     @cached_property
     def kind_size(self) -> IntArray:
@@ -330,6 +339,18 @@ def _reorder(
     return kind, new_start, relabel[target[picked]], constant[picked_rows]
 
 
+def _compact_again(size: int, target: Int32Array) -> IntArray:
+    """Renumber extra-turn targets (`mine + state`) to `mine + k` over the states turns repeat into, in
+    place, and return those states: few states give extra turns, so a sweep keeps few own values."""
+    extra = np.flatnonzero(target >= size + 2)
+    if not len(extra):
+        return np.empty(0, dtype=np.int64)
+    reached = target[extra] - (size + 2)
+    again = np.unique(reached).astype(np.int64)
+    target[extra] = size + 2 + np.searchsorted(again, reached).astype(np.int32)
+    return again
+
+
 def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     """Build the model from the rule set's own vectorised dice and step functions."""
     layer, mover, opponent = _positions(rules, goal)
@@ -382,6 +403,7 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
             order, kind_size, kind=kind, row_start=row_start, target=target, constant=constant
         )
     boundary = np.flatnonzero((np.diff(total) != 0) | (np.diff(level) != 0)) + 1
+    again = _compact_again(size, target)
     return Model(
         rules=rules,
         goal=goal,
@@ -397,6 +419,7 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         dice=tuple(dice),
         outcomes=probabilities,
         constant=constant,
+        again=again,
     )
 
 

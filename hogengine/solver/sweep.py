@@ -173,11 +173,11 @@ def flat_plan(model: Model, columns: Columns, first: int, end: int, *, blocks: i
     kinds = model.kind[rows]
     lengths = model.kind_size[kinds]
     starts = np.cumsum(lengths) - lengths
-    source = model.target[counting(model.row_start[rows], lengths, starts)].astype(np.intp)
+    source = model.target.take(counting(model.row_start[rows], lengths, starts)).astype(np.intp)
     if blocks > 1:
         source *= blocks
         source += np.repeat(np.arange(len(rows)) % readers, lengths)
-    weight = model.probability[counting(model.kind_first[kinds], lengths, starts)]
+    weight = model.probability.take(counting(model.kind_first[kinds], lengths, starts))
     # Where each row begins, counted from the first entry of its stage.
     edges = np.append(starts, len(source))[(bounds - low) * readers]
     local = starts - np.repeat(edges[:-1], np.diff(bounds) * readers)
@@ -255,7 +255,7 @@ class Reader:
         lengths, spread, chances, target = model.sizes, model.spread, model.outcomes, model.target
         for kind, begin, stop in pieces:
             length = lengths[kind]
-            found = target[plan.place[begin:stop] + spread[kind]]
+            found = target.take(plan.place[begin:stop] + spread[kind])
             if blocks > 1:
                 index = np.multiply(found, blocks, dtype=np.intp)
                 index += plan.block[begin:stop]
@@ -276,15 +276,13 @@ class Reader:
                 # Large products by einsum: BLAS would start threads that spin between calls.
                 np.einsum("k,kx->x", chances[kind], gathered.reshape(length, -1), out=into)
 
-    def flat_sums(
-        self, plan: FlatPlan, stage: FlatStage, scratch: Scratch, out: FloatArray | None = None
-    ) -> FloatArray:
-        """[row, 1] in natural order: each planned row's sum of p * value[source] (into `out`, if given)."""
+    def flat_sums(self, plan: FlatPlan, stage: FlatStage, scratch: Scratch) -> FloatArray:
+        """[row, 1] in natural order: each planned row's sum of p * value[source]."""
         count = len(stage.starts)
         terms = scratch.get("terms", stage.entries.stop - stage.entries.start)
         self.value.reshape(-1).take(plan.source[stage.entries], out=terms, mode="clip")
         terms *= plan.weight[stage.entries]
-        values = scratch.get("values", count) if out is None else out.reshape(-1)
+        values = scratch.get("values", count)
         np.add.reduceat(terms, stage.starts, out=values)
         return values.reshape(count, 1)
 
@@ -293,11 +291,10 @@ class Reader:
         plan: Plan,
         stage: Stage,
         scratch: Scratch,
-        out: FloatArray | None = None,
         helping: Helper | None = None,
     ) -> FloatArray:
-        """[row, column] in natural order: each planned row's sum of p * value[target * blocks + block]
-        (into `out`, if given); a large stage is shared with the helper thread, if given."""
+        """[row, column] in natural order: each planned row's sum of p * value[target * blocks + block];
+        a large stage is shared with the helper thread, if given."""
         wide = self.value.shape[1]
         count = stage.rows.stop - stage.rows.start
         sums = scratch.get("sums", count * wide)
@@ -310,7 +307,7 @@ class Reader:
             shared.result()
         else:
             self._sums(plan, pieces, sums, base, scratch)
-        values = scratch.get("values", count * wide).reshape(count, wide) if out is None else out
+        values = scratch.get("values", count * wide).reshape(count, wide)
         np.take(sums.reshape(count, wide), plan.inverse[stage.rows] - base, axis=0, out=values, mode="clip")
         return values
 
@@ -321,7 +318,7 @@ def weights(model: Model, rows: IntArray) -> tuple[FloatArray, IntArray, IntArra
     kinds = model.kind[rows]
     lengths = model.kind_size[kinds]
     starts = np.cumsum(lengths) - lengths
-    weight: FloatArray = model.probability[counting(model.kind_first[kinds], lengths, starts)]
+    weight: FloatArray = model.probability.take(counting(model.kind_first[kinds], lengths, starts))
     return weight, starts, lengths
 
 
@@ -329,7 +326,7 @@ def expand(model: Model, rows: IntArray) -> tuple[IntArray, FloatArray, IntArray
     """Every entry of these rows, in order: its target, its probability, and where each row's entries
     begin."""
     weight, starts, lengths = weights(model, rows)
-    source: IntArray = model.target[counting(model.row_start[rows], lengths, starts)].astype(np.intp)
+    source: IntArray = model.target.take(counting(model.row_start[rows], lengths, starts)).astype(np.intp)
     return source, weight, starts
 
 
@@ -404,11 +401,12 @@ def _signed_run(model: Model, first: int, end: int) -> SignedRun:
     reached = target[live]
     theirs = reached < size
     source = reached.astype(np.intp)
-    source[~theirs] -= model.mine
     weight = model.probability.take(code[live])
     np.negative(weight, out=weight, where=theirs)
     weight[kept[blank]] = 0.0
     source[kept[blank]] = 0
+    again = source >= model.mine
+    source[again] = model.again[source[again] - model.mine]
     edges = np.append(kept, len(source))[(bounds - low) * width]
     cuts = tuple(
         (

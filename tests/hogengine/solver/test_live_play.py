@@ -42,7 +42,8 @@ def test_every_live_turn_is_a_transition_of_the_model(rules: RuleSet) -> None:
             assert (built.won if after.winner == state.mover else built.lost) in targets.tolist()
             continue
         again = after.mover == state.mover
-        assert built.state_of(after.position()) + (built.mine if again else 0) in targets.tolist()
+        state_after = built.state_of(after.position())
+        assert (built.again_target(state_after) if again else state_after) in targets.tolist()
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
