@@ -83,7 +83,7 @@ def columns(model: Model, strategy: Player) -> IntArray:
 
 def _span(model: Model) -> int:
     """Targets in a side's matrix: states (the other side's values), won, lost, own values."""
-    return 2 * model.size + 2 if model.own else model.size + 2
+    return model.size + 2 + len(model.again)
 
 
 @dataclass
@@ -92,6 +92,9 @@ class _Side:
 
     columns: Columns  # (movers, S)
     matrix: FloatArray  # (span, movers, opponents)
+    # A lone pair as one side: movers A and B, each the other's one opponent, so each one's values go to
+    # the other's rows (one sweep of half the calls of two sides).
+    pair: bool = False
 
     @property
     def movers(self) -> int:
@@ -101,17 +104,28 @@ class _Side:
     def opponents(self) -> int:
         return int(self.matrix.shape[2])
 
+    def mirrored(self, values: FloatArray) -> FloatArray:
+        """Values [state, mover, opponent] laid as the partner reads them: [state, opponent, mover]."""
+        return values[:, ::-1] if self.pair else values.transpose(0, 2, 1)
+
     def first(self, model: Model) -> FloatArray:
         """[j, i]: the win probability of opponent j moving first against mover i (from this matrix)."""
         result: FloatArray = (1.0 - self.matrix[model.start]).T
         return result
 
 
-def _side(model: Model, columns: Columns, opponents: int) -> _Side:
-    matrix = np.empty((_span(model), len(columns), opponents), dtype=np.float64)
+def _side(
+    model: Model, columns: Columns, opponents: int, memory: FloatArray | None = None, *, pair: bool = False
+) -> _Side:
+    """A side of a block, its matrix laid in `memory` when given (reused from block to block)."""
+    shape = (_span(model), len(columns), opponents)
+    if memory is None:
+        matrix = np.empty(shape, dtype=np.float64)
+    else:
+        matrix = memory[: shape[0] * shape[1] * shape[2]].reshape(shape)
     matrix[model.won] = 1.0
     matrix[model.lost] = 0.0
-    return _Side(columns, matrix)
+    return _Side(columns, matrix, pair)
 
 
 def _sweep(model: Model, sides: Sequence[tuple[_Side, _Side]], tick: Callable[[], None] | None) -> None:
@@ -128,23 +142,26 @@ def _stages(
     helping: Helper | None,
 ) -> None:
     scratch = Scratch()
-    own = model.own
+    # Per stage, the numbers k of its states that turns repeat into (again[k], in sweep order).
+    again = np.searchsorted(model.again, model.stages).tolist()
     readers = [Reader(model, side.matrix.reshape(-1, side.opponents), side.movers) for side, _ in sides]
     walks = [_walk(model, side) for side, _ in sides]
-    for steps in zip(*walks, strict=True):
+    for number, steps in enumerate(zip(*walks, strict=True)):
+        low, high = again[number], again[number + 1]
         for (side, partner), reader, (plan, stage) in zip(sides, readers, steps, strict=True):
             states = stage.states
-            # Where turns repeat, the side's own values go straight into its matrix.
-            mine = side.matrix[model.mine + states.start : model.mine + states.stop] if own else None
-            out = None if mine is None else mine.reshape(-1, side.opponents)
             if isinstance(plan, FlatPlan):
                 assert isinstance(stage, FlatStage)
-                found = reader.flat_sums(plan, stage, scratch, out)
+                found = reader.flat_sums(plan, stage, scratch)
             else:
                 assert isinstance(stage, Stage)
-                found = reader.stage_sums(plan, stage, scratch, out, helping)
+                found = reader.stage_sums(plan, stage, scratch, helping=helping)
             values = found.reshape(-1, side.movers, side.opponents)
-            np.subtract(1.0, values.transpose(0, 2, 1), out=partner.matrix[states])
+            np.subtract(1.0, side.mirrored(values), out=partner.matrix[states])
+            if high > low:
+                # The side's own values in the states that turns repeat into.
+                own = model.again[low:high] - states.start
+                side.matrix[model.mine + low : model.mine + high] = values[own]
         if tick:
             tick()
 
@@ -160,26 +177,37 @@ def _walk(model: Model, side: _Side) -> Iterator[tuple[Plan, Stage] | tuple[Flat
 
 
 def _block(
-    model: Model, movers: Columns, opponents: Columns | None, tick: Callable[[], None] | None = None
+    model: Model,
+    movers: Columns,
+    opponents: Columns | None,
+    tick: Callable[[], None] | None = None,
+    memory: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """First-mover win probabilities [i, j] of movers vs opponents, and [j, i] of opponents vs movers."""
-    left = _side(model, movers, len(movers) if opponents is None else len(opponents))
+    """First-mover win probabilities [i, j] of movers vs opponents, and [j, i] of opponents vs movers
+    (the matrices laid in `memory`, if given: room for both sides)."""
+    if opponents is not None and len(movers) == len(opponents) == 1:
+        ahead, behind = pair_values(model, movers[0], opponents[0], memory)
+        return ahead[None, model.start, None], behind[None, model.start, None]
+    cells = _span(model) * len(movers) * (len(movers) if opponents is None else len(opponents))
+    mine, theirs = (None, None) if memory is None else (memory[:cells], memory[cells:])
+    left = _side(model, movers, len(movers) if opponents is None else len(opponents), mine)
     if opponents is None:
         _sweep(model, [(left, left)], tick)
         first = left.first(model)
         return first, first
-    right = _side(model, opponents, len(movers))
+    right = _side(model, opponents, len(movers), theirs)
     _sweep(model, [(left, right), (right, left)], tick)
     return right.first(model), left.first(model)
 
 
-def pair_values(model: Model, a: Columns, b: Columns) -> tuple[FloatArray, FloatArray]:
+def pair_values(
+    model: Model, a: Columns, b: Columns, memory: FloatArray | None = None
+) -> tuple[FloatArray, FloatArray]:
     """In every state, A's win probability with A to move against B, and B's with B to move against A."""
-    left = _side(model, a[None, :], 1)
-    right = _side(model, b[None, :], 1)
-    _sweep(model, [(left, right), (right, left)], None)
-    size = model.size
-    return 1.0 - right.matrix[:size, 0, 0], 1.0 - left.matrix[:size, 0, 0]
+    both = _side(model, np.stack([a, b]), 1, memory, pair=True)
+    _sweep(model, [(both, both)], None)
+    # Each mover's rows of the states hold 1 - the other's values there.
+    return 1.0 - both.matrix[: model.size, 1, 0], 1.0 - both.matrix[: model.size, 0, 0]
 
 
 def _cells(model: Model) -> int:
@@ -238,10 +266,13 @@ def _matrix(model: Model, chosen: Columns, progress: Progress | None) -> FloatAr
     groups = _groups(len(chosen), int(np.sqrt(_cells(model))))
     ticker = _Ticker(len(groups) * (len(groups) + 1) // 2 * (len(model.stages) - 1), progress)
     first = np.empty((len(chosen), len(chosen)), dtype=np.float64)
+    # Every block lays its matrices in the same memory: fresh pages cost more than the sweep reads them.
+    cells = _span(model) * max(len(group) for group in groups) ** 2
+    memory = np.empty(2 * cells if len(groups) > 1 else cells)
     for number, group in enumerate(groups):
-        first[np.ix_(group, group)] = _block(model, chosen[group], None, ticker)[0]
+        first[np.ix_(group, group)] = _block(model, chosen[group], None, ticker, memory)[0]
         for other in groups[number + 1 :]:
-            mine, theirs = _block(model, chosen[group], chosen[other], ticker)
+            mine, theirs = _block(model, chosen[group], chosen[other], ticker, memory)
             first[np.ix_(group, other)] = mine
             first[np.ix_(other, group)] = theirs
     return first
@@ -276,8 +307,9 @@ def _bipartite(
     ticker = _Ticker(len(blocks) * (len(model.stages) - 1), progress)
     first = np.full(wanted.shape, np.nan)
     second = np.full(wanted.shape, np.nan)
+    memory = np.empty(2 * _span(model) * max((len(mine) * len(theirs) for mine, theirs in blocks), default=0))
     for mine, theirs in blocks:
-        ahead, behind = _block(model, left[mine], right[theirs], ticker)
+        ahead, behind = _block(model, left[mine], right[theirs], ticker, memory)
         first[np.ix_(mine, theirs)] = ahead
         second[np.ix_(mine, theirs)] = 1 - behind.T
     return first, second
@@ -295,6 +327,8 @@ def exact_winrates(
     first strategies of the pairs meet the second ones in blocks that fit the memory budget.
     """
     built = model(_rules(rules), goal)
+    if not pairs:
+        return []
     everyone, number = _unique(_columns(built, [player for pair in pairs for player in pair]))
     a, b = number[0::2], number[1::2]
     if len(everyone) > 2 and len(everyone) ** 2 <= max(16, 2 * len(np.unique(a)) * len(np.unique(b))):
