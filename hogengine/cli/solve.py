@@ -4,10 +4,10 @@ import argparse
 import json
 from pathlib import Path
 
-from hogengine.cli.specs import add_common, progress_bar
+from hogengine.cli.specs import add_common, cache_dir, optimal_table, progress_bar
 from hogengine.errors import HogError
 from hogengine.rules import get_rules
-from hogengine.solver import best_table, exact_winrates, solve
+from hogengine.solver import exact_winrates, solve
 from hogengine.solver.model import model
 from hogengine.strategies import Table, always_roll, table_from_function
 
@@ -41,11 +41,10 @@ def run(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
     with progress_bar("build model") as report:
         model(rules, args.goal, report)
-    solution = solve(rules, args.goal)
+    solution = solve(rules, args.goal, cache_dir())
     report_ = {"rules": rules.id, "goal": args.goal, "first_mover": solution.first_mover}
     if args.export:
-        with progress_bar("best table") as report:
-            table = best_table(rules, args.goal, report)
+        table = optimal_table(rules, args.goal)
         baseline = table_from_function(always_roll(BASELINE), rules)
         against = exact_winrates(rules, [(table, solution.policy), (table, baseline)], args.goal)
         try:

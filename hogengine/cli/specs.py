@@ -1,6 +1,7 @@
 """Strategy arguments of the solver commands: `always:N`, `course`, `optimal`, a .json table or a .py file."""
 
 import argparse
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,10 +33,25 @@ def _from_python(path: Path, rules: RuleSet) -> Table:
     return np.array(verdict.table, dtype=np.int8)
 
 
+def cache_dir() -> Path | None:
+    """Where the command line keeps solver results between runs: $HOG_CACHE_DIR (set but empty: nowhere),
+    else `hog` in the user's cache directory ($XDG_CACHE_HOME or ~/.cache)."""
+    configured = os.environ.get("HOG_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog"
+
+
+def optimal_table(rules: RuleSet, goal: int) -> Table:
+    """The best score-only table, from the cache or made with a progress bar (tens of seconds)."""
+    with progress_bar("best table") as report:
+        return best_table(rules, goal, report, cache_dir())
+
+
 def load(spec: str, rules: RuleSet, goal: int) -> Table:
     """The table a strategy argument names, or a one-line BadStrategy."""
     if spec == "optimal":
-        return best_table(rules, goal)
+        return optimal_table(rules, goal)
     if spec.endswith(".py"):
         return _from_python(Path(spec), rules)
     return table_from_function(strategy_from_spec(spec, rules, goal), rules)

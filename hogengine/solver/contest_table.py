@@ -5,10 +5,15 @@ Each round weighs, per pair of scores, every choice's exact value in each hidden
 table meets that layer against each panel member, takes the best choice per cell, and keeps the new
 table only if its mean exact win rate against the panel rose."""
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from hogengine.numeric import FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
+from hogengine.solver import cache as disk
 from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.optimal import best_columns, solve
 from hogengine.solver.sweep import all_rows, expand, runs
@@ -91,9 +96,43 @@ def _strength(ruleset: RuleSet, goal: int, table: Table) -> float:
     return float(np.mean([rate.average for rate in rates]))
 
 
-def best_table(rules: RuleSet | str, goal: int = 100, progress: Progress | None = None) -> Table:
-    """Project full-state optimal play onto the scores, then improve it against the panel."""
+_MADE: dict[tuple[RuleSet, int], Table] = {}
+
+
+def best_table(
+    rules: RuleSet | str,
+    goal: int = 100,
+    progress: Progress | None = None,
+    cache_dir: Path | str | None = None,
+) -> Table:
+    """The best score-only table: made once per process (and stored in cache_dir, if given)."""
     ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    key = (ruleset, goal)
+    if key not in _MADE:
+        directory = None if cache_dir is None else Path(cache_dir)
+        stored = None if directory is None else disk.load(directory, ruleset, goal, "table")
+        if stored is not None and _valid(ruleset, stored.get("table")):
+            _MADE[key] = stored["table"]
+        else:
+            _MADE[key] = _improved(ruleset, goal, progress)
+            if directory is not None:
+                disk.save(directory, ruleset, goal, "table", table=_MADE[key])
+    return _MADE[key].copy()
+
+
+def _valid(ruleset: RuleSet, table: npt.NDArray[Any] | None) -> bool:
+    """Whether a stored table is a legal contest table of these rules."""
+    legal = ruleset.choices
+    return (
+        table is not None
+        and table.shape == (SIZE, SIZE)
+        and table.dtype == np.int8
+        and bool(np.all((table >= legal.start) & (table < legal.stop)))
+    )
+
+
+def _improved(ruleset: RuleSet, goal: int, progress: Progress | None) -> Table:
+    """Project full-state optimal play onto the scores, then improve it against the panel."""
     built = model(ruleset, goal)
     solution = solve(ruleset, goal)
     optimal = columns(built, solution.policy)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hogengine.cli import main
-from hogengine.solver import best_table, exact_winrate
+from hogengine.solver import best_table, contest_table, exact_winrate
 from hogengine.strategies import always_roll, load_table_json, table_from_function
 
 
@@ -85,3 +85,40 @@ def test_tournament_prints_standings(capsys: pytest.CaptureFixture[str], tmp_pat
         capsys, "tournament", "--goal", "30", "--format", "sampled", "--seed", "7", *map(str, paths)
     )
     assert status == 0 and first == again and "seed 7" in first
+
+
+def test_the_optimal_table_is_made_once_and_kept_on_disk(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second `hog winrate ... optimal` in a fresh process reads the stored table instead of making it."""
+    monkeypatch.setenv("HOG_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(contest_table, "_MADE", {})
+    status, first, _ = run(capsys, "winrate", "--rules", "piggy-back", "--goal", "20", "optimal", "always:5")
+    assert status == 0 and [path.name.split("-")[0] for path in tmp_path.iterdir()] == ["table"]
+
+    def never(*_: object) -> None:
+        raise AssertionError("the stored table was not used")
+
+    monkeypatch.setattr(contest_table, "_MADE", {})
+    monkeypatch.setattr(contest_table, "_improved", never)
+    status, second, _ = run(capsys, "winrate", "--rules", "piggy-back", "--goal", "20", "optimal", "always:5")
+    assert status == 0 and second == first
+
+
+def test_a_damaged_stored_table_is_made_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(contest_table, "_MADE", {})
+    made = best_table("pork-chop", 12, cache_dir=tmp_path)
+    (stored,) = tmp_path.iterdir()
+    np.savez(stored, table=np.full((100, 100), 11, dtype=np.int8))  # 11 is not a pork-chop choice
+    monkeypatch.setattr(contest_table, "_MADE", {})
+    assert np.array_equal(best_table("pork-chop", 12, cache_dir=tmp_path), made)
+
+
+def test_an_empty_cache_setting_keeps_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOG_CACHE_DIR", "")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(contest_table, "_MADE", {})
+    assert run(capsys, "winrate", "--goal", "15", "optimal", "always:5")[0] == 0
+    assert not any(tmp_path.iterdir())
