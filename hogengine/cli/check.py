@@ -10,8 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from hogengine.cli.progress import Progress
+from hogengine.cli.specs import optimal_table, progress_bar
 from hogengine.errors import UnknownRules
+from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.sandbox import (
     MAX_SOURCE_BYTES,
@@ -20,7 +21,7 @@ from hogengine.sandbox import (
     evaluate_strategy,
     make_undumpable,
 )
-from hogengine.solver import best_table, exact_winrate
+from hogengine.solver import exact_winrates
 from hogengine.strategies import Table, always_roll, table_from_function
 
 BASELINES = (4, 5, 6)
@@ -81,15 +82,13 @@ def picture(table: Table) -> list[str]:
 def strengths(rules: RuleSet, table: Table) -> dict[str, dict[str, float]]:
     """Exact win rates against always_roll(4), (5), (6) and the best score-only table."""
     opponents = {f"always:{n}": table_from_function(always_roll(n), rules) for n in BASELINES}
-    with Progress(len(opponents) + 1, "solving") as progress:
-        opponents["optimal"] = best_table(rules)
-        progress.advance()
-        rates = {}
-        for name, opponent in opponents.items():
-            rate = exact_winrate(rules, table, opponent)
-            rates[name] = {"first": rate.first, "second": rate.second, "average": rate.average}
-            progress.advance()
-    return rates
+    opponents["optimal"] = optimal_table(rules, MAX_GOAL)
+    with progress_bar("win rates") as report:
+        found = exact_winrates(rules, [(table, opponent) for opponent in opponents.values()], progress=report)
+    return {
+        name: {"first": rate.first, "second": rate.second, "average": rate.average}
+        for name, rate in zip(opponents, found, strict=True)
+    }
 
 
 def report(verdict: Verdict, rules: RuleSet, rates: dict[str, dict[str, float]]) -> list[str]:
