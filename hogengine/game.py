@@ -89,6 +89,11 @@ def legal_choices(state: State) -> range:
     return state.ruleset.choices
 
 
+def choice_label(state: State, choice: int) -> str:
+    """How a choice reads on a button for the player to move in this state: what it does for them now."""
+    return state.ruleset.label_at(state.position(), choice)
+
+
 def dice_for(state: State, choice: int) -> tuple[int, int]:
     """How many dice of how many sides this choice rolls now; raises if the turn cannot be taken."""
     if state.over:

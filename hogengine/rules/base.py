@@ -65,8 +65,12 @@ class RuleSet(ABC):
         return ""
 
     def choice_label(self, choice: int) -> str:
-        """How a choice reads on a button."""
+        """How a choice reads on a button, whatever the position (legends, strategy tables)."""
         return "Free Bacon" if choice == 0 else f"Roll {choice}"
+
+    def label_at(self, position: Position, choice: int) -> str:
+        """How a choice reads for the player to move at this position: what it does there."""
+        return self.choice_label(choice)
 
     def roll_summary(self, outcomes: Sequence[int]) -> tuple[bool, int]:
         """Pig Out or not, and the points the dice give before the turn's other rules."""

@@ -9,6 +9,7 @@ from hogengine.rules import pieces
 from hogengine.rules.base import RuleSet, Step
 
 PORK_CHOP = -1
+CHOPPED_DICE = 10  # what a -1 rolls once the mover's Pork Chop is spent
 
 
 class PorkChop(RuleSet):
@@ -24,7 +25,8 @@ class PorkChop(RuleSet):
         return (choice == PORK_CHOP) & (position.chop_mover == 0)
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
-        count = pieces.where(choice == PORK_CHOP, pieces.where(self._chops(position, choice), 0, 10), choice)
+        minus_one = pieces.where(self._chops(position, choice), 0, CHOPPED_DICE)
+        count = pieces.where(choice == PORK_CHOP, minus_one, choice)
         sides = pieces.where(pieces.hog_wild(position.mover, position.opponent), 4, 6)
         return count, sides
 
@@ -76,3 +78,8 @@ class PorkChop(RuleSet):
 
     def choice_label(self, choice: int) -> str:
         return "Pork Chop" if choice == PORK_CHOP else super().choice_label(choice)
+
+    def label_at(self, position: Position, choice: int) -> str:
+        if choice == PORK_CHOP and position.chop_mover:
+            return f"Roll {CHOPPED_DICE} (-1)"  # the chop is spent: -1 only rolls dice now
+        return self.choice_label(choice)

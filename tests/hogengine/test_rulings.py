@@ -4,7 +4,7 @@ import pytest
 
 from hogengine.errors import BadRolls, GameOver, IllegalChoice
 from hogengine.events import EventKind
-from hogengine.game import dice_for, legal_choices, new_game, resolve
+from hogengine.game import choice_label, dice_for, legal_choices, new_game, resolve
 from hogengine.rules import RULE_SETS, get_rules
 from hogengine.rules.pig_fest import HAM_HIJINKS_USES_MULTIPLIER
 
@@ -77,6 +77,16 @@ def test_each_player_has_their_own_pork_chop(begin, turns):
     assert EventKind.PORK_CHOP in kinds(first)
     assert EventKind.PORK_CHOP in kinds(second)
     assert dice_for(second.after, -1) == (10, 6)
+
+
+def test_the_minus_one_button_says_what_it_does_for_the_player_to_move(begin, turns):
+    (chopped,) = turns(begin("pork-chop", (5, 10)), [(-1, [])])
+    assert choice_label(chopped.before, -1) == "Pork Chop"
+    assert choice_label(chopped.after, -1) == "Pork Chop"  # the opponent still has theirs
+    back = begin("pork-chop", (5, 10), chop_used=(True, False))
+    assert choice_label(back, -1) == f"Roll {dice_for(back, -1)[0]} (-1)"
+    assert choice_label(back, 0) == "Free Bacon" and choice_label(back, 3) == "Roll 3"
+    assert choice_label(begin("pig-fest", (5, 10)), -1) == "Ham Hijinks"
 
 
 # Game end
