@@ -22,7 +22,7 @@ from random import Random
 import numpy as np
 
 from hogengine.rules import RuleSet, get_rules
-from hogengine.solver import optimal, reference, sweep, tournament_sampled, winrate_matrix
+from hogengine.solver import optimal, reference, rows, tournament_sampled, winrate_matrix
 from hogengine.solver.model import _BUILT, model
 from hogengine.solver.optimal import optimal_values
 from hogengine.solver.winrate import exact_winrate
@@ -42,7 +42,7 @@ def timed(job: Callable[[], object], repeat: int = 1) -> float:
 def forget() -> None:
     """Drop every cached model and solution, so the next job runs cold."""
     _BUILT.clear()
-    sweep.forget()
+    rows.forget()
     optimal._solve.cache_clear()
 
 

@@ -16,7 +16,7 @@ from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import cache as disk
 from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.optimal import best_columns, solve
-from hogengine.solver.sweep import all_rows, expand, runs
+from hogengine.solver.rows import all_rows, expand, runs
 from hogengine.solver.winrate import Player, columns, exact_winrates, pair_values
 from hogengine.strategies import SIZE, Table, always_roll, table_from_function
 

@@ -13,7 +13,7 @@ from hogengine.numeric import FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import cache as disk
 from hogengine.solver.model import Model, Progress, model
-from hogengine.solver.sweep import signed_rows
+from hogengine.solver.rows import signed_rows
 
 Int8Array = npt.NDArray[np.int8]
 

@@ -76,7 +76,7 @@ def test_round_robin_blocks_agree_with_one_sweep(monkeypatch: pytest.MonkeyPatch
     tables = random_tables(rules, 7, seed=5)
     whole = winrate_matrix(rules, tables, 14).first
     monkeypatch.setattr("hogengine.solver.winrate.BLOCK_BYTES", 3 * model(rules, 14).size * 8)
-    monkeypatch.setattr("hogengine.solver.sweep.PLAN_ROWS", 500)
+    monkeypatch.setattr("hogengine.solver.rows.PLAN_ROWS", 500)
     cut = winrate_matrix(rules, tables, 14).first
     np.testing.assert_allclose(cut, whole, atol=TOLERANCE)
     pairs = [(tables[i], tables[j]) for i in range(7) for j in range(7) if (i + j) % 3]
