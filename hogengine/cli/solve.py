@@ -4,11 +4,10 @@ import argparse
 import json
 from pathlib import Path
 
-from hogengine.cli.specs import add_common, cache_dir, optimal_table, progress_bar
+from hogengine.cli.specs import add_common, build_model, cache_dir, optimal_table
 from hogengine.errors import HogError
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrates, solve
-from hogengine.solver.model import model
 from hogengine.strategies import Table, always_roll, table_from_function
 
 BASELINE = 5
@@ -39,8 +38,7 @@ def source(table: Table, rules: str, goal: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
-    with progress_bar("build model") as report:
-        model(rules, args.goal, report)
+    build_model(rules, args.goal)
     solution = solve(rules, args.goal, cache_dir())
     report_ = {"rules": rules.id, "goal": args.goal, "first_mover": solution.first_mover}
     if args.export:

@@ -13,6 +13,7 @@ from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.solver.contest_table import best_table
+from hogengine.solver.model import model
 from hogengine.strategies import BadStrategy, Table, strategy_from_spec, table_from_function
 
 HELP = "always:N, course, optimal, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy)"
@@ -40,6 +41,12 @@ def cache_dir() -> Path | None:
     if configured is not None:
         return Path(configured) if configured else None
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog"
+
+
+def build_model(rules: RuleSet, goal: int) -> None:
+    """Build the solver's model of these rules (seconds for pig-fest) with a progress bar."""
+    with progress_bar("build model") as report:
+        model(rules, goal, report)
 
 
 def optimal_table(rules: RuleSet, goal: int) -> Table:

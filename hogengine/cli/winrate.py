@@ -3,7 +3,7 @@
 import argparse
 import json
 
-from hogengine.cli.specs import HELP, add_common, load
+from hogengine.cli.specs import HELP, add_common, build_model, load
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrate
 
@@ -20,6 +20,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
+    build_model(rules, args.goal)
     a, b = load(args.a, rules, args.goal), load(args.b, rules, args.goal)
     rate = exact_winrate(rules, a, b, args.goal)
     if args.json:
