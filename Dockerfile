@@ -26,7 +26,7 @@ COPY bot ./bot
 COPY migrations ./migrations
 USER hog
 VOLUME ["/app/data"]
-# Healthy while the bot is connected and its clock ticks (it touches a heartbeat file every tick).
+# Healthy while the bot is connected and its clock ticks (it touches /app/data/hogbot.heartbeat every tick).
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "--health"]
 # Python is PID 1 (exec form): SIGTERM reaches the bot, which closes Discord and the database.
 STOPSIGNAL SIGTERM

@@ -5,11 +5,10 @@ import asyncio
 import json
 import logging
 import sys
-import time
 from collections.abc import Sequence
 
 from bot.config import Settings
-from bot.discord import HEARTBEAT, HogBot, TokenRejectedError, serve
+from bot.health import healthy
 
 HOW_TO = """\
 hogbot needs a Discord bot token to connect.
@@ -20,7 +19,6 @@ hogbot needs a Discord bot token to connect.
 Games will be kept in {database}.
 No token at hand? Try the game offline: make play
 """
-HEALTHY_WITHIN_SECONDS = 120.0
 CONTEXT = ("command", "user", "channel", "match")
 
 
@@ -46,12 +44,22 @@ def configure_logging(level: str) -> None:
     logging.basicConfig(level=level.upper(), handlers=[handler], force=True)
 
 
-def healthy() -> bool:
-    """Whether the running bot's clock ticked recently while connected (see HEARTBEAT)."""
+def run(settings: Settings, token: str, sync_global: bool) -> int:
+    """Run the bot until SIGTERM or Ctrl-C; the exit status."""
+    # Imported here, not at the top: the health check runs every minute and needs none of Discord.
+    from bot.discord import HogBot, TokenRejectedError, serve  # noqa: PLC0415
+
     try:
-        return time.time() - HEARTBEAT.stat().st_mtime < HEALTHY_WITHIN_SECONDS
-    except FileNotFoundError:
-        return False
+        asyncio.run(serve(HogBot(settings, sync_global=sync_global), token))
+    except TokenRejectedError:
+        print(
+            "Discord refused the token: reset it (Bot -> Reset Token) and update DISCORD_TOKEN.",
+            file=sys.stderr,
+        )
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,26 +73,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--health", action="store_true", help="exit 0 if a running bot is connected and ticking"
     )
     args = parser.parse_args(argv)
-    if args.health:
-        return 0 if healthy() else 1
     settings = Settings()
+    if args.health:
+        return 0 if healthy(settings.heartbeat_file) else 1
     configure_logging(settings.log_level)
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(HOW_TO.format(database=settings.database_path), file=sys.stderr)
         return 2
-    try:
-        asyncio.run(
-            serve(HogBot(settings, sync_global=args.sync_global), settings.discord_token.get_secret_value())
-        )
-    except TokenRejectedError:
-        print(
-            "Discord refused the token: reset it (Bot -> Reset Token) and update DISCORD_TOKEN.",
-            file=sys.stderr,
-        )
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    return 0
+    return run(settings, settings.discord_token.get_secret_value(), args.sync_global)
 
 
 if __name__ == "__main__":

@@ -31,3 +31,9 @@ class Settings(BaseSettings):
     upload_max_waiting: int = Field(default=8, ge=1)  # uploads checked or queued; more are turned away
     upload_time_limit_seconds: float = Field(default=10.0, gt=0, le=600)  # CPU seconds per upload
     log_level: str = "INFO"
+    heartbeat_path: Path | None = None  # the health check's heartbeat file; default: beside the database
+
+    @property
+    def heartbeat_file(self) -> Path:
+        """Where the connected bot records that it is alive (`python -m bot --health` reads it)."""
+        return self.heartbeat_path or self.database_path.parent / "hogbot.heartbeat"

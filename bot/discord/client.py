@@ -3,8 +3,6 @@
 import asyncio
 import logging
 import signal
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -15,6 +13,7 @@ from bot.discord.boards import Boards
 from bot.discord.cogs.hog import HogCog
 from bot.discord.errors import HogTree
 from bot.discord.views import ITEMS
+from bot.health import beat
 from bot.services import Match, Services
 from hogengine.sandbox import make_undumpable
 
@@ -22,8 +21,6 @@ log = logging.getLogger(__name__)
 
 # Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 to 30 s).
 TICKS_PER_TIMEOUT = 20
-# Touched on every clock tick while connected: `python -m bot --health` (the container's HEALTHCHECK).
-HEARTBEAT = Path(tempfile.gettempdir()) / "hogbot.heartbeat"
 
 
 def now() -> float:
@@ -56,6 +53,7 @@ class HogBot(commands.Bot):
         self._services = services
         self.sync_global = sync_global
         self._bot_moves: set[asyncio.Task[None]] = set()
+        self._gateway_up = False
 
     async def setup_hook(self) -> None:
         """Open the services, add commands and buttons, resume bot moves, start the clock, sync."""
@@ -107,11 +105,29 @@ class HogBot(commands.Bot):
         except Exception:
             log.exception("the house bot could not move", extra={"match": match_id})
 
+    @property
+    def connected(self) -> bool:
+        """Whether the gateway connection is up (discord.py's is_ready() stays true while it reconnects)."""
+        return self._gateway_up and not self.is_closed()
+
+    async def on_ready(self) -> None:
+        self._gateway_up = True
+
+    async def on_resumed(self) -> None:
+        self._gateway_up = True
+
+    async def on_disconnect(self) -> None:
+        self._gateway_up = False
+
     @tasks.loop(seconds=1.0)
     async def clock(self) -> None:
-        """Close what ran out of time (challenges expire, idle turns are lost) and show it."""
-        if self.is_ready() and not self.is_closed():
-            HEARTBEAT.touch()
+        """Beat while connected; close what ran out of time (challenges expire, idle turns are lost) and
+        show it."""
+        if self.connected:
+            try:
+                beat(self.settings.heartbeat_file)
+            except OSError as error:
+                log.warning("could not touch the heartbeat file: %s", error)
         try:
             for match in await self.services.games.expire_due():
                 await self.boards.show(match.id)

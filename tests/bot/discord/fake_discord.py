@@ -2,8 +2,10 @@
 
 Point discord.py at it with `discord.http.Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY`; a plain
 `Bot` then logs in over REST, IDENTIFYs on the gateway, gets READY and one GUILD_CREATE, and receives
-INTERACTION_CREATE events that it answers through the REST interaction callbacks. Unknown routes answer
-404 and are recorded, so a test can assert the bot made no call it should not have.
+INTERACTION_CREATE events that it answers through the REST interaction callbacks. `reconnect` asks the
+bot to reconnect (gateway op 7, as Discord does now and then); it comes back with RESUME, answered with
+RESUMED once `resuming` is set. Unknown routes answer 404 and are recorded, so a test can assert the bot
+made no call it should not have.
 """
 
 import asyncio
@@ -71,6 +73,9 @@ class FakeDiscord:
         self.commands: dict[str, list[dict[str, Any]]] = {}  # by guild id, "global" for global commands
         self.messages: dict[str, dict[str, Any]] = {}
         self.identify: dict[str, Any] = {}
+        self.resumes = 0  # RESUMEs received
+        self.resuming = asyncio.Event()  # while clear, a RESUME waits for its RESUMED
+        self.resuming.set()
         self._ids = itertools.count(
             discord.utils.time_snowflake(discord.utils.utcnow())
         )  # "now", like Discord
@@ -130,7 +135,16 @@ class FakeDiscord:
                 self.identify = data["d"]
                 await self._dispatch("READY", self._ready())
                 await self._dispatch("GUILD_CREATE", self._guild())
+            elif data["op"] == 6:
+                self.resumes += 1
+                await self.resuming.wait()
+                await self._dispatch("RESUMED", {})
         return socket
+
+    async def reconnect(self) -> None:
+        """Ask the bot to drop its gateway connection and resume on a new one (op 7, RECONNECT)."""
+        assert self._socket is not None, "the bot has not connected to the gateway"
+        await self._socket.send_json({"op": 7, "d": None})
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
         assert self._socket is not None, "the bot has not connected to the gateway"

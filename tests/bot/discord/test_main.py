@@ -6,12 +6,14 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import JsonLines
 from bot.config import Settings
+from bot.health import FRESH_SECONDS
 
 ROOT = Path(__file__).resolve().parents[3]
 EMPTY = {"PATH": "/usr/local/bin:/usr/bin:/bin"}  # no DISCORD_TOKEN, no HOG_* settings
@@ -43,11 +45,40 @@ def test_make_run_starts_the_bot(tmp_path: Path) -> None:
     check_how_to(run(make, tmp_path))
 
 
-def test_the_health_check_follows_the_heartbeat(tmp_path: Path) -> None:
+def test_the_health_check_follows_the_heartbeat_beside_the_database(tmp_path: Path) -> None:
     health = [sys.executable, "-m", "bot", "--health"]
-    assert run(health, tmp_path, TMPDIR=str(tmp_path)).returncode == 1
-    (tmp_path / "hogbot.heartbeat").touch()  # what the running bot's clock does while connected
-    assert run(health, tmp_path, TMPDIR=str(tmp_path)).returncode == 0
+    assert run(health, tmp_path).returncode == 1  # no bot has beaten yet
+    beat = tmp_path / "data" / "hogbot.heartbeat"  # beside the default ./data/hog.sqlite3
+    beat.parent.mkdir()
+    beat.touch()  # what the running bot's clock does while connected
+    assert run(health, tmp_path).returncode == 0
+    stale = time.time() - FRESH_SECONDS - 1
+    os.utime(beat, (stale, stale))  # the bot stopped beating: disconnected, or its clock is stuck
+    assert run(health, tmp_path).returncode == 1
+
+    volume = tmp_path / "volume"
+    volume.mkdir()
+    (volume / "hogbot.heartbeat").touch()
+    assert run(health, tmp_path, HOG_DATABASE_PATH=str(volume / "hog.sqlite3")).returncode == 0
+
+
+def test_the_heartbeat_can_be_put_anywhere(tmp_path: Path) -> None:
+    health = [sys.executable, "-m", "bot", "--health"]
+    beat = tmp_path / "beat"
+    assert run(health, tmp_path, HOG_HEARTBEAT_PATH=str(beat)).returncode == 1
+    beat.touch()
+    assert run(health, tmp_path, HOG_HEARTBEAT_PATH=str(beat)).returncode == 0
+
+
+def test_the_health_check_does_not_load_discord(tmp_path: Path) -> None:
+    """It runs every minute in the container: it reads the settings and one file's time, nothing more."""
+    heavy = "{'discord', 'aiohttp', 'aiosqlite', 'numpy', 'matplotlib'}"
+    probe = (
+        "import sys; from bot.__main__ import main; status = main(['--health']);"
+        f" print(status, *sorted({{name.split('.')[0] for name in sys.modules}} & {heavy}))"
+    )
+    done = run([sys.executable, "-c", probe], tmp_path)
+    assert done.stdout.split() == ["1"], done.stdout + done.stderr
 
 
 def test_logs_are_json_lines_with_context() -> None:

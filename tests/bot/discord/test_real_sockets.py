@@ -1,7 +1,9 @@
 """The unmodified bot, started as `python -m bot` starts it, against a fake Discord over real sockets:
-startup, command sync to the development guild only, a challenge and a few turns, then SIGTERM."""
+startup, command sync to the development guild only, a challenge and a few turns, then SIGTERM; and the
+health check's heartbeat through a gateway reconnection."""
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator, Callable
@@ -14,6 +16,7 @@ import yarl
 
 from bot.config import Settings
 from bot.discord import HogBot, serve
+from bot.health import healthy
 from tests.bot.discord.fake_discord import APP_ID, GUILD_ID, FakeDiscord, Request, member, user
 
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
@@ -51,23 +54,42 @@ def answered(token: str) -> Callable[[Request], bool]:
     return lambda r: r.path.startswith(f"/webhooks/{APP_ID}/{token}")
 
 
-async def test_the_bot_over_real_sockets(fake: FakeDiscord, tmp_path: Path) -> None:
-    settings = Settings(
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
         database_path=tmp_path / "hog.sqlite3",
         dev_guild_id=GUILD_ID,
         bot_move_delay_seconds=0,
+        turn_timeout_seconds=20,  # the clock ticks every second
         _env_file=None,
     )
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[HogBot]:
+    """The bot as `python -m bot` runs it, ready; stopped with SIGTERM (docker stop) afterwards."""
     bot = HogBot(settings, guild_ready_timeout=0.1)
-    running = asyncio.create_task(serve(bot, "fake-token"))
+    serving = asyncio.create_task(serve(bot, "fake-token"))
     try:
         await asyncio.wait_for(bot.wait_until_ready(), 10)
-        await play_a_little(fake, bot)
+        yield bot
     finally:
-        if not running.done():
-            os.kill(os.getpid(), signal.SIGTERM)  # SIGTERM (docker stop) closes Discord and the database
-        await asyncio.wait_for(running, 10)
+        if not serving.done():
+            os.kill(os.getpid(), signal.SIGTERM)  # closes Discord and the database
+        await asyncio.wait_for(serving, 10)
     assert bot.is_closed()
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait until `check()` holds (polling: the bot's clock and the gateway run on their own)."""
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.05)
+
+
+async def test_the_bot_over_real_sockets(fake: FakeDiscord, settings: Settings) -> None:
+    async with running(settings) as bot:
+        await play_a_little(fake, bot)
     with pytest.raises(Exception, match="closed"):
         await bot.services.games.get(1)
 
@@ -130,3 +152,20 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         assert last_turn["value"].startswith(f"**{person['username']}** ")
     assert (await bot.services.games.get(1)).state.turn == 3
     assert fake.unknown == []
+
+
+async def test_the_heartbeat_stops_while_the_gateway_is_down(fake: FakeDiscord, settings: Settings) -> None:
+    beat = settings.heartbeat_file
+    async with running(settings) as bot:
+        await eventually(lambda: healthy(beat))
+
+        fake.resuming.clear()
+        await fake.reconnect()
+        await eventually(lambda: fake.resumes == 1)  # back on a socket, but not resumed
+        beat.unlink()
+        await asyncio.sleep(2.5)  # two ticks of the clock
+        assert bot.is_ready()  # discord.py still says so...
+        assert not beat.exists()  # ...but the health check fails
+
+        fake.resuming.set()
+        await eventually(lambda: healthy(beat))
