@@ -16,6 +16,7 @@ from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL
 from hogengine.position import Position
 from hogengine.rules import RuleSet, get_rules
+from hogengine.text import shown, whole_number
 
 Strategy: TypeAlias = Callable[[int, int], int]
 Table: TypeAlias = npt.NDArray[np.int8]
@@ -110,9 +111,11 @@ def course_table(rules: RuleSet | str, goal: int = MAX_GOAL, cutoff: int = 8, nu
 
 
 def _always(rules: RuleSet, goal: int, argument: str) -> Strategy:
-    """`always:N`, with N checked legal under the rules."""
-    n = int(argument) if argument.lstrip("-").isdigit() else argument
-    return always_roll(legal_choice(n, rules, f"always:{argument}"))
+    """`always:N`, with N a plain whole number that is legal under the rules."""
+    n = whole_number(argument)
+    if n is None:
+        raise BadStrategy(f"always:N needs a whole number N, such as always:4, not {shown(argument)}.")
+    return always_roll(legal_choice(n, rules, f"always:{n}"))
 
 
 # Strategies by name for the command line (`name` or `name:argument`); add an entry to add a name.

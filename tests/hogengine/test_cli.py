@@ -142,6 +142,24 @@ def test_play_option_errors_are_one_line(args, message):
     assert "Traceback" not in done.stderr.decode()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--vs", "always:--1"],
+        ["play", "--vs", "always:\u00b2"],
+        ["simulate", "games", "always:--1", "always:4"],
+        ["simulate", "games", "always:4", "always:" + "7" * 5000],
+    ],
+)
+def test_a_strategy_that_is_not_always_a_whole_number_is_one_line(args):
+    done = hog(*args)
+    stderr = done.stderr.decode()
+    assert done.returncode == 1
+    assert stderr.count("\n") == 1
+    assert "always:N needs a whole number N, such as always:4" in stderr
+    assert len(stderr) < 200
+
+
 def test_play_through_a_pipe_never_shows_a_traceback():
     done = hog("play", "--seed", SEED, stdin="x\n" * 3 + "5\n")
     assert done.returncode == 1

@@ -122,8 +122,13 @@ def test_strategy_from_spec():
     [
         ("always:11", "11 is not a legal choice"),
         ("always:-1", "-1 is not a legal choice"),
-        ("always:x", "'x' is not a legal choice"),
-        ("always", "'' is not a legal choice"),
+        ("always:x", "always:N needs a whole number N, such as always:4, not 'x'"),
+        ("always", "always:N needs a whole number N, such as always:4, not ''"),
+        ("always:--1", "not '--1'"),
+        ("always:+3", "not '\\+3'"),
+        ("always:\u00b2", "not '\u00b2'"),  # a superscript two: a digit to str.isdigit, not to int
+        ("always:\u0663", "not '\u0663'"),  # an Arabic-Indic three: int() would take it
+        ("always:" + "9" * 5000, r"not '9{60}'\.\.\. \(5000 characters\)\.$"),
         ("best", "Unknown strategy 'best'"),
         ("missing.json", "Cannot read the strategy file"),
     ],
