@@ -5,8 +5,8 @@ last, with a record that `hog replay` re-plays from the seed alone.
 """
 
 import argparse
+import io
 import json
-import re
 import sys
 from collections.abc import Callable
 
@@ -19,12 +19,13 @@ from hogengine.rules.pig_fest import PigFest, multiplier
 from hogengine.rules.pork_chop import PORK_CHOP, PorkChop
 from hogengine.rules.swine_align import SwineAlign
 from hogengine.strategies import strategy_from_spec
+from hogengine.text import shown, whole_number
 
 # Chooses for the player to move, seeing the whole state.
 Opponent = Callable[[State], int]
 # Opponents by name for `--vs`; any other name is a strategy (always:N, course, FILE.json).
 OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {"human": lambda rules, goal: None}
-WHOLE = re.compile(r"[+-]?\d{1,3}")
+UNREADABLE = "\ufffd"  # what stdin reads for bytes that are not text in its encoding
 SIDES = {4: "four-sided", 6: "six-sided"}
 
 
@@ -106,9 +107,11 @@ def ask(state: State, name: str) -> int:
     low, high = choices[0], choices[-1]
     while True:
         text = input(f"{name}, your choice ({low} to {high}): ").strip()
-        if WHOLE.fullmatch(text) and int(text) in choices:
-            return int(text)
-        print(f"{text[:20]!r} is not a choice: type a whole number from {low} to {high}.")
+        choice = whole_number(text)
+        if choice is not None and choice in choices:
+            return choice
+        what = "That line is not readable text" if UNREADABLE in text else f"{shown(text)} is not a choice"
+        print(f"{what}: type a whole number from {low} to {high}.")
 
 
 def show_turn(result: TurnResult, names: tuple[str, str]) -> None:
@@ -125,6 +128,8 @@ def show_turn(result: TurnResult, names: tuple[str, str]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game to its end (0) or until the input runs out (1), then reveal the dice seed."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # bytes that are not text become UNREADABLE, not a crash
     rules = get_rules(args.rules)
     state = new_game(rules.id, args.goal)
     opponent = opponent_for(args.vs, rules, args.goal)

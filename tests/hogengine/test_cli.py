@@ -160,6 +160,22 @@ def test_a_strategy_that_is_not_always_a_whole_number_is_one_line(args):
     assert len(stderr) < 200
 
 
+def test_play_takes_a_line_that_is_not_text_as_a_bad_choice():
+    done = subprocess.run(
+        [sys.executable, "-m", "hogengine", "play", "--seed", "00", "--vs", "human"],
+        input=b"\xff\xfe\n2\n",
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    out = done.stdout.decode()
+    assert done.returncode == 1  # the input ends before the game does
+    assert done.stderr == b"hog play: the input ended before the game did.\n"
+    assert "That line is not readable text: type a whole number from 0 to 10." in out
+    assert "Player 0 rolls 2 six-sided dice" in out  # the next line still counts
+
+
 def test_play_through_a_pipe_never_shows_a_traceback():
     done = hog("play", "--seed", SEED, stdin="x\n" * 3 + "5\n")
     assert done.returncode == 1
