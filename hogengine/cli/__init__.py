@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from hogengine.errors import HogError
+from hogengine.text import shown
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
 COMMANDS = ("play", "replay", "simulate", "solve", "winrate", "tournament", "check")
@@ -25,8 +26,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one `hog` command; domain errors become one line on stderr and exit status 1."""
+    """Run one `hog` command; its output is flushed here, so every failed write meets the handlers below."""
     args = build_parser().parse_args(argv)
+    try:
+        status = _command(args)
+        sys.stdout.flush()  # a write that fails now is reported, not left to a warning at exit
+    except BrokenPipeError:
+        # The reader went away (`hog replay | head`): stop quietly, as Unix tools do.
+        _discard_output()
+        return 141
+    except OSError as error:  # a full disk, a vanished terminal, or a file the command needed
+        _discard_output()
+        what = "cannot write the output" if error.filename is None else f"cannot use {shown(error.filename)}"
+        print(f"hog {args.command}: {what}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    return status
+
+
+def _command(args: argparse.Namespace) -> int:
+    """The command's exit status; domain errors become one line on stderr and exit status 1."""
     try:
         status: int = args.func(args)
     except HogError as error:
@@ -35,8 +53,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader went away (`hog replay | head`): stop quietly, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush to it at exit
-        return 141
     return status
+
+
+def _discard_output() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of unwritten output cannot fail again."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a real file (tests capture it): nothing is flushed at exit
+        return
+    os.dup2(os.open(os.devnull, os.O_WRONLY), descriptor)

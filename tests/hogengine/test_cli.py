@@ -264,3 +264,27 @@ def test_output_cut_short_by_the_reader_ends_quietly():
         os.close(write_end)
     assert done.stderr == b""
     assert done.returncode == 141
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (["replay"], json.dumps(SAMPLE)),
+        (["play", "--seed", SEED, "--vs", "always:4"], "4\n"),
+        (["simulate", "turns", "--trials", "5", "--seed", "1"], ""),
+        (["simulate", "games", "always:4", "always:5", "--games", "5", "--json"], ""),
+    ],
+)
+def test_output_that_cannot_be_written_is_one_line_and_a_failure(args, stdin):
+    """`hog ... > /dev/full`: every command reports the failed write once, on stderr, and exits 1."""
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "hogengine", *args],
+            input=stdin.encode(),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
+            timeout=60,
+        )
+    assert done.stderr.decode() == f"hog {args[0]}: cannot write the output: No space left on device\n"
+    assert done.returncode == 1
