@@ -5,7 +5,7 @@ The rules for Discord failures (the game itself is safe in the database either w
 - the message is older than REPOST_AFTER: Discord throttles edits of old messages hard, so the old
   message gets one last edit pointing below and a fresh board is posted;
 - an edit fails (the message was deleted, the bot may not edit it, HTTP 429 or 5xx after discord.py's
-  own retries): post a fresh board and remember it;
+  own retries, or the network: a dropped connection, a timeout): post a fresh board and remember it;
 - posting fails too: log it; the game is safe in the database and the next render (a press, a bot move,
   a clock tick that closes the game) tries again.
 """
@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.discord import embeds, views
+from bot.discord.errors import DISCORD_FAILURES
 from bot.services import GameService, Match, MatchStatus
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ class Boards:
                 return
             try:
                 await interaction.edit_original_response(**message)
-            except discord.HTTPException as error:
+            except DISCORD_FAILURES as error:
                 log.warning("answering a press failed: %s", error, extra={"match": match_id})
                 await self._publish(match, message)
 
@@ -97,7 +98,7 @@ class Boards:
                     await old.edit(**message)
                     return
                 await old.edit(content=MOVED, embed=None, view=None)
-            except discord.HTTPException as error:
+            except DISCORD_FAILURES as error:
                 log.warning(
                     "could not edit the board, posting it again: %s", error, extra={"match": match.id}
                 )
@@ -108,7 +109,7 @@ class Boards:
     ) -> None:
         try:
             sent = await channel.send(**message)
-        except discord.HTTPException as error:
+        except DISCORD_FAILURES as error:
             log.warning("could not post the board: %s", error, extra={"match": match.id})
             return
         await self.service.set_message(match.id, match.channel_id, sent.id)

@@ -21,6 +21,10 @@ log = logging.getLogger(__name__)
 
 # Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 to 30 s).
 TICKS_PER_TIMEOUT = 20
+# A failed move of the house bot is tried again this many times, after BOT_RETRY_SECONDS, 2x, 3x...;
+# past that the clock starts it over at a later tick (it looks for every game waiting for the bot).
+BOT_MOVE_ATTEMPTS = 3
+BOT_RETRY_SECONDS = 2.0
 
 
 def now() -> float:
@@ -52,19 +56,17 @@ class HogBot(commands.Bot):
         self.settings = settings
         self._services = services
         self.sync_global = sync_global
-        self._bot_moves: set[asyncio.Task[None]] = set()
+        self._bot_moves: dict[int, asyncio.Task[None]] = {}  # by match id: at most one per match
         self._gateway_up = False
 
     async def setup_hook(self) -> None:
-        """Open the services, add commands and buttons, resume bot moves, start the clock, sync."""
+        """Open the services, add commands and buttons, start the clock (its first tick resumes the house
+        bot's turns), sync."""
         make_undumpable()  # no other process of this user may read the token from our memory
         self.services = self._services or await Services.open(self.settings, clock=now)
         self.boards = Boards(self, self.services.games)
         await self.add_cog(HogCog(self))
         self.add_dynamic_items(*ITEMS)
-        for match in await self.services.games.pending_and_active():
-            if match.is_bot_turn:
-                self.schedule_bot(match.id)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
         self.clock.start()
@@ -89,21 +91,47 @@ class HogBot(commands.Bot):
             await self.services.ratings.record()
 
     def schedule_bot(self, match_id: int) -> None:
-        """Let the house bot play its turn(s) in this match after a short pause."""
+        """Let the house bot play its turn(s) in this match after a short pause, unless it already is."""
+        running = self._bot_moves.get(match_id)
+        if running is not None and not running.done():
+            return
         task = asyncio.create_task(self._bot_moves_in(match_id), name=f"hog-bot-move-{match_id}")
-        self._bot_moves.add(task)
-        task.add_done_callback(self._bot_moves.discard)
+        self._bot_moves[match_id] = task
+        task.add_done_callback(lambda done: self._forget_bot_move(match_id, done))
+
+    def _forget_bot_move(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._bot_moves.get(match_id) is task:
+            del self._bot_moves[match_id]
 
     async def _bot_moves_in(self, match_id: int) -> None:
-        try:
-            while True:
-                await asyncio.sleep(self.settings.bot_move_delay_seconds)
+        """Play the bot's turns while it is to move, each after the pause, each shown on the board; a failed
+        turn is tried again a few times (a board that cannot be shown never stops the bot)."""
+        where = {"match": match_id}
+        failures = 0
+        while True:
+            pause = BOT_RETRY_SECONDS * failures if failures else self.settings.bot_move_delay_seconds
+            await asyncio.sleep(pause)
+            try:
                 played = await self.services.games.bot_turn(match_id)
-                if played is None:
+            except Exception:
+                failures += 1
+                if failures >= BOT_MOVE_ATTEMPTS:
+                    log.exception("the house bot could not move; the clock will start it over", extra=where)
                     return
-                await self.boards.show(match_id)
+                log.warning("the house bot could not move; trying again", exc_info=True, extra=where)
+                continue
+            failures = 0
+            if played is None:
+                return
+            await self.redraw(match_id)
+
+    async def redraw(self, match_id: int) -> None:
+        """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
+        (the game is safe in the database, and the next render tries again)."""
+        try:
+            await self.boards.show(match_id)
         except Exception:
-            log.exception("the house bot could not move", extra={"match": match_id})
+            log.exception("could not show the board", extra={"match": match_id})
 
     @property
     def connected(self) -> bool:
@@ -122,25 +150,34 @@ class HogBot(commands.Bot):
     @tasks.loop(seconds=1.0)
     async def clock(self) -> None:
         """Beat while connected; close what ran out of time (challenges expire, idle turns are lost) and
-        show it."""
+        show it; start the house bot wherever it is to move and no move of it is under way."""
         if self.connected:
             try:
                 beat(self.settings.heartbeat_file)
             except OSError as error:
                 log.warning("could not touch the heartbeat file: %s", error)
         try:
-            for match in await self.services.games.expire_due():
-                await self.boards.show(match.id)
-                await self.moved_on(match)
+            closed = await self.services.games.expire_due()
+            waiting = await self.services.games.bot_turns_waiting()
         except Exception:
             log.exception("the clock tick failed")
+            return
+        for match in closed:  # each on its own: one game that cannot be shown must not hold up the rest
+            await self.redraw(match.id)
+            try:
+                await self.moved_on(match)
+            except Exception:
+                log.exception("could not rate a game the clock closed", extra={"match": match.id})
+        for match_id in waiting:
+            self.schedule_bot(match_id)
 
     async def close(self) -> None:
         """Stop the clock and the bot's moves, close Discord, then the services (pools, then database)."""
         self.clock.cancel()
-        for task in list(self._bot_moves):
+        moves = list(self._bot_moves.values())
+        for task in moves:
             task.cancel()
-        await asyncio.gather(*self._bot_moves, return_exceptions=True)
+        await asyncio.gather(*moves, return_exceptions=True)
         await super().close()
         if hasattr(self, "services"):
             await self.services.close()

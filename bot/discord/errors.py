@@ -4,6 +4,7 @@ else is logged with its context and answered with a short apology."""
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -11,6 +12,9 @@ from hogengine.errors import HogError
 
 log = logging.getLogger(__name__)
 
+# What a call to Discord can fail with: its own refusals, and the network's failures below discord.py
+# (aiohttp's errors, and OSError, which includes asyncio's TimeoutError since Python 3.11).
+DISCORD_FAILURES = (discord.HTTPException, aiohttp.ClientError, OSError)
 APOLOGY = "Sorry, something went wrong on my side. The game is saved; please try again in a moment."
 
 
@@ -42,7 +46,7 @@ async def report(interaction: discord.Interaction, error: Exception, match_id: i
         text = APOLOGY
     try:
         await reply(interaction, text)
-    except discord.HTTPException:
+    except DISCORD_FAILURES:
         log.warning("could not answer an interaction", exc_info=True, extra=context(interaction, match_id))
 
 

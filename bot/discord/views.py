@@ -12,7 +12,7 @@ import discord
 
 from bot.discord.analysis import send_analysis
 from bot.discord.errors import report
-from bot.services import Match, MatchStatus
+from bot.services import Match, MatchOver, MatchStatus
 from hogengine.game import legal_choices
 
 if TYPE_CHECKING:
@@ -66,9 +66,13 @@ class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P
         return cls(int(match["match"]), int(match["turn"]), int(match["choice"]), label)
 
     async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        played = await bot.services.games.play(self.match_id, interaction.user.id, self.turn, self.choice)
+        try:
+            played = await bot.services.games.play(self.match_id, interaction.user.id, self.turn, self.choice)
+        except MatchOver:
+            await bot.boards.show(self.match_id, interaction)  # its last redraw failed: no live buttons
+            raise
+        await bot.moved_on(played.match)  # the house bot moves whether or not the board can be shown
         await bot.boards.show(self.match_id, interaction)
-        await bot.moved_on(played.match)
 
 
 class ChallengeButton(HogButton, template=r"hog:(?P<action>accept|decline|cancel):(?P<match>\d+)"):
@@ -120,8 +124,8 @@ class RematchButton(HogButton, template=r"hog:rematch:(?P<match>\d+)"):
         rematch = await bot.services.games.rematch(self.match_id, interaction.user.id)
         await bot.boards.show(self.match_id, interaction)
         if rematch is not None:
-            await bot.boards.post(rematch.id, interaction)
             await bot.moved_on(rematch)
+            await bot.boards.post(rematch.id, interaction)
 
 
 class AnalysisButton(HogButton, template=r"hog:analysis:(?P<match>\d+)"):

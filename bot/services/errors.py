@@ -37,8 +37,8 @@ class CannotChallenge(ServiceError):
     """A challenge that cannot be made: oneself, a bot account, or bad rules or goal."""
 
 
-class MatchOver(ServiceError):
-    """The match is no longer being played."""
+class MatchOver(StaleAction):
+    """The match is no longer being played: a late press or request."""
 
 
 class RematchUnavailable(ServiceError):

@@ -133,14 +133,14 @@ class GameService:
     async def play(self, match_id: int, user_id: int, turn: int, choice: int) -> Played:
         """The person to move plays `choice` on turn number `turn` (from the button they pressed).
 
-        Raises NotYourGame, NotYourTurn, StaleAction (that turn is gone, its clock ran out, or the match
-        is not active: a double or late press) or IllegalChoice.
+        Raises NotYourGame, NotYourTurn, MatchOver (the match is not active), StaleAction (that turn is
+        gone or its clock ran out: a double or late press) or IllegalChoice.
         """
         async with self._store.lock(match_id):
             match, seed = await self._store.load_secret(match_id)
             seat = _seat(match, user_id)
             if match.status is not MatchStatus.ACTIVE or seed is None:
-                raise StaleAction("This game is over.")
+                raise MatchOver("This game is over.")
             if turn != match.state.turn:
                 raise StaleAction("That turn was already played.")
             if match.state.mover != seat:
@@ -261,6 +261,11 @@ class GameService:
     async def pending_and_active(self) -> list[Match]:
         """Every open challenge and game, to resume boards, bot turns and clocks after a restart."""
         return [await self._store.hydrate(row) for row in await repo.open_matches(self._db)]
+
+    async def bot_turns_waiting(self) -> list[int]:
+        """The live games where the house bot is to move, to (re)start its turns: after a restart, or
+        after its moves failed."""
+        return await repo.bot_to_move(self._db)
 
     async def turns(self, match_id: int) -> list[TurnRecord]:
         """Every turn of the match in order."""

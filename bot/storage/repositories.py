@@ -100,6 +100,15 @@ async def due_matches(db: Database, now: float) -> list[Row]:
     )
 
 
+async def bot_to_move(db: Database) -> list[int]:
+    """The ids of active games where the house bot is to move (no turn clock runs for it)."""
+    rows = await db.fetch_all(
+        "SELECT id FROM matches WHERE status = 'active' AND turn_deadline IS NULL AND bot_level IS NOT NULL"
+        " AND mover = CASE WHEN player0_id IS NULL THEN 0 ELSE 1 END ORDER BY id"
+    )
+    return [row["id"] for row in rows]
+
+
 async def rematch_of(db: Database, match_id: int) -> Row | None:
     """The match started as a rematch of this one, if any."""
     return await db.fetch_one(f"{MATCH_SELECT} WHERE m.rematch_of = ?", (match_id,))

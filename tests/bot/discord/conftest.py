@@ -6,13 +6,14 @@ from pathlib import Path
 import discord
 import pytest
 import simcord
+from simcord.http import router
 
 from bot.config import Settings
 from bot.discord import HogBot
 from bot.discord.client import now
 from bot.services import Services
 from bot.services.games import Seeds
-from tests.bot.discord.harness import World
+from tests.bot.discord.harness import Network, World
 from tests.bot.services.conftest import counted_seeds
 
 GUILD_ID = 424242424242424242
@@ -62,6 +63,14 @@ async def world(settings: Settings, seeds: Seeds) -> AsyncIterator[World]:
         await bot.close()
     unexpected = env.errors_since(world.errors_seen)
     assert not unexpected, unexpected
+
+
+@pytest.fixture
+def network(monkeypatch: pytest.MonkeyPatch) -> Network:
+    """The network between the bot and (Simulated) Discord, to cut in a test."""
+    network = Network(router.dispatch)
+    monkeypatch.setattr(router, "dispatch", network.route)
+    return network
 
 
 @pytest.fixture(autouse=True)

@@ -1,14 +1,16 @@
 """What the tests share: the simulated world around the bot and a few ways to look at it."""
 
 import copy
+import fnmatch
 import io
 import json
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 import simcord
 from PIL import Image
@@ -145,6 +147,27 @@ class World:
         services = await Services.open(self.settings, clock=now, seeds=self.seeds)
         await self.env.restart_bot(HogBot(self.settings, services=services))
         await old.close()
+
+
+@dataclass
+class Network:
+    """Discord's REST API through a network that fails when told: a matching call raises aiohttp's
+    ClientConnectionError below discord.py, as a dropped connection does (SimCord's `inject_error` answers
+    with HTTP statuses, which are Discord's refusals, not the network's)."""
+
+    dispatch: Callable[..., Any]  # SimCord's router: every REST call and interaction answer goes through it
+    cuts: list[list[Any]] = field(default_factory=list)  # [method, path pattern, calls left]
+
+    def cut(self, method: str, path: str, times: int = 1) -> None:
+        """Fail the next `times` calls of `method` ("*": any) to paths matching the fnmatch `path`."""
+        self.cuts.append([method, path, times])
+
+    def route(self, backend: Any, method: str, path: str, **options: Any) -> Any:
+        for cut in self.cuts:
+            if cut[0] in (method, "*") and fnmatch.fnmatch(path, cut[1]) and cut[2] > 0:
+                cut[2] -= 1
+                raise aiohttp.ClientConnectionError(f"connection lost: {method} {path}")
+        return self.dispatch(backend, method, path, **options)
 
 
 def labels(message: discord.Message) -> list[str]:

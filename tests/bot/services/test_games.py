@@ -167,3 +167,21 @@ async def test_error_texts_are_safe_to_show(service: GameService) -> None:
         assert text.endswith(".") and len(text) < 200
         for leak in ("select", "update", "sqlite", "match_id", "version", str(match.id) + " ", "123456"):
             assert leak not in text.lower()
+
+
+async def test_a_press_on_a_closed_game_is_a_late_press(service: GameService) -> None:
+    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    await service.forfeit(match.id, BOB.id)
+    with pytest.raises(MatchOver, match="This game is over"):
+        await service.play(match.id, ALICE.id, 0, 3)
+
+
+async def test_the_games_waiting_for_the_house_bot(service: GameService) -> None:
+    waiting = await service.vs_bot(CHANNEL, ALICE)
+    await service.play(waiting.id, ALICE.id, 0, 3)
+    await service.vs_bot(CHANNEL + 1, ALICE)  # alice to move
+    await service.accept((await service.challenge(CHANNEL + 2, ALICE, BOB)).id, BOB.id)
+    assert await service.bot_turns_waiting() == [waiting.id]
+    while await service.bot_turn(waiting.id) is not None:
+        pass
+    assert await service.bot_turns_waiting() == []

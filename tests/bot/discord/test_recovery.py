@@ -1,0 +1,117 @@
+"""Nothing stays stuck when Discord, the network or the database fails for a moment: the house bot still
+moves, the clock still closes and shows every game, and a stale board is redrawn when pressed."""
+
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from bot.config import Settings
+from bot.discord.client import BOT_MOVE_ATTEMPTS, BOT_RETRY_SECONDS
+from bot.services import Match, MatchStatus, Played
+from tests.bot.discord.conftest import TURN_TIMEOUT
+from tests.bot.discord.harness import Network, World, fields, labels, said
+
+BOT_PAUSE = 60.0
+BotTurn = Callable[[int], Awaitable[Played | None]]
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"bot_move_delay_seconds": BOT_PAUSE})
+
+
+def failing_first(world: World, monkeypatch: pytest.MonkeyPatch, failures: int) -> list[int]:
+    """Make the house bot's first `failures` turns fail as a busy database does; the calls made."""
+    real: BotTurn = world.service.bot_turn
+    calls: list[int] = []
+
+    async def flaky(match_id: int) -> Played | None:
+        calls.append(match_id)
+        if len(calls) <= failures:
+            raise sqlite3.OperationalError("database is locked")
+        return await real(match_id)
+
+    monkeypatch.setattr(world.service, "bot_turn", flaky)
+    return calls
+
+
+async def vs_bot(world: World) -> Match:
+    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None
+    return match
+
+
+async def test_the_bot_moves_though_the_board_and_its_first_try_fail(
+    world: World, network: Network, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await vs_bot(world)
+    board = await world.board(match.id)
+    calls = failing_first(world, monkeypatch, failures=1)
+    for method, path in [
+        ("PATCH", "/webhooks/*/messages/@original"),  # answering the press
+        ("PATCH", "/channels/*/messages/*"),  # editing the board
+        ("POST", "/channels/*/messages"),  # posting it again
+    ]:
+        network.cut(method, path)
+
+    pressed = await world.alice.click(board, label="Roll 2")
+    assert pressed.acknowledged and not pressed.followups  # no apology: the turn was played
+    await world.env.advance_time(BOT_PAUSE + BOT_RETRY_SECONDS + 1)
+
+    moved = await world.board(match.id)
+    assert len(calls) == 2
+    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert moved.content == f"{world.alice.mention}, your move."
+    assert "Roll 10" in labels(moved)
+
+
+async def test_the_clock_starts_the_bot_over_once_its_tries_ran_out(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    match = await vs_bot(world)
+    calls = failing_first(world, monkeypatch, failures=BOT_MOVE_ATTEMPTS)
+    await world.alice.click(await world.board(match.id), label="Roll 2")
+
+    retries = sum(BOT_RETRY_SECONDS * attempt for attempt in range(1, BOT_MOVE_ATTEMPTS))
+    await world.env.advance_time(BOT_PAUSE + retries + 1)
+    assert len(calls) == BOT_MOVE_ATTEMPTS and (await world.match(match.id)).is_bot_turn
+    (gave_up,) = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert gave_up == "the house bot could not move; the clock will start it over"
+    caplog.clear()
+
+    await world.env.advance_time(world.bot.clock.seconds + BOT_PAUSE + 1)  # no restart needed
+
+    moved = await world.board(match.id)
+    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert moved.content == f"{world.alice.mention}, your move."
+
+
+async def test_a_board_that_cannot_be_shown_does_not_hold_up_the_others(
+    world: World, network: Network
+) -> None:
+    first = await world.challenge()
+    await world.mod.slash(world.channel, "hog challenge", opponent=world.carol)
+    await world.carol.click(world.channel.last_message, label="Accept")
+    second = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
+    assert second is not None and second.id > first.id  # the clock closes games in this order
+    stuck = await world.board(first.id)
+    network.cut("PATCH", f"/channels/*/messages/{stuck.id}")
+    network.cut("POST", "/channels/*/messages")
+
+    await world.env.advance_time(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # both players to move time out
+
+    assert (await world.match(first.id)).status is MatchStatus.TIMEOUT
+    assert "Roll 3" in labels(world.message(stuck.id))  # its redraw failed...
+    shown = await world.board(second.id)
+    assert shown.embeds[0].description == "**mod** ran out of time: **carol** wins."  # ...not this one's
+    assert labels(shown) == ["Rematch"]
+
+    pressed = await world.alice.click(world.message(stuck.id), label="Roll 3")
+
+    assert said(pressed) == "This game is over."
+    redrawn = world.message(stuck.id)
+    assert redrawn.embeds[0].description == "**alice** ran out of time: **bob** wins."
+    assert labels(redrawn) == ["Rematch"]
