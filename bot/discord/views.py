@@ -13,7 +13,7 @@ import discord
 from bot.discord.analysis import send_analysis
 from bot.discord.errors import report
 from bot.services import Match, MatchOver, MatchStatus
-from hogengine.game import legal_choices
+from hogengine.game import choice_label, legal_choices
 
 if TYPE_CHECKING:
     from bot.discord.client import HogBot
@@ -192,9 +192,9 @@ def controls(match: Match) -> discord.ui.View | None:
         for action in ChallengeButton.STYLES:
             view.add_item(ChallengeButton(action, match.id))
     elif match.status is MatchStatus.ACTIVE and not match.is_bot_turn:
-        rules = match.state.ruleset
         for choice in legal_choices(match.state):
-            view.add_item(PlayButton(match.id, match.state.turn, choice, rules.choice_label(choice)))
+            label = choice_label(match.state, choice)
+            view.add_item(PlayButton(match.id, match.state.turn, choice, label))
     elif match.status in REMATCHABLE:
         if not all(match.rematch_votes):
             view.add_item(RematchButton(match.id))

@@ -231,6 +231,7 @@ class GameService:
             raise NotYourTurn("Hints are for your own turn.")
         solution = await bots.solution(match.rules, match.goal)
         return Hint(
+            match.state,
             solution.best_choice(match.state),
             solution.choice_values(match.state),
             solution.win_probability(match.state),

@@ -139,8 +139,10 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The solver's advice for the player to move: the best choice and each choice's win probability."""
+    """The solver's advice for the player to move: the best choice and each choice's win probability, in
+    the state the advice is for (a choice's label depends on it)."""
 
+    state: State
     best: int
     values: dict[int, float]
     win_probability: float

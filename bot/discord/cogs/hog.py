@@ -15,6 +15,7 @@ from bot.discord.cogs.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
 from bot.discord.rulebook import explain
 from bot.services import HOUSE_LEVELS, BotLevel, HogError, Match, MatchStatus
+from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
 
 if TYPE_CHECKING:
@@ -116,14 +117,14 @@ class HogCog(
         match = await self._my_match(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         hint = await self.bot.services.games.hint(match.id, interaction.user.id)
-        rules = get_rules(match.rules)
+
+        def label(choice: int) -> str:
+            return choice_label(hint.state, choice)
+
         lines = [
-            f"Best: **{rules.choice_label(hint.best)}** — you win {hint.win_probability:.1%} of the time.",
+            f"Best: **{label(hint.best)}** — you win {hint.win_probability:.1%} of the time.",
             "```",
-            *(
-                f"{rules.choice_label(choice):>12}  {chance:6.1%}"
-                for choice, chance in sorted(hint.values.items())
-            ),
+            *(f"{label(choice):>12}  {chance:6.1%}" for choice, chance in sorted(hint.values.items())),
             "```",
         ]
         await interaction.followup.send("\n".join(lines), ephemeral=True)

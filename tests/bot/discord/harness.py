@@ -24,7 +24,7 @@ from bot.discord import HogBot
 from bot.discord.client import now
 from bot.services import GameService, HogError, Match, MatchStatus, Services
 from bot.services.games import Seeds
-from hogengine.game import State
+from hogengine.game import State, choice_label
 
 Choose = Callable[[State], int]
 
@@ -98,7 +98,7 @@ class World:
         while match.status is MatchStatus.ACTIVE:
             person = match.player_to_move
             assert person is not None, "the house bot should have moved by itself"
-            label = match.state.ruleset.choice_label(choose(match.state))
+            label = choice_label(match.state, choose(match.state))
             await self.actor(person.id).click(boards[-1], label=label)
             boards.append(await self.board(match_id))
             match = await self.match(match_id)

@@ -1,6 +1,6 @@
 """Rematches both players confirm, and the private helpers: hint, export and rules."""
 
-from hogengine.game import State
+from hogengine.game import State, choice_label
 from hogengine.solver import solve
 from tests.bot.discord.harness import World, fields, labels, said
 
@@ -66,6 +66,28 @@ async def test_a_hint_shows_the_best_move_and_every_chance_privately(world: Worl
     )
     assert world.domain_errors() == ["Hints are for your own turn.", "You have no open game in this channel."]
     assert (await world.match(match.id)).state.turn == 0
+
+
+async def test_a_hint_in_the_middle_of_a_game_sees_the_hidden_state(world: World) -> None:
+    match = await world.challenge("pork-chop")
+    board = await world.board(match.id)
+    for person, label in [(world.alice, "Pork Chop"), (world.bob, "Roll 4"), (world.alice, "Roll 2")]:
+        await person.click(world.message(board.id), label=label)
+    await world.bob.click(world.message(board.id), label="Roll 5")
+    state = (await world.match(match.id)).state
+    assert state.mover == 0 and state.chop_used == (True, False) and state.scores != (0, 0)
+
+    text = said(await world.alice.slash(world.channel, "hog hint"))
+
+    solution = solve("pork-chop", 100)
+    values = solution.choice_values(state)  # with alice's Pork Chop spent
+    assert text.startswith(
+        f"Best: **{choice_label(state, solution.best_choice(state))}** — you win "
+        f"{solution.win_probability(state):.1%} of the time."
+    )
+    assert f"Roll 10 (-1)  {values[-1]:6.1%}" in text and "Pork Chop" not in text
+    for choice, chance in values.items():
+        assert f"{choice_label(state, choice):>12}  {chance:6.1%}" in text
 
 
 async def test_export_of_a_game_in_progress_keeps_the_seed_secret(world: World) -> None:

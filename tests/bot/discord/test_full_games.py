@@ -15,7 +15,7 @@ def swine_align(state: State) -> int:
 
 
 def pork_chop(state: State) -> int:
-    return -1 if state.turn in (2, 3, 6) else 6  # each Pork Chop, then a -1 that rolls ten dice
+    return -1 if state.turn in (2, 3, 6) else 6  # each Pork Chop, then alice's -1 that rolls ten dice
 
 
 def pig_fest(state: State) -> int:
@@ -26,20 +26,25 @@ def piggy_back(state: State) -> int:
     return 0 if state.turn % 6 == 5 else 7
 
 
-GAMES = {
-    "swine-align": (swine_align, ["Free Bacon"]),
-    "pork-chop": (pork_chop, ["plays Pork Chop: the scores trade places", "Pork Chop: used"]),
+GAMES = {  # how both players choose, what the boards must have said, the buttons they must have shown
+    "swine-align": (swine_align, ["Free Bacon"], ["Free Bacon"]),
+    "pork-chop": (
+        pork_chop,
+        ["plays Pork Chop: the scores trade places", "Pork Chop: used", "**alice** rolled 10 "],
+        ["Pork Chop", "Roll 10 (-1)"],
+    ),
     "pig-fest": (
         pig_fest,
-        ["plays Ham Hijinks: the dice are exchanged", "four-sided dice — Ham Hijinks exchanged", "Pig Fest:"],
+        ["plays Ham Hijinks: the dice are exchanged", "four-sided dice — Ham Hijinks exchanged"],
+        ["Ham Hijinks"],
     ),
-    "piggy-back": (piggy_back, ["Piggy Back gives the opponent"]),
+    "piggy-back": (piggy_back, ["Piggy Back gives the opponent"], ["Free Bacon"]),
 }
 
 
 @pytest.mark.parametrize("rules", GAMES)
 async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
-    choose, sightings = GAMES[rules]
+    choose, sightings, buttons = GAMES[rules]
     match = await world.challenge(rules)
     commitment = match.seed_hash
 
@@ -48,6 +53,8 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     seen = "\n".join(str(board.embeds[0].to_dict()) for board in boards)
     for text in sightings:
         assert text in seen
+    shown = {label for board in boards for label in labels(board)}
+    assert set(buttons) <= shown
     final = boards[-1]
     over = await world.match(match.id)
     winner = ("alice", "bob")[over.winner or 0]

@@ -90,3 +90,18 @@ async def test_forfeit_without_a_game(world: World) -> None:
     result = await world.carol.slash(world.channel, "hog forfeit")
     assert said(result) == "You have no open game in this channel."
     assert world.domain_errors() == [said(result)]
+
+
+async def test_a_spent_pork_chop_button_says_it_rolls_ten_dice(world: World) -> None:
+    match = await world.challenge("pork-chop")
+    board = await world.board(match.id)
+    await world.alice.click(board, label="Pork Chop")
+    assert labels(world.message(board.id))[0] == "Pork Chop"  # bob still has his
+
+    await world.bob.click(world.message(board.id), label="Roll 3")
+
+    mine = world.message(board.id)
+    assert labels(mine)[0] == "Roll 10 (-1)" and "Pork Chop" not in labels(mine)
+    assert "Pork Chop: used (-1 rolls 10 dice)" in fields(mine)["▶ alice"]
+    await world.alice.click(mine, label="Roll 10 (-1)")
+    assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 10 ")
