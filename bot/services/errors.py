@@ -41,6 +41,10 @@ class MatchOver(StaleAction):
     """The match is no longer being played: a late press or request."""
 
 
+class NotStarted(ServiceError):
+    """The match is still a challenge: there is no game to act on yet."""
+
+
 class RematchUnavailable(ServiceError):
     """A rematch vote on a match that is still open or already rematched."""
 
@@ -53,6 +57,7 @@ __all__ = [
     "IllegalChoice",
     "MatchNotFound",
     "MatchOver",
+    "NotStarted",
     "NotYourGame",
     "NotYourTurn",
     "RematchUnavailable",

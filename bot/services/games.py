@@ -11,6 +11,7 @@ from bot.services.errors import (
     CannotChallenge,
     ChallengeClosed,
     MatchOver,
+    NotStarted,
     NotYourGame,
     NotYourTurn,
     RematchUnavailable,
@@ -225,6 +226,8 @@ class GameService:
         """The solver's advice for the asking player; only on their own turn (else NotYourTurn)."""
         match = await self._store.load(match_id, with_last_turn=False)
         seat = _seat(match, user_id)
+        if match.status is MatchStatus.PENDING:
+            raise NotStarted("The game has not started yet: hints come once the challenge is accepted.")
         if match.status is not MatchStatus.ACTIVE:
             raise MatchOver("This game is over: no hints needed.")
         if match.state.mover != seat:

@@ -68,6 +68,15 @@ async def test_a_hint_shows_the_best_move_and_every_chance_privately(world: Worl
     assert (await world.match(match.id)).state.turn == 0
 
 
+async def test_no_hint_before_the_challenge_is_accepted(world: World) -> None:
+    await world.alice.slash(world.channel, "hog challenge", opponent=world.bob)
+
+    result = await world.alice.slash(world.channel, "hog hint")
+
+    assert said(result) == "The game has not started yet: hints come once the challenge is accepted."
+    assert world.domain_errors() == [said(result)]
+
+
 async def test_a_hint_in_the_middle_of_a_game_sees_the_hidden_state(world: World) -> None:
     match = await world.challenge("pork-chop")
     board = await world.board(match.id)

@@ -185,3 +185,10 @@ async def test_the_games_waiting_for_the_house_bot(service: GameService) -> None
     while await service.bot_turn(waiting.id) is not None:
         pass
     assert await service.bot_turns_waiting() == []
+
+
+async def test_no_hint_before_the_challenge_is_accepted(service: GameService) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB)
+    with pytest.raises(HogError, match="has not started yet") as caught:
+        await service.hint(match.id, ALICE.id)
+    assert not isinstance(caught.value, MatchOver)
