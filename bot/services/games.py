@@ -173,6 +173,15 @@ class GameService:
                 raise MatchOver("This game is already over.")
             return await self._close(match, MatchStatus.FORFEIT, 1 - seat)
 
+    async def call_off(self, match_id: int) -> Match:
+        """Cancel a new match nobody could see (its first message could not be posted); a match already
+        closed stays as it is."""
+        async with self._store.lock(match_id):
+            match = await self._store.load(match_id)
+            if not match.status.is_open:
+                return match
+            return await self._close(match, MatchStatus.CANCELLED, None)
+
     async def open_match_in_channel(self, channel_id: int, user_id: int) -> Match | None:
         """The user's pending or active match in this channel, if any (at most one exists)."""
         row = await repo.open_match_for(self._db, channel_id, (user_id,))

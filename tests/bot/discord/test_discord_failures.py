@@ -7,7 +7,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord.errors import APOLOGY
-from bot.services import Match
+from bot.services import Match, MatchStatus
 from tests.bot.discord.harness import World, fields, labels, said
 
 BOT_PAUSE = 60.0
@@ -120,3 +120,22 @@ async def test_a_bug_is_logged_with_context_and_answered_with_an_apology(
     assert "disk on fire" in str(world.env.errors_since(world.errors_seen)[0])
     world.errors_seen = world.env.error_cursor
     caplog.clear()
+
+
+@pytest.mark.parametrize("command", ["hog vs-bot", "hog challenge"])
+async def test_a_new_game_whose_message_cannot_be_posted_is_called_off(world: World, command: str) -> None:
+    options = {"opponent": world.bob} if command == "hog challenge" else {}
+    world.env.inject_error("POST", "/interactions/*/*/callback", status=503)
+
+    refused = await world.alice.slash(world.channel, command, **options)
+
+    assert said(refused) == (
+        "I could not post the game in this channel, so it was called off. Please try again."
+    )
+    assert world.domain_errors() == [said(refused)]
+    assert (await world.match(1)).status is MatchStatus.CANCELLED
+    assert await world.service.open_match_in_channel(world.channel.id, world.alice.id) is None
+
+    await world.alice.slash(world.channel, command, **options)  # nothing is in the way of trying again
+    again = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert again is not None and (await world.board(again.id)).id == again.message_id

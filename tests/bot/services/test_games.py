@@ -192,3 +192,14 @@ async def test_no_hint_before_the_challenge_is_accepted(service: GameService) ->
     with pytest.raises(HogError, match="has not started yet") as caught:
         await service.hint(match.id, ALICE.id)
     assert not isinstance(caught.value, MatchOver)
+
+
+async def test_calling_off_a_new_match(service: GameService) -> None:
+    game = await service.vs_bot(CHANNEL, ALICE)
+    challenge = await service.challenge(CHANNEL, BOB, CAROL)
+    for match in (game, challenge):
+        assert (await service.call_off(match.id)).status is MatchStatus.CANCELLED
+    assert await service.open_match_in_channel(CHANNEL, ALICE.id) is None
+    assert (await service.vs_bot(CHANNEL, ALICE)).status is MatchStatus.ACTIVE  # free to start again
+    over = await service.forfeit((await service.vs_bot(CHANNEL + 1, BOB)).id, BOB.id)
+    assert (await service.call_off(over.id)).status is MatchStatus.FORFEIT  # a closed game stays closed
