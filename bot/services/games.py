@@ -249,9 +249,14 @@ class GameService:
             solution.win_probability(match.state),
         )
 
-    async def export(self, match_id: int) -> dict[str, Any]:
-        """The `hog replay` input of the match so far, plus "seed" and its "commitment" once it is over."""
+    async def export(self, match_id: int, *, guild_id: int, user_id: int) -> dict[str, Any]:
+        """The `hog replay` input of the match so far, plus "seed" and its "commitment" once it is over.
+
+        Only for a match of this server (`guild_id`) or one the asking user played in (else NotYourGame).
+        """
         match = await self._store.load(match_id, with_last_turn=False)
+        if match.guild_id != guild_id and match.seat_of(user_id) is None:
+            raise NotYourGame("That game was not played on this server: only its players can export it here.")
         turns = await self.turns(match_id)
         data: dict[str, Any] = {
             "rules": match.rules,

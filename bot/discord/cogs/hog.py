@@ -151,7 +151,9 @@ class HogCog(
     @app_commands.command(name="export", description="Download a game as `hog replay` input")
     @app_commands.describe(match="The match number (in the board's footer)")
     async def export(self, interaction: discord.Interaction[Any], match: int) -> None:
-        replay = await self.bot.services.games.export(match)
+        replay = await self.bot.services.games.export(
+            match, guild_id=guild_of(interaction), user_id=interaction.user.id
+        )
         name = f"hog-match-{match}.json"
         data = io.BytesIO(json.dumps(replay, indent=2).encode())
         await interaction.response.send_message(

@@ -1,8 +1,10 @@
 """Rematches both players confirm, and the private helpers: hint, export and rules."""
 
+from bot.services import Player
 from hogengine.game import State, choice_label
 from hogengine.solver import solve
-from tests.bot.discord.harness import World, fields, labels, said
+from tests.bot.discord.conftest import GUILD_ID
+from tests.bot.discord.harness import World, fields, labels, private, said
 
 
 async def test_a_rematch_needs_both_players(world: World) -> None:
@@ -114,6 +116,20 @@ async def test_export_of_an_unknown_match(world: World) -> None:
     result = await world.alice.slash(world.channel, "hog export", match=404)
     assert said(result) == "That game no longer exists."
     assert world.domain_errors() == [said(result)]
+
+
+async def test_export_of_another_servers_game_only_for_its_players(world: World) -> None:
+    alice, bob = Player(world.alice.id, "alice"), Player(world.bob.id, "bob")
+    elsewhere = await world.service.challenge(7, alice, bob, guild_id=GUILD_ID + 1)
+
+    refused = await world.carol.slash(world.channel, "hog export", match=elsewhere.id)
+    played = await world.alice.slash(world.channel, "hog export", match=elsewhere.id)
+
+    assert said(refused) == "That game was not played on this server: only its players can export it here."
+    assert not private(refused).attachments
+    assert world.domain_errors() == [said(refused)]
+    (attachment,) = private(played).attachments
+    assert attachment.filename == f"hog-match-{elsewhere.id}.json"
 
 
 async def test_the_rules_explained(world: World) -> None:

@@ -203,3 +203,11 @@ async def test_calling_off_a_new_match(service: GameService) -> None:
     assert (await service.vs_bot(CHANNEL, ALICE)).status is MatchStatus.ACTIVE  # free to start again
     over = await service.forfeit((await service.vs_bot(CHANNEL + 1, BOB)).id, BOB.id)
     assert (await service.call_off(over.id)).status is MatchStatus.FORFEIT  # a closed game stays closed
+
+
+async def test_export_only_from_the_server_of_the_game_or_by_its_players(service: GameService) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB, guild_id=GUILD)
+    assert (await service.export(match.id, guild_id=GUILD, user_id=CAROL.id))["rules"] == "swine-align"
+    assert (await service.export(match.id, guild_id=GUILD + 1, user_id=BOB.id))["turns"] == []
+    with pytest.raises(NotYourGame, match="not played on this server"):
+        await service.export(match.id, guild_id=GUILD + 1, user_id=CAROL.id)

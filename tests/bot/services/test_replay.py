@@ -53,7 +53,7 @@ async def test_stored_state_is_the_replay_of_stored_turns(
         assert match.winner == match.state.winner
         assert match.last_turn == turns[-1]
 
-        exported = await service.export(match.id)
+        exported = await service.export(match.id, guild_id=0, user_id=ALICE.id)
         assert exported["commitment"] == match.seed_hash == commitment(bytes.fromhex(exported["seed"]))
         results = list(replay(parse_record(exported)))
         assert results[-1].after == match.state
@@ -62,7 +62,7 @@ async def test_stored_state_is_the_replay_of_stored_turns(
 async def test_export_before_the_end_hides_the_seed(service: GameService) -> None:
     match = await service.vs_bot(CHANNEL, ALICE)
     played = await service.play(match.id, ALICE.id, 0, 3)
-    exported = await service.export(match.id)
+    exported = await service.export(match.id, guild_id=0, user_id=ALICE.id)
     assert "seed" not in exported and played.match.seed is None
     assert exported["turns"][0]["choice"] == 3
     assert list(replay(parse_record(exported)))[-1].after == (await service.get(match.id)).state
@@ -73,7 +73,7 @@ async def test_hog_replay_verifies_the_export(service: GameService, play_out: Pl
         pytest.skip("the `hog replay` command is not written yet")
     match = await service.vs_bot(CHANNEL, ALICE, rules="pork-chop", level="course")
     match = await play_out(match, random_chooser(7))
-    exported = json.dumps(await service.export(match.id))
+    exported = json.dumps(await service.export(match.id, guild_id=0, user_id=ALICE.id))
     run = subprocess.run(
         [sys.executable, "-m", "hogengine", "replay"],
         input=exported,
