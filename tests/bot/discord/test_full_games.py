@@ -1,13 +1,19 @@
-"""Whole games through Discord on every rule set: the board follows each turn, and the finished game
-can be exported and checked with `hog replay` against the revealed dice seed."""
+"""Whole games through Discord on every rule set: the board follows each turn (scores and their bars,
+Pig Fest streaks and multipliers, the commentary), and the finished game can be exported and checked
+with `hog replay` against the revealed dice seed."""
 
 import hashlib
+from collections.abc import Sequence
+from typing import Any
 
+import discord
 import pytest
 
 from hogengine.dice import seeded_rolls
-from hogengine.game import State
+from hogengine.game import State, new_game, resolve
 from tests.bot.discord.harness import World, fields, labels, replay
+
+NAMES = ("alice", "bob")
 
 
 def swine_align(state: State) -> int:
@@ -42,6 +48,62 @@ GAMES = {  # how both players choose, what the boards must have said, the button
 }
 
 
+def states_after_each_turn(record: dict[str, Any]) -> list[State]:
+    """The engine's state after every turn of an exported game, hidden parts included."""
+    state, states = new_game(record["rules"], record["goal"]), []
+    for turn in record["turns"]:
+        state = resolve(state, turn["choice"], turn["rolls"]).after
+        states.append(state)
+    return states
+
+
+def commentary(scores: Sequence[tuple[int, int]]) -> list[str]:
+    """What the course's commentary says after the last of these scores (RULES.md, swine-align rule 7):
+    who takes the lead (a tie forgets the leader), and each player's new record gain in one turn."""
+    leader: int | None = None
+    last, record = [0, 0], [0, 0]
+    said: list[str] = []
+    for pair in scores:
+        said = []
+        ahead = 0 if pair[0] > pair[1] else 1 if pair[1] > pair[0] else None
+        if ahead is not None and ahead != leader:
+            said.append(f"{NAMES[ahead]} takes the lead by {abs(pair[0] - pair[1])}")
+        leader = ahead
+        for seat in (0, 1):
+            gain = pair[seat] - last[seat]
+            if gain > record[seat]:
+                said.append(f"{gain} point(s)! The most yet for {NAMES[seat]}")
+                record[seat] = gain
+            last[seat] = pair[seat]
+    return said
+
+
+def player_fields(board: discord.Message) -> list[str]:
+    """Each seat's field of a board (the name of the one to move is marked)."""
+    shown = {name.removeprefix("▶ "): value for name, value in fields(board).items()}
+    return [shown[name] for name in NAMES]
+
+
+def check_boards(boards: list[discord.Message], states: list[State]) -> list[str]:
+    """Every board after a turn shows the scores with their bars towards the goal, the Pig Fest streaks
+    and multipliers, and the commentary on the scores so far; every commentary line seen."""
+    seen = []
+    assert len(boards) == len(states) + 1  # the first board, then one after each press
+    for number, (board, state) in enumerate(zip(boards[1:], states, strict=True), 1):
+        for seat, field in enumerate(player_fields(board)):
+            score = state.scores[seat]
+            filled = min(10, 10 * score // state.goal)
+            assert field.startswith(f"**{score}** / {state.goal}\n`{'█' * filled}{'░' * (10 - filled)}`")
+            if state.rules == "pig-fest":
+                streak = state.streaks[seat]
+                times = min(3, max(1, streak))
+                assert f"Pig Fest: {streak} Pig Out(s) in a row, next x{times}" in field
+        said = commentary([s.scores for s in states[:number]])
+        assert fields(board).get("Commentary") == ("\n".join(said) or None)
+        seen += said
+    return seen
+
+
 @pytest.mark.parametrize("rules", GAMES)
 async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     choose, sightings, buttons = GAMES[rules]
@@ -66,6 +128,13 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
 
     record = await world.export(match.id)
+    states = states_after_each_turn(record)
+    said = check_boards(boards, states)
+    if rules == "pig-fest":  # a streak of two or more was shown, with a multiplier above 1
+        assert max(streak for state in states for streak in state.streaks) >= 2
+    assert any("takes the lead" in line for line in said)
+    assert any("The most yet for" in line for line in said)
+    assert "`██████████`" in player_fields(final)[over.winner or 0]
     turns = replay(record)
     assert record["seed"] == seed
     assert turns[-1]["score"] == list(over.state.scores) and turns[-1]["over"]
