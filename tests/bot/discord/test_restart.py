@@ -1,9 +1,10 @@
 """Nothing lives in the bot process: a new process on the same database file keeps every old button
-working, and picks up the house bot's unfinished turn."""
+working, runs the turn clock on, and picks up the house bot's unfinished turn."""
 
 import pytest
 
 from bot.config import Settings
+from tests.bot.discord.conftest import TURN_TIMEOUT
 from tests.bot.discord.harness import World, fields, labels
 
 BOT_PAUSE = 60.0
@@ -25,6 +26,20 @@ async def test_a_game_goes_on_after_a_restart(world: World) -> None:
     after = world.message(board.id)
     assert fields(after)["Last turn"].startswith("**bob** rolled 4")
     assert after.content == f"{world.alice.mention}, your move."
+
+
+async def test_the_turn_clock_runs_on_after_a_restart(world: World) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    await world.alice.click(board, label="Roll 3")
+    await world.env.advance_time(TURN_TIMEOUT / 2)  # half of bob's time gone before the restart
+
+    await world.restart()
+    await world.env.advance_time(TURN_TIMEOUT / 2 + TURN_TIMEOUT / 10)
+
+    over = world.message(board.id)
+    assert over.embeds[0].description == "**bob** ran out of time: **alice** wins."
+    assert labels(over) == ["Rematch", "Analysis"]
 
 
 async def test_a_challenge_can_be_accepted_after_a_restart(world: World) -> None:

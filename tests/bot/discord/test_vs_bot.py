@@ -1,11 +1,12 @@
-"""Against the house bot: the bot moves by itself after each of the person's turns, at every level."""
+"""Against the house bot: the bot moves by itself after each of the person's turns, at every level and
+on every rule set, choosing from the whole state (hidden parts included) as its level says."""
 
 from collections.abc import Callable
 
 import pytest
 
 from bot.services import Match
-from hogengine.game import State
+from hogengine.game import State, new_game, resolve
 from hogengine.solver import solve
 from hogengine.strategies import course_table
 from tests.bot.discord.harness import World, fields, labels, replay
@@ -18,7 +19,8 @@ def easy(state: State) -> int:
 
 
 def course(state: State) -> int:
-    return int(course_table(state.rules, state.goal)[state.scores[1], state.scores[0]])
+    me, you = state.scores[state.mover], state.scores[1 - state.mover]
+    return int(course_table(state.rules, state.goal)[me, you])
 
 
 def perfect(state: State) -> int:
@@ -46,17 +48,31 @@ async def test_the_board_against_the_bot(world: World) -> None:
     assert fields(after)["Last turn"].startswith("**Hog Bot (easy)** rolled 4 6-sided dice")
 
 
-@pytest.mark.parametrize("level, expected", [("easy", easy), ("course", course), ("perfect", perfect)])
-async def test_the_bot_plays_its_level_to_the_end(world: World, level: str, expected: Expected) -> None:
-    match = await start(world, level)
+@pytest.mark.parametrize(
+    "rules, level, expected",
+    [
+        ("swine-align", "easy", easy),
+        ("swine-align", "course", course),
+        ("swine-align", "perfect", perfect),
+        ("pork-chop", "perfect", perfect),
+        ("pig-fest", "perfect", perfect),
+        ("piggy-back", "course", course),
+    ],
+)
+async def test_the_bot_plays_its_level_to_the_end(
+    world: World, rules: str, level: str, expected: Expected
+) -> None:
+    match = await start(world, level, rules)
 
     boards = await world.play_to_end(match.id, lambda state: 5)
 
     assert labels(boards[-1]) == ["Rematch", "Analysis"]
-    turns = replay(await world.export(match.id))
-    bot_turns = [turn for turn in turns if turn["player"] == 1]
-    assert bot_turns
-    for turn in bot_turns:
-        before = turns[turn["turn"] - 1]["score"]
-        state = State("swine-align", 100, (before[0], before[1]), mover=1, turn=turn["turn"])
-        assert turn["choice"] == expected(state)
+    record = await world.export(match.id)
+    assert replay(record)[-1]["over"]  # `hog replay` accepts the whole game
+    state, bot_turns = new_game(rules), 0
+    for turn in record["turns"]:
+        if state.mover == 1:
+            assert turn["choice"] == expected(state), f"turn {state.turn}"
+            bot_turns += 1
+        state = resolve(state, turn["choice"], turn["rolls"]).after
+    assert bot_turns and state == (await world.match(match.id)).state
