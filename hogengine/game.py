@@ -8,6 +8,7 @@ from hogengine.errors import BadRolls, BadState, GameOver, IllegalChoice
 from hogengine.events import Event, EventKind
 from hogengine.position import Position
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
+from hogengine.text import shown
 
 MAX_GOAL = 100
 
@@ -101,7 +102,9 @@ def dice_for(state: State, choice: int) -> tuple[int, int]:
     ruleset = state.ruleset
     if not _whole(choice) or choice not in ruleset.choices:
         low, high = ruleset.choices[0], ruleset.choices[-1]
-        raise IllegalChoice(f"{choice!r} is not a legal choice under {ruleset.id}: choose {low} to {high}.")
+        raise IllegalChoice(
+            f"{shown(choice)} is not a legal choice under {ruleset.id}: choose {low} to {high}."
+        )
     count, sides = ruleset.dice(state.position(), choice)
     return int(count), int(sides)
 
@@ -148,7 +151,7 @@ def resolve(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
         raise BadRolls(f"Choice {choice} rolls {count} dice, but {len(rolls)} outcome(s) were given.")
     for roll in rolls:
         if not _whole(roll) or not 1 <= roll <= sides:
-            raise BadRolls(f"{roll!r} is not an outcome of a {sides}-sided die.")
+            raise BadRolls(f"{shown(roll)} is not an outcome of a {sides}-sided die.")
     ruleset = state.ruleset
     pig_out, rolled = ruleset.roll_summary(rolls)
     step = ruleset.step(state.position(), choice, pig_out, rolled, state.goal)

@@ -6,7 +6,6 @@ score [0, 0] and mover 0 by default). With a hex `"seed"` the rolls are re-deriv
 is a HogError; once turns are involved its message starts with the turn it concerns ("turn 3: ...").
 """
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, new_game, resolve
+from hogengine.text import NumberTooLong, listed, read_json, shown
 
 RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
 TURN_KEYS = {"choice", "rolls"}
@@ -61,11 +61,11 @@ def _turn(index: int, data: object, seeded: bool) -> Turn:
     if not isinstance(data, dict):
         raise BadReplay(f'{where}: a turn is an object like {{"choice": 3, "rolls": [2, 4, 1]}}.')
     if extra := sorted(set(data) - TURN_KEYS):
-        raise BadReplay(f"{where}: unexpected key(s) {', '.join(map(repr, extra))}.")
+        raise BadReplay(f"{where}: unexpected key(s) {listed(extra)}.")
     if "choice" not in data:
         raise BadReplay(f'{where}: missing "choice".')
     if not _whole(data["choice"]):
-        raise BadReplay(f"{where}: the choice must be a whole number, not {data['choice']!r:.40}.")
+        raise BadReplay(f"{where}: the choice must be a whole number, not {shown(data['choice'])}.")
     rolls = data.get("rolls")
     if rolls is None and not seeded:
         raise BadReplay(f'{where}: missing "rolls" (or give the game\'s "seed").')
@@ -79,9 +79,7 @@ def parse_record(data: object) -> GameRecord:
     if not isinstance(data, dict):
         raise BadReplay('The record must be a JSON object with "rules" and "turns".')
     if extra := sorted(set(data) - RECORD_KEYS):
-        raise BadReplay(
-            f"Unexpected key(s) {', '.join(map(repr, extra))}; known: {', '.join(sorted(RECORD_KEYS))}."
-        )
+        raise BadReplay(f"Unexpected key(s) {listed(extra)}; known: {', '.join(sorted(RECORD_KEYS))}.")
     if missing := [key for key in ("rules", "turns") if key not in data]:
         raise BadReplay(f"Missing key(s) {', '.join(map(repr, missing))}.")
     rules, goal = data["rules"], data.get("goal", MAX_GOAL)
@@ -110,11 +108,13 @@ def parse_record(data: object) -> GameRecord:
 
 
 def load_record(text: str) -> GameRecord:
-    """Parse and check a record from JSON text."""
+    """Parse and check a record from JSON text (a leading byte order mark is allowed, as editors write it)."""
     try:
-        data = json.loads(text)
+        data = read_json(text)
     except RecursionError:
         raise BadReplay("The record is not valid JSON: it is nested too deeply.") from None
+    except NumberTooLong as error:
+        raise BadReplay(f"The record holds {error}.") from None
     except ValueError as error:
         raise BadReplay(f"The record is not valid JSON: {str(error)[:200]}.") from None
     return parse_record(data)
@@ -131,7 +131,7 @@ def replay(record: GameRecord) -> Iterator[TurnResult]:
                 derived = tuple(seeded_rolls(record.seed, state.turn, count, sides))
                 if rolls is not None and rolls != derived:
                     raise BadReplay(
-                        f"the rolls {list(rolls)} are not the ones the seed gives: {list(derived)}."
+                        f"the rolls {shown(list(rolls))} are not the ones the seed gives: {list(derived)}."
                     )
                 rolls = derived
             result = resolve(state, turn.choice, rolls or ())

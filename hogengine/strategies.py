@@ -4,7 +4,6 @@ A table is indexed [score][opponent_score], the contest's "ten thousand choices"
 checked against the rule set's legal choices when a table is built or loaded.
 """
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeAlias
@@ -16,7 +15,7 @@ from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL
 from hogengine.position import Position
 from hogengine.rules import RuleSet, get_rules
-from hogengine.text import shown, whole_number
+from hogengine.text import NumberTooLong, read_json, shown, whole_number
 
 Strategy: TypeAlias = Callable[[int, int], int]
 Table: TypeAlias = npt.NDArray[np.int8]
@@ -37,7 +36,7 @@ def legal_choice(value: object, rules: RuleSet, where: str) -> int:
     if isinstance(value, int | np.integer) and not isinstance(value, bool) and int(value) in rules.choices:
         return int(value)
     low, high = rules.choices[0], rules.choices[-1]
-    raise BadStrategy(f"{where}: {value!r:.40} is not a legal choice under {rules.id} ({low} to {high}).")
+    raise BadStrategy(f"{where}: {shown(value)} is not a legal choice under {rules.id} ({low} to {high}).")
 
 
 def always_roll(n: int) -> Strategy:
@@ -76,8 +75,10 @@ def load_table_json(path: str | Path, rules: RuleSet | str) -> Table:
     """A table from a .json file, else a clear BadStrategy."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadStrategy(f"Cannot read the strategy file {str(path)[:200]!r}: {error}.") from None
+    except OSError as error:
+        raise BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.") from None
+    except UnicodeDecodeError:
+        raise BadStrategy(f"The strategy file {shown(str(path))} is not UTF-8 text.") from None
     return table_from_json(text, rules)
 
 
@@ -85,7 +86,9 @@ def table_from_json(text: str, rules: RuleSet | str) -> Table:
     """A table from JSON text: 100 rows of 100 legal choices, else a clear BadStrategy (never a path)."""
     ruleset = _ruleset(rules)
     try:
-        rows = json.loads(text)
+        rows = read_json(text)
+    except NumberTooLong as error:
+        raise BadStrategy(f"The strategy table holds {error}.") from None
     except (ValueError, RecursionError) as error:
         raise BadStrategy(f"The strategy table is not valid JSON ({str(error)[:200]}).") from None
     if not isinstance(rows, list) or len(rows) != SIZE:
@@ -133,5 +136,5 @@ def strategy_from_spec(spec: str, rules: RuleSet | str, goal: int = MAX_GOAL) ->
     name, _, argument = spec.partition(":")
     if name not in NAMED:
         known = ", ".join(["always:N", *sorted(set(NAMED) - {"always"}), "FILE.json"])
-        raise BadStrategy(f"Unknown strategy {spec[:60]!r}: use one of {known}.")
+        raise BadStrategy(f"Unknown strategy {shown(spec)}: use one of {known}.")
     return NAMED[name](ruleset, goal, argument)

@@ -1,11 +1,17 @@
 """What people type, read strictly, and echoed back short: error lines must stay one readable line."""
 
+import json
 import re
+from collections.abc import Collection
+from itertools import islice
 
 # ASCII digits only (int() would also take '٣' and str.isdigit() passes '²'), an optional single '-'.
 _WHOLE = re.compile(r"-?[0-9]+")
 MAX_DIGITS = 18  # far beyond any score, choice or roll; keeps int() away from huge inputs
 SHOWN = 60  # characters of a value an error line quotes
+SAFE_BITS = 2000  # ints this long have at most 603 digits: str() works whatever the limit (640 at least)
+LOG10_2 = 0.30103
+LONGEST_NUMBER = 640  # digits of a JSON number read: Python converts this many whatever its limit
 
 
 def whole_number(text: str) -> int | None:
@@ -20,10 +26,35 @@ def shown(value: object, limit: int = SHOWN) -> str:
     if isinstance(value, str):
         return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value)} characters)"
     if isinstance(value, int) and not isinstance(value, bool):
-        digits = value.bit_length() * 0.30103  # log10(2): no str() of a number Python refuses to print
-        return repr(value) if digits < limit else f"a number of about {int(digits) + 1} digits"
+        if value.bit_length() > SAFE_BITS:  # str() could exceed Python's digit limit: estimate instead
+            return f"a number of about {int(value.bit_length() * LOG10_2) + 1} digits"
+        text = repr(value)
+        return text if len(text) <= limit else f"a {len(text.lstrip('-'))}-digit number"
     try:
         text = repr(value)
     except ValueError:  # a container holding a number too long to print
         return "a value too large to show"
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def listed(values: Collection[object], most: int = 3) -> str:
+    """Up to `most` values as `shown` quotes them, then how many more there are."""
+    items = ", ".join(shown(value) for value in islice(values, most))
+    return items if len(values) <= most else f"{items} and {len(values) - most} more"
+
+
+class NumberTooLong(ValueError):  # noqa: N818 - named like the engine's errors
+    """A JSON number with more digits than any score, choice or roll."""
+
+
+def _json_int(digits: str) -> int:
+    length = len(digits.lstrip("-"))
+    if length > LONGEST_NUMBER:
+        raise NumberTooLong(f"a number {length} digits long; no score, choice or roll is")
+    return int(digits)
+
+
+def read_json(text: str) -> object:
+    """JSON as people save it: a leading byte order mark is fine; a number too long to be a score,
+    choice or roll raises NumberTooLong (not Python's message about its digit limit)."""
+    return json.loads(text.removeprefix("\ufeff"), parse_int=_json_int)

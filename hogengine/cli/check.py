@@ -23,6 +23,7 @@ from hogengine.sandbox import (
 )
 from hogengine.solver import exact_winrates
 from hogengine.strategies import Table, always_roll, table_from_function
+from hogengine.text import shown
 
 BASELINES = (4, 5, 6)
 PICTURE_ROWS, PICTURE_COLUMNS = 20, 50  # each character stands for 5 scores by 2 opponent scores
@@ -36,7 +37,7 @@ def time_limit(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 < value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, not {shown(text)}")
     return value
 
 
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         with args.file.open("rb") as file:
             source = file.read(MAX_SOURCE_BYTES + 1)  # enough to tell "too large"; /dev/zero never ends
     except OSError as error:
-        print(f"hog check: cannot read {str(args.file)[:200]!r}: {error.strerror}", file=sys.stderr)
+        print(f"hog check: cannot read {shown(str(args.file))}: {error.strerror}", file=sys.stderr)
         return 2
     make_undumpable()
     try:

@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Callable
 
+from hogengine.cli.arguments import whole
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, legal_choices, new_game, resolve
@@ -33,7 +34,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     """Add `hog play` and its options."""
     parser = subparsers.add_parser("play", help="play Hog in the terminal", description=__doc__)
     parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
-    parser.add_argument("--goal", type=int, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
+    parser.add_argument("--goal", type=whole, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
     parser.add_argument(
         "--vs",
         default="course",

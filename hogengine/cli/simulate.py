@@ -5,18 +5,12 @@ import json
 import secrets
 from random import Random
 
+from hogengine.cli.arguments import positive, whole
 from hogengine.cli.progress import Progress
 from hogengine.game import MAX_GOAL, new_game
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.simulate import DICE_COUNTS, average_turn_scores, best_count, play_match
 from hogengine.strategies import strategy_from_spec
-
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
-    return int(text)
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -33,7 +27,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     turns.add_argument("--trials", type=positive, default=10_000, help="turns per number of dice (10000)")
     turns.add_argument(
         "--score",
-        type=int,
+        type=whole,
         nargs=2,
         metavar=("MINE", "THEIRS"),
         help="fixed scores (default: random each turn)",
@@ -52,7 +46,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         experiment.add_argument(
             "--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})"
         )
-        experiment.add_argument("--goal", type=int, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
+        experiment.add_argument("--goal", type=whole, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
         experiment.add_argument("--seed", help="seed of the random dice, for a repeatable run")
         experiment.add_argument("--json", action="store_true", help="print one JSON object")
 

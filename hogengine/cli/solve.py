@@ -9,6 +9,7 @@ from hogengine.errors import HogError
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrates, solve
 from hogengine.strategies import Table, always_roll, table_from_function
+from hogengine.text import shown
 
 BASELINE = 5
 
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             Path(args.export).write_text(source(table, rules.id, args.goal), encoding="utf-8")
         except OSError as error:
-            raise HogError(f"Cannot write {args.export[:200]!r}: {error.strerror}.") from None
+            raise HogError(f"Cannot write {shown(args.export)}: {error.strerror}.") from None
         report_ |= {
             "export": args.export,
             "table_vs_optimal": against[0].average,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hogengine.cli.arguments import whole
 from hogengine.cli.progress import Progress
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet
@@ -15,6 +16,7 @@ from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.solver.contest_table import best_table
 from hogengine.solver.model import model
 from hogengine.strategies import BadStrategy, Table, strategy_from_spec, table_from_function
+from hogengine.text import shown
 
 HELP = "always:N, course, optimal, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy)"
 
@@ -24,7 +26,7 @@ def _from_python(path: Path, rules: RuleSet) -> Table:
     try:
         source = path.read_bytes()
     except OSError as error:
-        raise BadStrategy(f"Cannot read the strategy file {str(path)[:200]!r}: {error.strerror}.") from None
+        raise BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.") from None
     try:
         verdict = evaluate_strategy(source, rules.choices)
     except SandboxUnavailable:
@@ -72,7 +74,7 @@ def name_of(spec: str) -> str:
 def add_common(parser: argparse.ArgumentParser) -> None:
     """The arguments every solver command takes: rules, goal and --json."""
     parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
-    parser.add_argument("--goal", type=int, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
+    parser.add_argument("--goal", type=whole, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 

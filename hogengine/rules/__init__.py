@@ -6,6 +6,7 @@ from hogengine.rules.pig_fest import PigFest
 from hogengine.rules.piggy_back import PiggyBack
 from hogengine.rules.pork_chop import PorkChop
 from hogengine.rules.swine_align import SwineAlign
+from hogengine.text import shown
 
 RULE_SETS: tuple[RuleSet, ...] = (SwineAlign(), PorkChop(), PigFest(), PiggyBack())
 DEFAULT_RULES = "swine-align"
@@ -19,7 +20,7 @@ def get_rules(name: str) -> RuleSet:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
         known = ", ".join(f"{r.id} ({'/'.join(r.aliases)})" for r in RULE_SETS)
-        raise UnknownRules(f"Unknown rules {name[:40]!r}. Known rule sets: {known}.") from None
+        raise UnknownRules(f"Unknown rules {shown(name)}. Known rule sets: {known}.") from None
 
 
 __all__ = ["DEFAULT_RULES", "RULE_SETS", "RuleSet", "Step", "game_over", "get_rules"]

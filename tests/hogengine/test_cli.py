@@ -68,6 +68,51 @@ def test_replay_errors_are_one_line_naming_the_turn(stdin, message):
     assert message in stderr
 
 
+MANY_KEYS = {f"k{index}": 0 for index in range(20_000)}
+
+
+def one_turn(choice: str, rolls: str = "[]") -> str:
+    """A swine-align record of one turn, its numbers written out as given (JSON allows any length)."""
+    return '{"rules": "fa20", "turns": [{"choice": ' + choice + ', "rolls": ' + rolls + "}]}"
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        (one_turn("9" * 600), "turn 0: a 600-digit number is not a legal choice"),
+        (one_turn("1", "[" + "9" * 600 + "]"), "turn 0: a 600-digit number is not an outcome"),
+        (one_turn("9" * 4000), "The record holds a number 4000 digits long"),
+        (one_turn("1" + "0" * 5000), "The record holds a number 5001 digits long"),
+        (json.dumps({**SAMPLE, "k" * 100_000: 1}), "'kkkkkkkk"),
+        (json.dumps({**SAMPLE, **MANY_KEYS}), "'k0', 'k1', 'k10' and 19997 more"),
+        (json.dumps({**SAMPLE, "turns": [{"choice": 1, "x" * 100_000: 1}]}), "turn 0: unexpected key"),
+        (
+            json.dumps({**SAMPLE, "turns": [{"choice": 1, **MANY_KEYS}]}),
+            "turn 0: unexpected key(s) 'k0', 'k1', 'k10' and 19997 more.",
+        ),
+        (
+            json.dumps({**SAMPLE, "seed": "00", "turns": [{"choice": 1, "rolls": [1] * 100_000}]}),
+            "turn 0: the rolls",
+        ),
+    ],
+)
+def test_replay_errors_quote_what_they_reject_briefly(record, message):
+    """However long the offending value, the error is one short line that says what was wrong."""
+    done = hog("replay", stdin=record)
+    stderr = done.stderr.decode()
+    assert done.returncode == 1
+    assert stderr.count("\n") == 1
+    assert message in stderr
+    assert len(stderr) < 300
+    assert "sys." not in stderr  # nothing about Python's own limits
+
+
+def test_replay_takes_a_record_that_starts_with_a_byte_order_mark():
+    done = hog("replay", stdin=b"\xef\xbb\xbf" + json.dumps(SAMPLE).encode())
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.decode().splitlines()) == len(SAMPLE["turns"])
+
+
 def play(monkeypatch, capsys, stdin: str, *args: str) -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     status = main(["play", *args])
@@ -219,6 +264,24 @@ def test_simulate_games_with_a_table_file(tmp_path, capsys):
         == 0
     )
     assert "beat course in" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "turns", "--trials", "9" * 5000],
+        ["simulate", "turns", "--score", "1", "x" * 50_000],
+        ["simulate", "games", "always:4", "always:5", "--goal", "9" * 5000],
+        ["play", "--goal", "x" * 50_000],
+        ["winrate", "always:4", "always:5", "--goal", "9" * 5000],
+        ["check", "strategy.py", "--time-limit", "x" * 50_000],
+    ],
+)
+def test_usage_errors_quote_a_bad_value_briefly(args):
+    done = hog(*args)
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stderr
+    assert len(done.stderr) < 1000
 
 
 def test_simulate_usage_errors_exit_2():

@@ -91,6 +91,28 @@ def test_load_table_json_missing_file():
         load_table_json("/nonexistent/strategy.json", "swine-align")
 
 
+def test_a_table_saved_with_a_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "notepad.json"
+    path.write_text(json.dumps([[4] * 100] * 100), encoding="utf-8-sig")
+    assert (load_table_json(path, "swine-align") == 4).all()
+
+
+@pytest.mark.parametrize(
+    ("load", "message"),
+    [
+        (lambda: load_table_json("/nonexistent/" + "d" * 5000 + ".json", "fa20"), "File name too long"),
+        (lambda: table_from_json("[[%s]]" % ("9" * 5000), "fa20"), "a number 5000 digits long"),
+        (lambda: table_from_json(json.dumps([[10**100] * 100] * 100), "fa20"), "a 101-digit number"),
+        (lambda: strategy_from_spec("x" * 100_000, "fa20"), "Unknown strategy 'xxxx"),
+    ],
+)
+def test_strategy_errors_quote_long_values_briefly(load, message):
+    with pytest.raises(BadStrategy, match=message) as raised:
+        load()
+    assert len(str(raised.value)) < 200
+    assert "sys." not in str(raised.value)
+
+
 @pytest.mark.parametrize("rules", [r.id for r in RULE_SETS])
 def test_course_table_is_legal_and_takes_free_bacon_when_it_gains_at_least_eight(begin, rules):
     table = course_table(rules)
