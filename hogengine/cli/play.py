@@ -28,6 +28,11 @@ Opponent = Callable[[State], int]
 OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {"human": lambda rules, goal: None}
 UNREADABLE = "\ufffd"  # what stdin reads for bytes that are not text in its encoding
 SIDES = {4: "four-sided", 6: "six-sided"}
+# How a game can stop before its end: what hog play says, and its exit status.
+ABANDONED: dict[type[BaseException], tuple[str, int]] = {
+    EOFError: ("the input ended before the game did", 1),
+    KeyboardInterrupt: ("interrupted, the game is abandoned", 130),
+}
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -128,7 +133,7 @@ def show_turn(result: TurnResult, names: tuple[str, str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play one game to its end (0) or until the input runs out (1), then reveal the dice seed."""
+    """Play one game to its end (0), until the input runs out (1) or Ctrl-C (130); then reveal the seed."""
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # bytes that are not text become UNREADABLE, not a crash
     rules = get_rules(args.rules)
@@ -140,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")
     say = both(announce_highest(0), both(announce_highest(1), announce_lead_changes()))
     results: list[TurnResult] = []
+    status = 0
     try:
         while not state.over:
             print(f"\n{board(state, names)}")
@@ -154,13 +160,14 @@ def run(args: argparse.Namespace) -> int:
             say = say(*result.after.scores)
             results.append(result)
             state = result.after
-    except EOFError:
+    except (EOFError, KeyboardInterrupt) as stop:  # the game is abandoned, but its dice are still shown
+        why, status = ABANDONED[type(stop)]
         print()  # end the unanswered prompt's line
-        print("hog play: the input ended before the game did.", file=sys.stderr)
+        print(f"hog play: {why}.", file=sys.stderr)
     else:
         print(f"\n{names[state.winner or 0]} wins, {state.scores[0]} to {state.scores[1]}.")
     reveal(seed, new_game(rules.id, args.goal), results)
-    return 0 if state.over else 1
+    return status
 
 
 def reveal(seed: bytes, start: State, results: list[TurnResult]) -> None:

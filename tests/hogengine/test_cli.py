@@ -133,6 +133,27 @@ def test_play_rejects_bad_input_and_reports_eof_without_a_traceback(monkeypatch,
     assert f"Dice seed: {SEED}" in out  # revealed even when the game is abandoned
 
 
+def test_ctrl_c_abandons_the_game_but_still_reveals_the_seed_and_the_record(monkeypatch, capsys):
+    answers = iter(["4"])
+
+    def keyboard(prompt: str) -> str:
+        print(prompt, end="")
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr("builtins.input", keyboard)
+    status = main(["play", "--seed", SEED, "--vs", "always:5"])
+    out, err = capsys.readouterr()
+    assert status == 130
+    assert err == "hog play: interrupted, the game is abandoned.\n"
+    assert f"Dice seed: {SEED}" in out
+    record = re.search(r"echo '(.*)' \| hog replay", out)
+    assert record
+    assert [turn["choice"] for turn in json.loads(record.group(1))["turns"]][:2] == [4, 5]
+
+
 def test_play_a_whole_game_against_a_strategy_and_check_the_dice(monkeypatch, capsys):
     status, out, err = play(
         monkeypatch, capsys, "4\n" * 200, "--seed", SEED, "--vs", "always:5", "--goal", "40"
