@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[3]
 EMPTY = {"PATH": "/usr/local/bin:/usr/bin:/bin"}  # no DISCORD_TOKEN, no HOG_* settings
 
 
-def run(command: list[str | Path], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def run(command: Sequence[str | Path], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         command, cwd=cwd, env=EMPTY | env, capture_output=True, text=True, timeout=60, check=False
     )

@@ -61,7 +61,7 @@ def settings(tmp_path: Path) -> Settings:
         dev_guild_id=GUILD_ID,
         bot_move_delay_seconds=0,
         turn_timeout_seconds=20,  # the clock ticks every second
-        _env_file=None,
+        _env_file=None,  # type: ignore[call-arg]
     )
 
 

@@ -82,7 +82,9 @@ async def test_the_clock_starts_the_bot_over_once_its_tries_ran_out(
     assert gave_up == "the house bot could not move; the clock will start it over"
     caplog.clear()
 
-    await world.env.advance_time(world.bot.clock.seconds + BOT_PAUSE + 1)  # no restart needed
+    tick = world.bot.clock.seconds
+    assert tick is not None
+    await world.env.advance_time(tick + BOT_PAUSE + 1)  # no restart needed
 
     moved = await world.board(match.id)
     assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
@@ -94,7 +96,9 @@ async def test_a_board_that_cannot_be_shown_does_not_hold_up_the_others(
 ) -> None:
     first = await world.challenge()
     await world.mod.slash(world.channel, "hog challenge", opponent=world.carol)
-    await world.carol.click(world.channel.last_message, label="Accept")
+    challenge = world.channel.last_message
+    assert challenge is not None
+    await world.carol.click(challenge, label="Accept")
     second = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
     assert second is not None and second.id > first.id  # the clock closes games in this order
     stuck = await world.board(first.id)
