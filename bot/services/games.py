@@ -276,10 +276,6 @@ class GameService:
         """The match as stored now; MatchNotFound if there is none."""
         return await self._store.load(match_id)
 
-    async def pending_and_active(self) -> list[Match]:
-        """Every open challenge and game, to resume boards, bot turns and clocks after a restart."""
-        return [await self._store.hydrate(row) for row in await repo.open_matches(self._db)]
-
     async def bot_turns_waiting(self) -> list[int]:
         """The live games where the house bot is to move, to (re)start its turns: after a restart, or
         after its moves failed."""

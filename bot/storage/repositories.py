@@ -87,10 +87,6 @@ async def open_match_for(db: Database, channel_id: int, user_ids: Iterable[int])
     )
 
 
-async def open_matches(db: Database) -> list[Row]:
-    return await db.fetch_all(f"{MATCH_SELECT} WHERE {_OPEN} ORDER BY m.id")
-
-
 async def due_matches(db: Database, now: float) -> list[Row]:
     """Pending challenges past their expiry and active games past their turn deadline."""
     return await db.fetch_all(

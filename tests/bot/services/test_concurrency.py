@@ -69,5 +69,8 @@ async def test_concurrent_challenges_leave_one_open_match(service: GameService) 
         service.vs_bot(CHANNEL, ALICE),
         return_exceptions=True,
     )
-    assert sum(not isinstance(outcome, BaseException) for outcome in outcomes) == 1
-    assert len(await service.pending_and_active()) == 1
+    (created,) = [outcome for outcome in outcomes if not isinstance(outcome, BaseException)]
+    assert await service.open_match_in_channel(CHANNEL, ALICE.id) == created
+    for other in (BOB, CAROL):
+        found = await service.open_match_in_channel(CHANNEL, other.id)
+        assert found is None or found == created

@@ -16,14 +16,15 @@ async def test_restart_resumes_games_challenges_and_deadlines(
     game = await first.vs_bot(CHANNEL + 1, CAROL, rules="pig-fest")
     game = (await first.play(game.id, CAROL.id, 0, 3)).match
     await first.set_message(game.id, CHANNEL + 1, 77)
-    before = {match.id: match for match in await first.pending_and_active()}
+    before = {match.id: await first.get(match.id) for match in (challenge, game)}
     await first.close()
 
     second = await GameService.open(settings, clock)
     try:
-        after = {match.id: match for match in await second.pending_and_active()}
-        assert after == before and set(after) == {challenge.id, game.id}
+        after = {match.id: await second.get(match.id) for match in (challenge, game)}
+        assert after == before
         assert after[game.id].message_id == 77 and after[game.id].last_turn is not None
+        assert await second.bot_turns_waiting() == [game.id]  # what a restarted bot resumes
         while (await second.get(game.id)).is_bot_turn:
             await second.bot_turn(game.id)
 
