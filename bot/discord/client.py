@@ -21,8 +21,9 @@ log = logging.getLogger(__name__)
 
 # Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 to 30 s).
 TICKS_PER_TIMEOUT = 20
-# A failed move of the house bot is tried again this many times, after BOT_RETRY_SECONDS, 2x, 3x...;
-# past that the clock starts it over at a later tick (it looks for every game waiting for the bot).
+# The house bot tries a move up to BOT_MOVE_ATTEMPTS times in a row, waiting BOT_RETRY_SECONDS times the
+# failures so far after each failure; past that the clock starts it over at a later tick (each tick looks
+# for every game waiting for the bot).
 BOT_MOVE_ATTEMPTS = 3
 BOT_RETRY_SECONDS = 2.0
 
@@ -139,12 +140,15 @@ class HogBot(commands.Bot):
         return self._gateway_up and not self.is_closed()
 
     async def on_ready(self) -> None:
+        """Connected with a new session (at start, or when a session could not be resumed)."""
         self._gateway_up = True
 
     async def on_resumed(self) -> None:
+        """Connected again, the session resumed."""
         self._gateway_up = True
 
     async def on_disconnect(self) -> None:
+        """Offline until READY or RESUMED (discord.py reconnects by itself meanwhile)."""
         self._gateway_up = False
 
     @tasks.loop(seconds=1.0)
