@@ -56,6 +56,23 @@ def test_seeded_rolls_follow_the_documented_derivation():
     assert commitment(seed) == hashlib.sha256(seed).hexdigest()
 
 
+def test_a_digest_byte_that_would_bias_a_six_sided_die_is_skipped():
+    """Bytes 252..255 would make faces 1-4 likelier than 5-6; the next byte below 252 is used instead."""
+    seed = b"no modulo bias"
+
+    def digest(index: int) -> bytes:
+        return hashlib.sha256(seed + bytes(8) + index.to_bytes(4, "big") + bytes(4)).digest()
+
+    def telling(i: int) -> bool:  # a rejected first byte whose face differs from the accepted second's
+        first, second = digest(i)[:2]
+        return first >= 252 > second and (first - second) % 6 != 0
+
+    index = next(i for i in range(10_000) if telling(i))
+    first, second = digest(index)[:2]
+    assert seeded_outcome(seed, 0, index, 6) == 1 + second % 6
+    assert seeded_outcome(seed, 0, index, 6) != 1 + first % 6  # what taking the first byte would give
+
+
 def test_fresh_seeds_differ_and_are_32_bytes():
     assert len(new_seed()) == 32
     assert new_seed() != new_seed()

@@ -5,7 +5,7 @@ import pytest
 from hogengine.errors import BadRolls, GameOver, IllegalChoice
 from hogengine.events import EventKind
 from hogengine.game import choice_label, dice_for, legal_choices, new_game, resolve
-from hogengine.rules import RULE_SETS, get_rules
+from hogengine.rules import RULE_SETS, get_rules, pieces
 from hogengine.rules.pig_fest import HAM_HIJINKS_USES_MULTIPLIER
 
 
@@ -130,3 +130,53 @@ def test_pig_fest_dice_flip_with_the_exchange_parity(begin):
     assert dice_for(begin("pig-fest", (1, 2), exchanges=1), 2) == (2, 4)
     assert dice_for(begin("pig-fest", (3, 4), exchanges=1), 2) == (2, 6)  # Hog Wild and odd: six
     assert dice_for(begin("pig-fest", (3, 4), exchanges=2), 2) == (2, 4)
+
+
+def test_ham_hijinks_turns_end_with_the_swine_swap_check_too(begin, turns):
+    (result,) = turns(begin("pig-fest", (1, 20)), [(-1, [])])  # 2 against 20 reads 02 and 20
+    assert result.after.scores == (20, 2)
+    assert kinds(result) == [EventKind.HAM_HIJINKS, EventKind.SWAP]
+
+
+@pytest.mark.parametrize("streak", [0, 1, 2, 3])
+def test_a_pig_out_scores_exactly_one_whatever_the_streak(begin, turns, streak):
+    (result,) = turns(begin("pig-fest", (10, 30), streaks=(streak, 0)), [(3, [1, 5, 5])])
+    assert result.points == 1
+    assert result.after.scores == (11, 30)
+    assert result.after.streaks == (min(streak + 1, 3), 0)
+    assert EventKind.MULTIPLIER not in kinds(result)
+
+
+# Pork Chop's Swine Swap
+
+
+@pytest.mark.parametrize("score", [0, 16, 50])
+def test_equal_scores_swap_to_no_effect(score):
+    assert pieces.trade_places(pieces.doubled(score, score), score, score) == (score, score)
+    assert pieces.doubled(0, 0)  # zero is double zero: the swap happens and changes nothing
+
+
+def test_a_turn_that_ties_the_scores_keeps_them(begin, turns):
+    (result,) = turns(begin("pork-chop", (10, 16)), [(1, [6])])
+    assert result.after.scores == (16, 16)
+    assert EventKind.SWAP not in kinds(result)
+
+
+# Piggy Back
+
+
+def test_the_piggy_back_gift_comes_before_the_swine_swap_check(begin, turns):
+    # P0 pigs out with 3 dice at 12-18: scores 0, P1 gets 3 -> 12-21, and 12 and 21 are reversed digits.
+    (result,) = turns(begin("piggy-back", (12, 18)), [(3, [1, 2, 3])])
+    assert result.after.scores == (21, 12)
+    assert [(e.kind, e.value) for e in result.events if e.kind is EventKind.PIGGY_BACK] == [
+        (EventKind.PIGGY_BACK, 3)
+    ]
+    assert EventKind.SWAP in kinds(result)
+
+
+def test_hogtimus_prime_boosts_piggy_back_free_bacon(begin, turns):
+    (result,) = turns(begin("piggy-back", (1, 42)), [(0, [])])  # 1 + 4 = 5, a prime -> 7
+    assert result.points == 7
+    assert result.after.scores == (8, 42)
+    assert EventKind.PRIME_BOOST in kinds(result)

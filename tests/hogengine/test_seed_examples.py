@@ -190,6 +190,16 @@ def test_swine_align_example_3_extra_turns_chain(begin, turns):
     assert (second.after.scores, second.after.mover) == ((36, 36), 0)
 
 
+def test_rules_clarification_a_player_can_take_four_turns_in_a_row(begin, turns):
+    """Seed 004, Problem 5: 10-20 (Swine Align), +8 -> 18-20 (Pig Pass), +12 -> 30-20 (Swine Align)."""
+    results = turns(begin("swine-align", (0, 20)), [(2, [4, 6]), (2, [4, 4]), (2, [6, 6])])
+    assert [r.after.scores for r in results] == [(10, 20), (18, 20), (30, 20)]
+    assert [r.player for r in results] == [0, 0, 0]
+    assert results[-1].after.mover == 0  # a fourth turn in a row
+    notes = [e.note for r in results for e in r.events if e.kind is EventKind.EXTRA_TURN]
+    assert notes == ["swine_align", "pig_pass", "swine_align"]
+
+
 def test_swine_align_example_4_needs_both_scores_positive(begin, turns):
     (result,) = turns(begin("swine-align", (9, 0)), [(1, [6])])
     assert result.after.scores == (15, 0)
