@@ -95,6 +95,12 @@ def choice_label(state: State, choice: int) -> str:
     return state.ruleset.label_at(state.position(), choice)
 
 
+def dice_rules(state: State) -> tuple[EventKind, ...]:
+    """The rules that set the dice of the player to move now (Hog Wild, Ham Hijinks), for boards to explain;
+    each swaps six-sided dice for four-sided or back, so an odd number of them means four sides."""
+    return state.ruleset.dice_rules(state.position())
+
+
 def dice_for(state: State, choice: int) -> tuple[int, int]:
     """How many dice of how many sides this choice rolls now; raises if the turn cannot be taken."""
     if state.over:

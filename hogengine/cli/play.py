@@ -13,12 +13,22 @@ from collections.abc import Callable
 from hogengine.cli.arguments import whole
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed, seeded_rolls
-from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, legal_choices, new_game, resolve
+from hogengine.events import EventKind
+from hogengine.game import (
+    MAX_GOAL,
+    State,
+    TurnResult,
+    choice_label,
+    dice_for,
+    dice_rules,
+    legal_choices,
+    new_game,
+    resolve,
+)
 from hogengine.replay import parse_seed, to_record
-from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules, pieces
+from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.rules.pig_fest import PigFest, multiplier
-from hogengine.rules.pork_chop import PORK_CHOP, PorkChop
-from hogengine.rules.swine_align import SwineAlign
+from hogengine.rules.pork_chop import PorkChop
 from hogengine.strategies import strategy_from_spec
 from hogengine.text import shown, whole_number
 
@@ -28,6 +38,13 @@ Opponent = Callable[[State], int]
 OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {"human": lambda rules, goal: None}
 UNREADABLE = "\ufffd"  # what stdin reads for bytes that are not text in its encoding
 SIDES = {4: "four-sided", 6: "six-sided"}
+# Why the dice are what they are, in the board's words, for each rule game.dice_rules can name.
+DICE_REASONS: dict[EventKind, Callable[[State], str]] = {
+    EventKind.HOG_WILD: lambda state: (
+        f"Hog Wild: {state.scores[0]} + {state.scores[1]} = {sum(state.scores)} is a multiple of 7"
+    ),
+    EventKind.HAM_HIJINKS: lambda state: f"the dice were exchanged {state.exchanges} time(s), an odd number",
+}
 # How a game can stop before its end: what hog play says, and its exit status.
 ABANDONED: dict[type[BaseException], tuple[str, int]] = {
     EOFError: ("the input ended before the game did", 1),
@@ -58,16 +75,9 @@ def opponent_for(spec: str, rules: RuleSet, goal: int) -> Opponent | None:
 
 
 def dice_kind(state: State) -> str:
-    """The dice a roll uses now, and the rules that made them so."""
-    rules = state.ruleset
-    sides = int(rules.dice(state.position(), 1)[1])
-    reasons = []
-    if not isinstance(rules, SwineAlign) and pieces.hog_wild(*state.scores):
-        total = sum(state.scores)
-        reasons.append(f"Hog Wild: {state.scores[0]} + {state.scores[1]} = {total} is a multiple of 7")
-    if isinstance(rules, PigFest) and state.exchanges % 2:
-        reasons.append(f"the dice were exchanged {state.exchanges} times, an odd number")
-    return f"{SIDES[sides]} dice" + (f" ({'; '.join(reasons)})" if reasons else "")
+    """The dice a roll uses now, and in words each rule the engine names for them."""
+    reasons = [DICE_REASONS[rule](state) for rule in dice_rules(state)]
+    return f"{SIDES[dice_for(state, 1)[1]]} dice" + (f" ({'; '.join(reasons)})" if reasons else "")
 
 
 def player_line(state: State, player: int, names: tuple[str, str]) -> str:
@@ -75,9 +85,7 @@ def player_line(state: State, player: int, names: tuple[str, str]) -> str:
     width = max(map(len, names))
     parts = [f"{names[player]:<{width}} {state.scores[player]:>3}"]
     if isinstance(state.ruleset, PorkChop):
-        parts.append(
-            "Pork Chop used (-1 rolls 10 dice)" if state.chop_used[player] else "Pork Chop available"
-        )
+        parts.append("Pork Chop used" if state.chop_used[player] else "Pork Chop available")
     if isinstance(state.ruleset, PigFest):
         streak = state.streaks[player]
         parts.append(f"Pig Outs in a row: {streak} (next other turn x{multiplier(streak)})")
@@ -85,13 +93,11 @@ def player_line(state: State, player: int, names: tuple[str, str]) -> str:
 
 
 def choice_text(state: State, choice: int) -> str:
-    """A choice as the board lists it, with what Free Bacon and -1 would do right now."""
-    rules = state.ruleset
+    """A choice as the board lists it: what it does for the player to move now, and Free Bacon's points."""
+    label = choice_label(state, choice)
     if choice == 0:
-        return f"0 Free Bacon (+{int(rules.step(state.position(), 0, False, 0, state.goal).points)})"
-    if choice == PORK_CHOP and isinstance(rules, PorkChop) and dice_for(state, choice)[0]:
-        return "-1 = 10 dice (Pork Chop used)"
-    return f"{choice} {rules.choice_label(choice)}"
+        label += f" (+{int(state.ruleset.step(state.position(), 0, False, 0, state.goal).points)})"
+    return f"{choice}: {label}"
 
 
 def board(state: State, names: tuple[str, str]) -> str:

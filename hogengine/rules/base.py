@@ -72,6 +72,11 @@ class RuleSet(ABC):
         """How a choice reads for the player to move at this position: what it does there."""
         return self.choice_label(choice)
 
+    def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
+        """The rules that set a roll's dice at this live position, so boards can say why: each one
+        (Hog Wild, an odd number of Ham Hijinks exchanges) swaps six-sided dice for four-sided or back."""
+        return ()
+
     def roll_summary(self, outcomes: Sequence[int]) -> tuple[bool, int]:
         """Pig Out or not, and the points the dice give before the turn's other rules."""
         ones = sum(1 for outcome in outcomes if outcome == 1)

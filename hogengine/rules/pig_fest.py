@@ -20,6 +20,11 @@ def multiplier(streak: Num) -> Num:
     return pieces.where(streak < 1, 1, streak)
 
 
+def exchanged(position: Position) -> Flag:
+    """Ham Hijinks: an odd number of exchanges swaps the four- and six-sided dice."""
+    return position.exchanges % 2 == 1
+
+
 class PigFest(RuleSet):
     """Pig Out scores 1 and feeds the streak; -1 scores 1 and exchanges four- and six-sided dice."""
 
@@ -32,7 +37,12 @@ class PigFest(RuleSet):
 
     def four_sided(self, position: Position) -> Flag:
         """Hog Wild, flipped by an odd number of exchanges."""
-        return pieces.hog_wild(position.mover, position.opponent) ^ (position.exchanges % 2 == 1)
+        return pieces.hog_wild(position.mover, position.opponent) ^ exchanged(position)
+
+    def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
+        hog_wild = pieces.hog_wild(position.mover, position.opponent)
+        flips = ((EventKind.HOG_WILD, hog_wild), (EventKind.HAM_HIJINKS, exchanged(position)))
+        return tuple(rule for rule, applies in flips if applies)
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
         count = pieces.where(choice == HAM_HIJINKS, 0, choice)

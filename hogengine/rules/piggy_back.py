@@ -20,6 +20,9 @@ class PiggyBack(RuleSet):
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
         return choice, pieces.where(pieces.hog_wild(position.mover, position.opponent), 4, 6)
 
+    def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
+        return (EventKind.HOG_WILD,) if pieces.hog_wild(position.mover, position.opponent) else ()
+
     def pig_out_points(self, count: Num, ones: Num) -> Num:
         return 0
 

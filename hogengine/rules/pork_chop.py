@@ -30,6 +30,9 @@ class PorkChop(RuleSet):
         sides = pieces.where(pieces.hog_wild(position.mover, position.opponent), 4, 6)
         return count, sides
 
+    def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
+        return (EventKind.HOG_WILD,) if pieces.hog_wild(position.mover, position.opponent) else ()
+
     def pig_out_points(self, count: Num, ones: Num) -> Num:
         return pieces.where(ones < 11 - count, ones, 11 - count)
 

@@ -6,13 +6,16 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from hogengine.cli import main
+from hogengine.cli.play import dice_kind
 from hogengine.cli.progress import Progress
 from hogengine.dice import commitment
+from hogengine.game import new_game
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
@@ -180,14 +183,23 @@ def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys)
     assert "four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in out
     assert "Dice exchanged 0 time(s)" in out
     assert "Pig Outs in a row: 0" in out
-    assert "-1 Ham Hijinks" in out
+    assert "-1: Ham Hijinks" in out
     assert "six-sided dice (Hog Wild: 1 + 0 = 1" not in out
-    assert "the dice were exchanged 1 times, an odd number" in out
+    assert "the dice were exchanged 1 time(s), an odd number" in out
     _, out, _ = play(monkeypatch, capsys, "-1\n-1\n-1\n", "--rules", "sp17", "--seed", SEED, "--vs", "human")
     assert "Pork Chop available" in out
     assert "Player 0 plays Pork Chop" in out
-    assert "-1 = 10 dice (Pork Chop used)" in out
-    assert "0 Free Bacon (+" in out
+    assert "Choices: -1: Roll 10 (-1) | 0: Free Bacon (+" in out  # what -1 does once the chop is spent
+    _, out, _ = play(monkeypatch, capsys, "", "--rules", "pig-fest", "--vs", "human", "--seed", SEED)
+    assert "Choices: -1: Ham Hijinks | 0: Free Bacon (+1) | 1 to 10 dice" in out
+
+
+def test_play_board_says_every_rule_that_chose_the_dice():
+    state = replace(new_game("pig-fest", 100, (3, 4)), exchanges=1)  # Hog Wild, exchanged back
+    assert dice_kind(state) == (
+        "six-sided dice (Hog Wild: 3 + 4 = 7 is a multiple of 7;"
+        " the dice were exchanged 1 time(s), an odd number)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from hogengine.errors import BadRolls
 from hogengine.events import EventKind
-from hogengine.game import State, dice_for, legal_choices, new_game, resolve
+from hogengine.game import State, dice_for, dice_rules, legal_choices, new_game, resolve
 from hogengine.position import Position
 from hogengine.replay import parse_record, replay, to_record
 from hogengine.rules import RULE_SETS, get_rules
@@ -47,6 +47,15 @@ def test_a_turn_takes_exactly_its_dice_each_on_the_die(state, data):
             resolve(state, choice, rolls[1:])
         with pytest.raises(BadRolls):
             resolve(state, choice, [*rolls[1:], data.draw(st.sampled_from([0, sides + 1]))])
+
+
+@settings(max_examples=300, deadline=None)
+@given(states())
+def test_the_rules_named_for_the_dice_are_the_ones_that_set_them(state):
+    """Each rule dice_rules names swaps six-sided dice for four-sided ones or back, so they say why."""
+    named = dice_rules(state)
+    assert set(named) <= {EventKind.HOG_WILD, EventKind.HAM_HIJINKS}
+    assert dice_for(state, 1)[1] == (4 if len(named) % 2 else 6)
 
 
 @settings(max_examples=100, deadline=None)

@@ -4,7 +4,7 @@ import pytest
 
 from hogengine.errors import BadRolls, GameOver, IllegalChoice
 from hogengine.events import EventKind
-from hogengine.game import choice_label, dice_for, legal_choices, new_game, resolve
+from hogengine.game import choice_label, dice_for, dice_rules, legal_choices, new_game, resolve
 from hogengine.rules import RULE_SETS, get_rules, pieces
 from hogengine.rules.pig_fest import HAM_HIJINKS_USES_MULTIPLIER
 
@@ -124,6 +124,22 @@ def test_ham_hijinks_exchanges_are_shared_and_unlimited(begin, turns):
     results = turns(begin("pig-fest", (1, 2)), [(-1, [])] * 5)
     assert [r.after.exchanges for r in results] == [1, 2, 3, 4, 5]
     assert all(r.points == 1 for r in results)
+
+
+@pytest.mark.parametrize(
+    ("rules", "scores", "exchanges", "named"),
+    [
+        ("swine-align", (0, 0), 0, ()),
+        ("pork-chop", (0, 0), 0, (EventKind.HOG_WILD,)),
+        ("piggy-back", (3, 4), 0, (EventKind.HOG_WILD,)),
+        ("piggy-back", (3, 5), 0, ()),
+        ("pig-fest", (1, 2), 1, (EventKind.HAM_HIJINKS,)),
+        ("pig-fest", (3, 4), 1, (EventKind.HOG_WILD, EventKind.HAM_HIJINKS)),
+        ("pig-fest", (3, 4), 2, (EventKind.HOG_WILD,)),
+    ],
+)
+def test_the_engine_names_the_rules_that_chose_the_dice(begin, rules, scores, exchanges, named):
+    assert dice_rules(begin(rules, scores, exchanges=exchanges)) == named
 
 
 def test_pig_fest_dice_flip_with_the_exchange_parity(begin):
