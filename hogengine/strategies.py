@@ -4,7 +4,7 @@ A table is indexed [score][opponent_score], the contest's "ten thousand choices"
 checked against the rule set's legal choices when a table is built or loaded.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeAlias
 
@@ -128,13 +128,16 @@ NAMED: dict[str, Callable[[RuleSet, int, str], Strategy]] = {
 }
 
 
-def strategy_from_spec(spec: str, rules: RuleSet | str, goal: int = MAX_GOAL) -> Strategy:
-    """A strategy named on the command line: `always:N`, `course`, or a .json table file."""
+def strategy_from_spec(
+    spec: str, rules: RuleSet | str, goal: int = MAX_GOAL, also: Sequence[str] = ()
+) -> Strategy:
+    """A strategy named on the command line: `always:N`, `course`, or a .json table file; an unknown
+    name's error lists these and `also`, the names the caller itself accepts."""
     ruleset = _ruleset(rules)
     if spec.endswith(".json"):
         return function_from_table(load_table_json(Path(spec), ruleset))
     name, _, argument = spec.partition(":")
     if name not in NAMED:
-        known = ", ".join(["always:N", *sorted(set(NAMED) - {"always"}), "FILE.json"])
+        known = ", ".join([*also, "always:N", *sorted(set(NAMED) - {"always"}), "FILE.json"])
         raise BadStrategy(f"Unknown strategy {shown(spec)}: use one of {known}.")
     return NAMED[name](ruleset, goal, argument)

@@ -8,9 +8,11 @@ import argparse
 import io
 import json
 import sys
+import threading
 from collections.abc import Callable
 
 from hogengine.cli.arguments import whole
+from hogengine.cli.specs import cache_dir
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.events import EventKind
@@ -29,13 +31,41 @@ from hogengine.replay import parse_seed, to_record
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.rules.pig_fest import PigFest, multiplier
 from hogengine.rules.pork_chop import PorkChop
+from hogengine.solver import solve
 from hogengine.strategies import strategy_from_spec
 from hogengine.text import shown, whole_number
 
 # Chooses for the player to move, seeing the whole state.
 Opponent = Callable[[State], int]
-# Opponents by name for `--vs`; any other name is a strategy (always:N, course, FILE.json).
-OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {"human": lambda rules, goal: None}
+NOTE_AFTER = 1.0  # seconds a solve may take before the perfect player says it is thinking
+
+
+def perfect(rules: RuleSet, goal: int) -> Opponent:
+    """The exact solver's optimal play over the full state, as the bot's `perfect` level plays; solving
+    takes seconds under some rule sets, so a slow solve says what it is doing."""
+    note = threading.Timer(
+        NOTE_AFTER,
+        print,
+        (f"Working out perfect play for {rules.id} to {goal}...",),
+        {"file": sys.stderr, "flush": True},
+    )
+    note.start()
+    try:
+        return solve(rules, goal, cache_dir()).best_choice
+    finally:
+        note.cancel()
+
+
+# Opponents by name for `--vs` (None: a second person); any other name is a strategy.
+OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {
+    "human": lambda rules, goal: None,
+    "perfect": perfect,
+}
+VS_HELP = (
+    "who plays Player 1: human (a friend at this keyboard), perfect (the exact solver's optimal play,"
+    " the bot's perfect level), always:N (always roll N), course (the course's strategy) or"
+    " FILE.json (a strategy table); default course"
+)
 UNREADABLE = "\ufffd"  # what stdin reads for bytes that are not text in its encoding
 SIDES = {4: "four-sided", 6: "six-sided"}
 # Why the dice are what they are, in the board's words, for each rule game.dice_rules can name.
@@ -57,11 +87,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser = subparsers.add_parser("play", help="play Hog in the terminal", description=__doc__)
     parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
     parser.add_argument("--goal", type=whole, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
-    parser.add_argument(
-        "--vs",
-        default="course",
-        help="human (a friend at this keyboard), always:N, course or FILE.json (course)",
-    )
+    parser.add_argument("--vs", default="course", help=VS_HELP)
     parser.add_argument("--seed", help="the dice seed in hex (default: a fresh secret one)")
     parser.set_defaults(func=run)
 
@@ -70,7 +96,7 @@ def opponent_for(spec: str, rules: RuleSet, goal: int) -> Opponent | None:
     """Player 1 as named by `--vs`: None for a second person, else a function of the state."""
     if spec in OPPONENTS:
         return OPPONENTS[spec](rules, goal)
-    strategy = strategy_from_spec(spec, rules, goal)
+    strategy = strategy_from_spec(spec, rules, goal, also=tuple(OPPONENTS))
     return lambda state: strategy(state.scores[state.mover], state.scores[1 - state.mover])
 
 

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from hogengine.cli.play import dice_kind
 from hogengine.cli.progress import Progress
 from hogengine.dice import commitment
 from hogengine.game import new_game
+from hogengine.replay import load_record, replay
+from hogengine.solver import solve
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
@@ -155,6 +158,42 @@ def test_ctrl_c_abandons_the_game_but_still_reveals_the_seed_and_the_record(monk
     record = re.search(r"echo '(.*)' \| hog replay", out)
     assert record
     assert [turn["choice"] for turn in json.loads(record.group(1))["turns"]][:2] == [4, 5]
+
+
+def test_play_against_the_perfect_player_who_plays_the_solvers_best_choice(monkeypatch, capsys):
+    status, out, err = play(
+        monkeypatch, capsys, "-1\n" + "4\n" * 100, "--rules", "pork-chop", "--goal", "30", "--vs", "perfect"
+    )
+    assert status == 0, err
+    record = re.search(r"echo '(.*)' \| hog replay", out)
+    assert record
+    solution = solve("pork-chop", 30)
+    theirs = [r for r in replay(load_record(record.group(1))) if r.player == 1]
+    assert theirs
+    assert [r.choice for r in theirs] == [solution.best_choice(r.before) for r in theirs]
+    assert "Player 1 (perfect) chooses" in out
+
+
+def test_a_slow_solve_for_the_perfect_player_says_what_it_is_doing(monkeypatch, capsys):
+    def slow_solve(*args):
+        time.sleep(0.5)
+        return solve(*args)
+
+    monkeypatch.setattr("hogengine.cli.play.NOTE_AFTER", 0.05)
+    monkeypatch.setattr("hogengine.cli.play.solve", slow_solve)
+    _, _, err = play(monkeypatch, capsys, "", "--goal", "10", "--vs", "perfect")
+    assert err.startswith("Working out perfect play for swine-align to 10...\n")
+
+
+def test_play_help_lists_every_kind_of_opponent():
+    done = hog("play", "--help")
+    text = " ".join(done.stdout.decode().split())
+    for name in ("human", "perfect", "always:N", "course", "FILE.json"):
+        assert name in text
+    assert (
+        "Unknown strategy 'wizard': use one of human, perfect, always:N"
+        in hog("play", "--vs", "wizard").stderr.decode()
+    )
 
 
 def test_play_a_whole_game_against_a_strategy_and_check_the_dice(monkeypatch, capsys):
