@@ -28,6 +28,9 @@ from hogengine.solver.rows import counting, runs
 # Per reader (a strategy) and state: the column of its choice (any integer type).
 Columns = npt.NDArray[np.integer[Any]]
 
+# Entries of flat plans made at once: small enough that their arrays reuse freed memory instead of
+# fresh pages (which cost more than the sweep spends reading them).
+FLAT_ENTRIES = 1 << 17
 # Bytes gathered at once: small enough to stay in cache for the matrix-vector product that reads them.
 GATHER_BYTES = 1 << 20
 # Threads that share a large stage (the machine's cores, at most two), and the values gathered in a stage
@@ -166,7 +169,7 @@ def flat_plan(model: Model, columns: Columns, first: int, end: int, *, blocks: i
 def flat_plans(model: Model, columns: Columns, blocks: int) -> Iterator[tuple[FlatPlan, FlatStage]]:
     """Each stage with the flat plan that covers it, planning runs of bounded size."""
     per_state = len(columns) * len(model.target) / max(1, model.size * model.width)
-    for first, end in runs(model, per_state):
+    for first, end in runs(model, per_state, FLAT_ENTRIES):
         made = flat_plan(model, columns, first, end, blocks=blocks)
         for stage in made.stages:
             yield made, stage

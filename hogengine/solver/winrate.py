@@ -45,10 +45,9 @@ Player = npt.NDArray[np.integer[Any]]
 Int8Array = npt.NDArray[np.int8]
 # Bytes of the matrices of one block (of both sides, for a block of two groups at most twice this).
 BLOCK_BYTES = 384 << 20
-# Sides with one opponent and at most this many movers sweep flat plans (see sweep.FlatPlan) ...
-FLAT_MOVERS = 2
-# ... unless their rows use at most this many kinds of dice (as always_roll(n) tables do).
-FEW_KINDS = 2
+# Sides with one opponent and fewer rows than this per stage (on average) sweep flat plans (sweep.FlatPlan):
+# grouping so few rows by dice kind would cost more calls than it saves.
+FLAT_ROWS = 1024
 
 
 @dataclass(frozen=True)
@@ -167,12 +166,9 @@ def _stages(
 
 
 def _walk(model: Model, side: _Side) -> Iterator[tuple[Plan, Stage] | tuple[FlatPlan, FlatStage]]:
-    """The side's plans, stage by stage: flat for one opponent, few movers and many kinds of dice (grouped
-    rows would make many small groups), else grouped by kind."""
-    if side.opponents == 1 and side.movers <= FLAT_MOVERS:
-        rows = side.columns + np.arange(0, model.size * model.width, model.width)
-        if np.count_nonzero(np.bincount(model.kind[rows.ravel()])) > FEW_KINDS:
-            return flat_plans(model, side.columns, side.movers)
+    """The side's plans, stage by stage: flat for one opponent and small stages, else grouped by kind."""
+    if side.opponents == 1 and side.movers * model.size < FLAT_ROWS * (len(model.stages) - 1):
+        return flat_plans(model, side.columns, side.movers)
     return plans(model, side.columns, side.movers, side.opponents)
 
 

@@ -60,6 +60,20 @@ def test_table_win_rates_match_the_reference(rules: RuleSet) -> None:
     assert alone.average == pytest.approx(expected[0].average, abs=TOLERANCE)
 
 
+@pytest.mark.parametrize("flat_rows", [0, 1 << 30], ids=["grouped", "flat"])
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+def test_a_lone_pair_matches_the_reference_in_both_plans(
+    rules: RuleSet, flat_rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lone pair sweeps flat or grouped by dice kind depending on stage sizes: both give the figures."""
+    monkeypatch.setattr("hogengine.solver.winrate.FLAT_ROWS", flat_rows)
+    goal = GOALS[rules.id]
+    a, b = random_tables(rules, 2, seed=3 * len(rules.id))
+    want = table_winrate(rules, a, b, goal)
+    got = exact_winrate(rules, a, b, goal)
+    assert (got.first, got.second) == pytest.approx((want.first, want.second), abs=TOLERANCE)
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
 def test_full_state_policy_against_a_table_matches_the_reference(rules: RuleSet) -> None:
     goal = GOALS[rules.id]
