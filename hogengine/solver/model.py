@@ -280,10 +280,15 @@ _BUILT: OrderedDict[tuple[RuleSet, int], Model] = OrderedDict()
 KEPT_MODELS = 2
 
 
-def model(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
-    """The model of these rules at this goal, built once and kept while it is among the latest used."""
+def check_goal(goal: int) -> None:
+    """Refuse a goal the solver has no model for."""
     if not 1 <= goal <= MAX_GOAL:
         raise BadState(f"The goal must be a whole number from 1 to {MAX_GOAL}.")
+
+
+def model(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
+    """The model of these rules at this goal, built once and kept while it is among the latest used."""
+    check_goal(goal)
     key = (rules, goal)
     if key not in _BUILT:
         _BUILT[key] = build(rules, goal, progress)

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +13,7 @@ from hogengine.game import State
 from hogengine.numeric import FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import cache as disk
-from hogengine.solver.model import Model, Progress, model
+from hogengine.solver.model import Model, Progress, check_goal, model
 from hogengine.solver.rows import signed_rows
 
 Int8Array = npt.NDArray[np.int8]
@@ -97,12 +98,23 @@ def _solution(rules: RuleSet, goal: int, progress: Progress | None) -> Solution:
     return Solution(rules, goal, win[built.index], table, policy)
 
 
+def _valid(rules: RuleSet, goal: int, stored: dict[str, npt.NDArray[Any]]) -> bool:
+    """Whether stored arrays are a solution of these rules at this goal (else it is solved again)."""
+    cells = (rules.layers, goal, goal)
+    shapes = {"values": cells, "choice_table": (*cells, len(rules.choices)), "policy": cells}
+    if any(name not in stored or stored[name].shape != shape for name, shape in shapes.items()):
+        return False
+    policy = stored["policy"]
+    legal = rules.choices
+    return policy.dtype == np.int8 and bool(np.all((policy >= legal.start) & (policy < legal.stop)))
+
+
 @cache
 def _solve(rules: RuleSet, goal: int, directory: Path | None) -> Solution:
     if directory is None:
         return _solution(rules, goal, None)
     stored = disk.load(directory, rules, goal, "solution")
-    if stored is not None:
+    if stored is not None and _valid(rules, goal, stored):
         return Solution(rules, goal, stored["values"], stored["choice_table"], stored["policy"])
     found = _solution(rules, goal, None)
     disk.save(
@@ -120,5 +132,5 @@ def _solve(rules: RuleSet, goal: int, directory: Path | None) -> Solution:
 def solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
     """Optimal play for these rules and goal, solved once per process (and stored in cache_dir, if given)."""
     ruleset = get_rules(rules) if isinstance(rules, str) else rules
-    model(ruleset, goal)  # checks the goal
+    check_goal(goal)
     return _solve(ruleset, goal, None if cache_dir is None else Path(cache_dir))
