@@ -46,6 +46,17 @@ def test_swine_align_optimal_against_always_four() -> None:
     assert fewer < 0.764521581838 < most
 
 
+def test_optimal_play_ties_only_where_it_cannot_matter_or_at_97() -> None:
+    """Every tie of optimal play is in a won position (any choice wins) or one of the 35 lost positions
+    against an opponent at 97 (README): the only freedom behind RULES.md's 0.7645216."""
+    solution = solve("swine-align")
+    table = solution.choice_table[0]
+    tied = (table == table.max(axis=-1, keepdims=True)).sum(axis=-1) > 1
+    lost = tied & (solution.values[0] == 0)
+    assert np.all(solution.values[0][tied & ~lost] == 1)
+    assert np.argwhere(lost).tolist() == [[score, 97] for score in range(35)]
+
+
 def test_piggy_back_optimal_against_always_five() -> None:
     policy = solve("piggy-back").policy
     assert exact_winrate("piggy-back", policy, always(5, "piggy-back")).average == pytest.approx(
