@@ -7,14 +7,17 @@ stages at a time, so index arrays stay within a budget however large the model.
 
 import itertools
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.solver.model import Model
 
+# What a run of stages is spelled out as (Run or SignedRun).
+Spelled = TypeVar("Spelled")
 # Rows (or, for spelled-out rows, entries) planned at once.
 PLAN_ROWS = 1 << 20
 # Models whose every row is spelled out once and kept (a few tens of megabytes at most).
@@ -156,24 +159,6 @@ def _signed_run(model: Model, first: int, end: int) -> SignedRun:
 
 
 _SIGNED: "weakref.WeakKeyDictionary[Model, tuple[SignedRun, ...]]" = weakref.WeakKeyDictionary()
-
-
-def signed_rows(model: Model) -> Iterator[SignedRun]:
-    """Every row of the model as a constant and signed entries, a run of stages at a time (kept for
-    small models)."""
-    if model in _SIGNED:
-        yield from _SIGNED[model]
-        return
-    per_state = len(model.target) / max(1, model.size)
-    planned = (_signed_run(model, first, end) for first, end in runs(model, per_state, PLAN_ROWS * 4))
-    if not small(model):
-        yield from planned
-        return
-    kept = tuple(planned)
-    _SIGNED[model] = kept
-    yield from kept
-
-
 _KEPT: "weakref.WeakKeyDictionary[Model, tuple[Run, ...]]" = weakref.WeakKeyDictionary()
 
 
@@ -182,19 +167,32 @@ def small(model: Model) -> bool:
     return len(model.target) <= KEPT_ENTRIES
 
 
-def all_rows(model: Model) -> Iterator[Run]:
-    """Every row of the model spelled out, a run of stages at a time (kept for small models)."""
-    if model in _KEPT:
-        yield from _KEPT[model]
+def _spelled(
+    model: Model,
+    make: Callable[[Model, int, int], Spelled],
+    kept: "weakref.WeakKeyDictionary[Model, tuple[Spelled, ...]]",
+) -> Iterator[Spelled]:
+    """Every row of the model as `make` spells a run of stages, run by run (kept for small models)."""
+    if model in kept:
+        yield from kept[model]
         return
     per_state = len(model.target) / max(1, model.size)
-    planned = (_run(model, first, end) for first, end in runs(model, per_state, PLAN_ROWS * 4))
+    planned = (make(model, first, end) for first, end in runs(model, per_state, PLAN_ROWS * 4))
     if not small(model):
         yield from planned
         return
-    kept = tuple(planned)
-    _KEPT[model] = kept
-    yield from kept
+    kept[model] = tuple(planned)
+    yield from kept[model]
+
+
+def signed_rows(model: Model) -> Iterator[SignedRun]:
+    """Every row of the model as a constant and signed entries, a run of stages at a time."""
+    return _spelled(model, _signed_run, _SIGNED)
+
+
+def all_rows(model: Model) -> Iterator[Run]:
+    """Every row of the model spelled out, a run of stages at a time."""
+    return _spelled(model, _run, _KEPT)
 
 
 def forget() -> None:
