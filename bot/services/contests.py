@@ -8,12 +8,14 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import aiosqlite
 
 from bot.services.contest_errors import TournamentRefused
-from bot.services.contest_models import Standing, Tournament
+from bot.services.contest_models import Standing, StoredStrategy, Tournament
 from bot.services.models import Player
+from bot.services.privacy import DELETED_STRATEGY
 from bot.services.store import Clock
 from bot.services.strategies import strategy_from
 from bot.storage import Database, Row, strategy_repo
@@ -21,6 +23,7 @@ from bot.storage import contest_repo as repo
 from bot.storage import repositories as players_repo
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, get_rules
+from hogengine.solver import Row as Result
 from hogengine.solver import Standings, tournament_exact, tournament_sampled
 from hogengine.strategies import Table
 
@@ -83,6 +86,21 @@ def _run(plan: _Plan, entries: list[tuple[str, Table]], progress: _Relay | None)
     if plan.fmt == "exact":
         return tournament_exact(plan.rules, entries, plan.goal, progress)
     return tournament_sampled(plan.rules, entries, random.Random(plan.seed), plan.goal, progress=progress)
+
+
+def _standing(
+    place: int, row: Result, entrant: StoredStrategy, kept: set[int], known: set[int]
+) -> dict[str, Any]:
+    """A standings row; a strategy deleted since keeps its name, one whose owner was forgotten is renamed."""
+    forgotten = entrant.owner.id not in known
+    return {
+        "place": place,
+        "strategy_id": entrant.id if entrant.id in kept else None,
+        "owner_id": None if forgotten else entrant.owner.id,
+        "name": DELETED_STRATEGY if forgotten else row.name,
+        "points": row.wins,
+        "tiebreak": row.tie_break,
+    }
 
 
 def _tournament(row: Row, standings: list[Row]) -> Tournament:
@@ -159,6 +177,9 @@ class ContestService:
                 f"A tournament needs at least two {plan.rules} strategies on this server."
             )
         started = self._clock()
+        await self._db.write(
+            lambda conn: players_repo.upsert_players(conn, [(started_by.id, started_by.name)], started)
+        )
         relay = None if progress is None else _Relay(progress)
         tables = [(name, strategy.table) for name, strategy in entrants.items() if strategy.table is not None]
         try:
@@ -166,30 +187,26 @@ class ContestService:
         finally:
             if relay is not None:
                 await relay.close()
-        standings = [
-            {
-                "place": place,
-                "strategy_id": entrants[row.name].id,
-                "owner_id": entrants[row.name].owner.id,
-                "name": row.name,
-                "points": row.wins,
-                "tiebreak": row.tie_break,
-            }
-            for place, row in enumerate(result.rows, start=1)
-        ]
         values = {
             "guild_id": guild_id,
             "rules": plan.rules,
             "goal": plan.goal,
             "format": plan.fmt,
-            "started_by": started_by.id,
             "created_at": started,
             "finished_at": self._clock(),
         }
 
         async def work(conn: aiosqlite.Connection) -> int:
-            await players_repo.upsert_players(conn, [(started_by.id, started_by.name)], started)
-            return await repo.insert_tournament(conn, values, standings)
+            # Strategies deleted and owners forgotten while it ran keep their place, without the link.
+            kept = await strategy_repo.stored_ids(conn, [entrant.id for entrant in entrants.values()])
+            people = {started_by.id, *(entrant.owner.id for entrant in entrants.values())}
+            known = await players_repo.known_players(conn, people)
+            standings = [
+                _standing(place, row, entrants[row.name], kept, known)
+                for place, row in enumerate(result.rows, start=1)
+            ]
+            starter = started_by.id if started_by.id in known else None
+            return await repo.insert_tournament(conn, {**values, "started_by": starter}, standings)
 
         return await self.get(await self._db.write(work))
 

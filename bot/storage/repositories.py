@@ -43,6 +43,14 @@ async def upsert_players(conn: aiosqlite.Connection, players: Iterable[tuple[int
     )
 
 
+async def known_players(conn: aiosqlite.Connection, ids: Iterable[int]) -> set[int]:
+    """Which of these people are still recorded (not forgotten), read inside the caller's transaction."""
+    wanted = list(ids)
+    marks = ", ".join("?" for _ in wanted)
+    rows = await conn.execute_fetchall(f"SELECT id FROM players WHERE id IN ({marks})", wanted)
+    return {row[0] for row in rows}
+
+
 async def insert_match(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> int:
     """A new match row; returns its id."""
     match_id = await _insert(conn, "matches", values)

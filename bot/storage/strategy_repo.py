@@ -118,6 +118,13 @@ async def delete_strategies(conn: aiosqlite.Connection, ids: list[int], renamed:
     return cursor.rowcount
 
 
+async def stored_ids(conn: aiosqlite.Connection, ids: list[int]) -> set[int]:
+    """Which of these strategy versions are still stored, read inside the caller's transaction."""
+    marks = ", ".join("?" for _ in ids)
+    rows = await conn.execute_fetchall(f"SELECT id FROM strategies WHERE id IN ({marks})", ids)
+    return {row[0] for row in rows}
+
+
 async def version_ids(conn: aiosqlite.Connection, guild_id: int, name_key: str) -> list[int]:
     """Every version of a name on a server, read inside the caller's transaction."""
     rows = await conn.execute_fetchall(

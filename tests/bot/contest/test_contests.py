@@ -93,3 +93,47 @@ async def test_forgotten_owners_leave_anonymous_standings(
             assert (now.name, now.owner_id, now.strategy_id) == (DELETED_STRATEGY, None, None)
         else:
             assert now == before
+
+
+async def test_a_strategy_deleted_while_the_tournament_runs_keeps_its_place(
+    contests: ContestService, strategies: StrategyService, entered: list[tuple[str, Table]]
+) -> None:
+    deleted = []
+
+    async def progress(done: int, total: int) -> None:
+        if not deleted:
+            deleted.append(await strategies.delete(GUILD, "sixes", BOB.id))
+
+    result = await contests.run(GUILD, ALICE, RULES, progress=progress)
+
+    assert deleted
+    expected = tournament_exact(RULES, entered)
+    assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
+        (row.name, row.wins, row.tie_break) for row in expected.rows
+    ]
+    sixes = next(s for s in result.standings if s.name == "sixes")
+    assert (sixes.strategy_id, sixes.owner_id, sixes.owner_name) == (None, BOB.id, "bob")
+    assert await contests.latest(GUILD) == result
+
+
+async def test_an_owner_forgotten_while_the_tournament_runs_is_anonymous_in_it(
+    contests: ContestService, privacy: PrivacyService, entered: list[tuple[str, Table]]
+) -> None:
+    forgotten = []
+
+    async def progress(done: int, total: int) -> None:
+        if not forgotten:
+            forgotten.append(await privacy.forget(ALICE.id))  # she started it and owns two entries
+
+    result = await contests.run(GUILD, ALICE, RULES, progress=progress)
+
+    assert forgotten and result.started_by is None
+    expected = tournament_exact(RULES, entered)
+    assert [(s.points, s.tiebreak) for s in result.standings] == [
+        (row.wins, row.tie_break) for row in expected.rows
+    ]
+    for standing, row in zip(result.standings, expected.rows, strict=True):
+        if row.name in ("fours", "mixed"):
+            assert (standing.name, standing.owner_id, standing.strategy_id) == (DELETED_STRATEGY, None, None)
+        else:
+            assert standing.name == row.name and standing.strategy_id is not None
