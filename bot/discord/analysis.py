@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import contest_embeds
+from bot.discord.cogs.common import guild_of
 from bot.discord.pictures import rendered, shown_in
 from bot.images import win_probability_chart
 
@@ -14,7 +15,9 @@ if TYPE_CHECKING:
 
 async def send_analysis(bot: "HogBot", interaction: discord.Interaction[Any], match_id: int) -> None:
     """Answer an interaction acknowledged with a private "thinking…": the solver may take seconds."""
-    found = await bot.services.analysis.analyse(match_id)
+    found = await bot.services.analysis.analyse(
+        match_id, guild_id=guild_of(interaction), user_id=interaction.user.id
+    )
     chart = await rendered(win_probability_chart, found.analysis.series, found.names)
     embed = shown_in(contest_embeds.analysis(found), chart)
     await interaction.followup.send(embed=embed, file=chart, ephemeral=True)

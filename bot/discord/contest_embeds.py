@@ -142,8 +142,13 @@ def leaderboard(ratings: Sequence[Rating], rules: str) -> discord.Embed:
 
 
 def stats(found: Stats) -> discord.Embed:
-    """A player's record: games, wins, favourite dice, Pork Chops, Pig Fest streak and ratings."""
-    embed = discord.Embed(title=f"{found.player.name}'s Hog", colour=INFO)
+    """A player's record on this server (games, wins, favourite dice, Pork Chops, Pig Fest streak) and
+    their global ratings."""
+    embed = discord.Embed(
+        title=f"{found.player.name}'s Hog",
+        description="Games on this server; ratings count rated games on every server, as the leaderboard's.",
+        colour=INFO,
+    )
     share = f" ({found.wins / found.games:.0%})" if found.games else ""
     embed.add_field(name="Games", value=f"{found.games} ({found.bot_games} against the house bot)")
     embed.add_field(name="Wins", value=f"{found.wins}{share}")
@@ -158,7 +163,7 @@ def stats(found: Stats) -> discord.Embed:
 
 
 def history(entries: Sequence[HistoryEntry], name: str) -> discord.Embed:
-    """A player's latest games, newest first."""
+    """A player's latest games on this server, newest first."""
     lines = []
     for entry in entries:
         mine, theirs = entry.scores[entry.seat], entry.scores[1 - entry.seat]
@@ -168,7 +173,7 @@ def history(entries: Sequence[HistoryEntry], name: str) -> discord.Embed:
             f"`#{entry.match_id}` {entry.rules} vs {entry.opponent}: **{result}** {mine}-{theirs}{when}"
         )
     text = "\n".join(lines) or "No games played yet."
-    return discord.Embed(title=f"{name}'s latest games", description=text, colour=INFO)
+    return discord.Embed(title=f"{name}'s latest games on this server", description=text, colour=INFO)
 
 
 def _mistake(move: Move, rules: str) -> str:

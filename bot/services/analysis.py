@@ -5,7 +5,7 @@ import time
 from collections.abc import Sequence
 
 from bot.services import bots
-from bot.services.contest_errors import NothingToAnalyse
+from bot.services.contest_errors import GameNotOver, NothingToAnalyse
 from bot.services.contest_models import MatchAnalysis
 from bot.services.models import Match, TurnRecord
 from bot.services.records import turn_from
@@ -41,12 +41,21 @@ class AnalysisService:
         self._db = db
         self._store = MatchStore(db, clock)
 
-    async def analyse(self, match_id: int) -> MatchAnalysis:
-        """The analysis of a match (finished or still going); MatchNotFound or NothingToAnalyse."""
-        match = await self._store.load(match_id, with_last_turn=False)
+    async def analyse(self, match_id: int, *, guild_id: int, user_id: int) -> MatchAnalysis:
+        """The analysis of a played match of this server (`guild_id`) or one the asking user played in.
+
+        Raises MatchNotFound, NotYourGame, GameNotOver (a live game's analysis would tell both sides their
+        chances as they play) or NothingToAnalyse.
+        """
+        match = await self._store.load_visible(match_id, guild_id, user_id, "analyse")
         turns = [turn_from(row) for row in await repo.get_turns(self._db, match_id)]
         if not turns:
             raise NothingToAnalyse("No turns were played in this game.")
+        if match.status.is_open:
+            raise GameNotOver(
+                "This game is not over yet: its analysis would show the live chances to win while it is "
+                "played. Ask again once it has ended."
+            )
         results = replayed(match, turns)
         solution = await bots.solution(match.rules, match.goal)
         analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)

@@ -57,11 +57,16 @@ class StillPlaying(ServiceError):
     """Forget-me while the user still has an open game or challenge."""
 
 
+class GameNotOver(ServiceError):
+    """An analysis asked for while the game is still open: it would tell the players their live chances."""
+
+
 class NothingToAnalyse(ServiceError):
     """The match has no turns to analyse."""
 
 
 __all__ = [
+    "GameNotOver",
     "NameTaken",
     "NotYourStrategy",
     "NothingToAnalyse",

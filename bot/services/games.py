@@ -254,9 +254,7 @@ class GameService:
 
         Only for a match of this server (`guild_id`) or one the asking user played in (else NotYourGame).
         """
-        match = await self._store.load(match_id, with_last_turn=False)
-        if match.guild_id != guild_id and match.seat_of(user_id) is None:
-            raise NotYourGame("That game was not played on this server: only its players can export it here.")
+        match = await self._store.load_visible(match_id, guild_id, user_id, "export")
         turns = await self.turns(match_id)
         data: dict[str, Any] = {
             "rules": match.rules,

@@ -106,15 +106,17 @@ class RatingService:
         rows = await repo.leaderboard(self._db, get_rules(rules).id, limit, guild_id)
         return [_rating(row) for row in rows]
 
-    async def history(self, player_id: int, limit: int = 10) -> list[HistoryEntry]:
-        """A player's latest played games, newest first."""
-        rows = await repo.played_matches(self._db, player_id, limit)
+    async def history(self, player_id: int, guild_id: int, limit: int = 10) -> list[HistoryEntry]:
+        """A player's latest played games on this server, newest first."""
+        rows = await repo.played_matches(self._db, player_id, guild_id, limit)
         return [_entry(row, player_id) for row in rows]
 
-    async def stats(self, player: Player) -> Stats:
-        """A player's games, wins, favourite dice, Pork Chops, longest Pig Fest streak and ratings."""
+    async def stats(self, player: Player, guild_id: int) -> Stats:
+        """A player's games on this server (wins, favourite dice, Pork Chops, longest Pig Fest streak) and
+        their ratings, which are global like the leaderboard's."""
         await self.record()
-        matches = {row["id"]: match_from(row) for row in await repo.played_matches(self._db, player.id)}
+        rows = await repo.played_matches(self._db, player.id, guild_id)
+        matches = {row["id"]: match_from(row) for row in rows}
         rows = await repo.turns_of(self._db, player.id)
         turns = [turn_from(row) for row in rows if row["match_id"] in matches]
         dice = Counter(turn.choice for turn in turns if turn.choice >= 0)

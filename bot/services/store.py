@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 import aiosqlite
 
-from bot.services.errors import AlreadyPlaying, MatchNotFound, StaleAction
+from bot.services.errors import AlreadyPlaying, MatchNotFound, NotYourGame, StaleAction
 from bot.services.models import Match, Player
 from bot.services.records import match_from, turn_from
 from bot.storage import Database, Row, strategy_repo
@@ -55,6 +55,16 @@ class MatchStore:
 
     async def load(self, match_id: int, *, with_last_turn: bool = True) -> Match:
         return await self.hydrate(await self._row(match_id), with_last_turn=with_last_turn)
+
+    async def load_visible(self, match_id: int, guild_id: int, user_id: int, verb: str) -> Match:
+        """The match (without its last turn) if this user may look into it from this server: a match of the
+        server, or one they played in; else NotYourGame, saying who may `verb` it."""
+        match = await self.load(match_id, with_last_turn=False)
+        if match.guild_id != guild_id and match.seat_of(user_id) is None:
+            raise NotYourGame(
+                f"That game was not played on this server: only its players can {verb} it here."
+            )
+        return match
 
     async def load_secret(self, match_id: int) -> tuple[Match, bytes | None]:
         """The match (without its last turn) and its secret dice seed, for playing a turn."""

@@ -89,12 +89,13 @@ async def rating_history(db: Database, player_id: int) -> list[Row]:
     )
 
 
-async def played_matches(db: Database, player_id: int, limit: int | None = None) -> list[Row]:
-    """A player's played games (newest first), with player names and the stored strategy's name if any."""
+async def played_matches(db: Database, player_id: int, guild_id: int, limit: int | None = None) -> list[Row]:
+    """A player's played games on one server (newest first), with player names and the stored strategy's
+    name if any."""
     return await db.fetch_all(
         f"{MATCH_SELECT} WHERE m.status IN {PLAYED} AND (m.player0_id = ? OR m.player1_id = ?)"
-        f" ORDER BY m.finished_at DESC, m.id DESC{'' if limit is None else ' LIMIT ?'}",
-        (player_id, player_id) if limit is None else (player_id, player_id, limit),
+        f" AND m.guild_id = ? ORDER BY m.finished_at DESC, m.id DESC{'' if limit is None else ' LIMIT ?'}",
+        (player_id, player_id, guild_id) if limit is None else (player_id, player_id, guild_id, limit),
     )
 
 

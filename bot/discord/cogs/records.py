@@ -88,7 +88,7 @@ class RecordCommands(Commands):
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await self.bot.services.ratings.stats(player(user or interaction.user))
+        found = await self.bot.services.ratings.stats(player(user or interaction.user), guild_of(interaction))
         embed = contest_embeds.stats(found)
         if not found.rating_history:
             await interaction.followup.send(embed=embed, ephemeral=True)
@@ -100,7 +100,7 @@ class RecordCommands(Commands):
     @app_commands.describe(user="Whose games (default: yours)")
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         who = user or interaction.user
-        found = await self.bot.services.ratings.history(who.id)
+        found = await self.bot.services.ratings.history(who.id, guild_of(interaction))
         embed = contest_embeds.history(found, who.display_name)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

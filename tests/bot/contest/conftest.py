@@ -81,13 +81,13 @@ def privacy(db: Database, clock: FakeClock) -> PrivacyService:
 
 @pytest.fixture
 def duel(service: GameService, play_out: PlayOut, clock: FakeClock) -> Duel:
-    """A challenge between two people, accepted and played to its end."""
+    """A challenge between two people on GUILD, accepted and played to its end."""
 
     async def run(
         first: Player, second: Player, rules: str = "swine-align", choose: Choose = lambda s: 4
     ) -> Match:
         clock.advance(60)
-        match = await service.challenge(CHANNEL, first, second, rules=rules)
+        match = await service.challenge(CHANNEL, first, second, rules=rules, guild_id=GUILD)
         match = await service.accept(match.id, second.id)
         return await play_out(match, choose)
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from bot.services import GameService, MatchNotFound
+from bot.services import GameService, MatchNotFound, NotYourGame
 from bot.services.analysis import AnalysisService, replayed
-from bot.services.contest_errors import NothingToAnalyse
+from bot.services.contest_errors import GameNotOver, NothingToAnalyse
 from hogengine.analysis import MISTAKE
 from hogengine.solver import solve
-from tests.bot.contest.conftest import ALICE, BOB, CHANNEL
+from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.services.conftest import PlayOut
 
 
@@ -16,7 +16,7 @@ async def test_series_and_costs_are_the_solvers_values(
 ) -> None:
     match = await service.vs_bot(CHANNEL, ALICE, "swine-align", level="perfect")
     match = await play_out(match, lambda state: 10 if state.scores[0] % 2 else 3)
-    found = await analysis.analyse(match.id)
+    found = await analysis.analyse(match.id, guild_id=GUILD, user_id=ALICE.id)
     turns = await service.turns(match.id)
     results = replayed(match, turns)
     assert [r.after.scores for r in results] == [t.scores_after for t in turns]
@@ -50,7 +50,7 @@ async def test_a_forfeit_ends_the_series_with_the_result(
     match = await service.accept(match.id, BOB.id)
     await service.play(match.id, ALICE.id, 0, 5)
     forfeited = await service.forfeit(match.id, ALICE.id)
-    found = await analysis.analyse(match.id)
+    found = await analysis.analyse(match.id, guild_id=GUILD, user_id=ALICE.id)
     assert forfeited.winner == 1 and len(found.analysis.series) == forfeited.state.turn + 1
     assert found.analysis.series[-1] == 0.0
     assert found.names == ("alice", "bob")
@@ -59,6 +59,22 @@ async def test_a_forfeit_ends_the_series_with_the_result(
 async def test_nothing_to_analyse(service: GameService, analysis: AnalysisService) -> None:
     match = await service.challenge(CHANNEL, ALICE, BOB)
     with pytest.raises(NothingToAnalyse):
-        await analysis.analyse(match.id)
+        await analysis.analyse(match.id, guild_id=GUILD, user_id=ALICE.id)
     with pytest.raises(MatchNotFound):
-        await analysis.analyse(match.id + 1)
+        await analysis.analyse(match.id + 1, guild_id=GUILD, user_id=ALICE.id)
+
+
+async def test_only_a_game_of_this_server_or_ones_own_and_only_once_it_is_over(
+    service: GameService, analysis: AnalysisService
+) -> None:
+    match = await service.challenge(CHANNEL, ALICE, BOB, guild_id=GUILD)
+    match = await service.accept(match.id, BOB.id)
+    await service.play(match.id, ALICE.id, 0, 5)
+    with pytest.raises(GameNotOver, match="would show the live chances to win"):
+        await analysis.analyse(match.id, guild_id=GUILD, user_id=CAROL.id)
+    await service.forfeit(match.id, BOB.id)
+
+    with pytest.raises(NotYourGame, match="not played on this server: only its players can analyse it"):
+        await analysis.analyse(match.id, guild_id=GUILD + 1, user_id=CAROL.id)
+    assert (await analysis.analyse(match.id, guild_id=GUILD + 1, user_id=BOB.id)).match.id == match.id
+    assert (await analysis.analyse(match.id, guild_id=GUILD, user_id=CAROL.id)).match.id == match.id

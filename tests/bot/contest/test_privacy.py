@@ -36,7 +36,7 @@ async def test_forget_me(
     )
     await play_out(versus)
     match = await duel(ALICE, BOB)
-    before = await ratings.stats(BOB)
+    before = await ratings.stats(BOB, GUILD)
 
     forgotten = await privacy.forget(ALICE.id)
 
@@ -52,9 +52,9 @@ async def test_forget_me(
     assert await db.fetch_all("SELECT * FROM players WHERE id = ?", (ALICE.id,)) == []
     for table, column in REPOINTED:
         assert await db.fetch_all(f"SELECT * FROM {table} WHERE {column} = ?", (ALICE.id,)) == []
-    bob_history = await ratings.history(BOB.id)
+    bob_history = await ratings.history(BOB.id, GUILD)
     assert bob_history[0].match_id == match.id and bob_history[0].opponent == FORGOTTEN_NAME
-    after = await ratings.stats(BOB)
+    after = await ratings.stats(BOB, GUILD)
     assert (after.games, after.wins, after.ratings, after.rating_history) == (
         before.games,
         before.wins,
@@ -62,7 +62,7 @@ async def test_forget_me(
         before.rating_history,
     )
     assert [entry.player.id for entry in await ratings.leaderboard()] == [BOB.id]
-    alice = await ratings.stats(ALICE)
+    alice = await ratings.stats(ALICE, GUILD)
     assert (alice.games, alice.ratings, alice.rating_history) == (0, (), ())
     assert (await privacy.forget(ALICE.id)).matches_anonymised == 0  # nothing left to forget
 

@@ -16,7 +16,7 @@ from tests.bot.services.conftest import FakeClock, PlayOut
 
 
 async def beat(
-    service: GameService, clock: FakeClock, winner: Player, loser: Player, guild_id: int | None = None
+    service: GameService, clock: FakeClock, winner: Player, loser: Player, guild_id: int | None = GUILD
 ) -> Match:
     """A game between two people that `winner` wins by the loser's forfeit."""
     clock.advance(60)
@@ -55,7 +55,7 @@ async def test_a_servers_leaderboard_ranks_who_played_rated_games_there(
 ) -> None:
     await beat(service, clock, ALICE, BOB, guild_id=GUILD)
     await beat(service, clock, CAROL, BOB, guild_id=GUILD + 1)
-    await beat(service, clock, CAROL, ALICE)  # stored before servers were: counts only globally
+    await beat(service, clock, CAROL, ALICE, guild_id=None)  # stored before servers were: only global
 
     here = await ratings.leaderboard("swine-align", guild_id=GUILD)
     there = await ratings.leaderboard("swine-align", guild_id=GUILD + 1)
@@ -86,8 +86,10 @@ async def test_stats(
     fest = await duel(ALICE, BOB, "pig-fest", lambda state: 10 if state.mover == 0 else 2)
     lost = await beat(service, clock, BOB, ALICE)
     clock.advance(60)
-    bot_game = await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align"), lambda state: 6)
-    stats = await ratings.stats(ALICE)
+    bot_game = await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD)
+    bot_game = await play_out(bot_game, lambda state: 6)
+    elsewhere = await beat(service, clock, ALICE, CAROL, guild_id=GUILD + 1)  # counted on its own server
+    stats = await ratings.stats(ALICE, GUILD)
     played = (chops, fest, lost, bot_game)
     assert (stats.player, stats.games, stats.bot_games) == (ALICE, 4, 1)
     assert stats.wins == sum(1 for match in played if match.winner_player == ALICE)
@@ -101,8 +103,11 @@ async def test_stats(
     ]
     assert stats.longest_pig_fest_streak == longest_pig_out_run(pig_outs, 0) >= 1
     assert [rating.rules for rating in stats.ratings] == ["pig-fest", "pork-chop", "swine-align"]
-    assert [change.match_id for change in stats.rating_history] == [chops.id, fest.id, lost.id]
-    assert stats.rating_history[-1].after < stats.rating_history[-1].before  # the forfeit lost rating
+    rated = [chops.id, fest.id, lost.id, elsewhere.id]  # ratings are global, as on the leaderboard
+    assert [change.match_id for change in stats.rating_history] == rated
+    assert stats.rating_history[-2].after < stats.rating_history[-2].before  # the forfeit lost rating
+    there = await ratings.stats(ALICE, GUILD + 1)
+    assert (there.games, there.wins, there.rating_history) == (1, 1, stats.rating_history)
 
 
 async def test_history_names_each_opponent(
@@ -113,15 +118,16 @@ async def test_history_names_each_opponent(
     play_out: PlayOut,
 ) -> None:
     first = await duel(ALICE, BOB)
-    easy = await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align"))
-    versus = await service.vs_bot(CHANNEL, ALICE, "swine-align")
+    easy = await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD))
+    await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD + 1))  # not here
+    versus = await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD)
     table = table_from_function(always_roll(4), "swine-align").tobytes()
     await db.write(lambda conn: strategy_repo.insert_match_strategy(conn, versus.id, None, "Fours", table))
     versus = await play_out(versus)
-    history = await ratings.history(ALICE.id)
+    history = await ratings.history(ALICE.id, GUILD)
     assert [entry.match_id for entry in history] == [versus.id, easy.id, first.id]
     assert [entry.opponent for entry in history] == ["strategy 'Fours'", "the house bot (easy)", "bob"]
     assert [entry.won for entry in history] == [m.winner == 0 for m in (versus, easy, first)]
     assert history[2].scores == first.state.scores and history[2].seat == 0
-    assert (await ratings.history(BOB.id))[0].opponent == "alice"
-    assert await ratings.history(ALICE.id, limit=1) == history[:1]
+    assert (await ratings.history(BOB.id, GUILD))[0].opponent == "alice"
+    assert await ratings.history(ALICE.id, GUILD, limit=1) == history[:1]

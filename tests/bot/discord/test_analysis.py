@@ -3,10 +3,12 @@ moved and what each choice cost: the solver's own values at every position of th
 
 from typing import Any
 
+from bot.services import Player
 from hogengine.analysis import MISTAKE
 from hogengine.game import State
 from hogengine.rules import get_rules
 from hogengine.solver import solve
+from tests.bot.discord.conftest import GUILD_ID
 from tests.bot.discord.harness import World, picture, private, private_embed, replay, said
 
 RULES = "swine-align"
@@ -91,3 +93,23 @@ async def test_nothing_to_analyse(world: World) -> None:
     assert said(empty) == "No turns were played in this game."
     assert said(unknown) == "That game no longer exists."
     assert world.domain_errors() == [said(empty), said(unknown)]
+
+
+async def test_only_finished_games_of_this_server_or_ones_own(world: World) -> None:
+    away = await world.service.challenge(1, Player(5001, "x"), Player(5002, "y"), guild_id=GUILD_ID + 1)
+    away = await world.service.accept(away.id, 5002)
+    await world.service.play(away.id, 5001, 0, 5)
+    await world.service.forfeit(away.id, 5002)
+    live = await world.challenge()
+    await world.alice.click(await world.board(live.id), label="Roll 5")
+
+    foreign = await world.carol.slash(world.channel, "hog analyze", match=away.id)
+    running = await world.carol.slash(world.channel, "hog analyze", match=live.id)
+
+    assert said(foreign) == "That game was not played on this server: only its players can analyse it here."
+    assert said(running) == (
+        "This game is not over yet: its analysis would show the live chances to win while it is played. "
+        "Ask again once it has ended."
+    )
+    assert private(running).embeds == [] and private(running).attachments == []
+    assert world.domain_errors() == [said(foreign), said(running)]

@@ -21,6 +21,12 @@ async def beat(world: World, winner: str, loser: str) -> Match:
     return await world.match(match.id)
 
 
+async def elsewhere(world: World, person: Player) -> Match:
+    """A game the person gave up against the house bot on another server: not one of this server's."""
+    match = await world.service.vs_bot(999, person, guild_id=world.channel.guild.id + 1)
+    return await world.service.forfeit(match.id, person.id)
+
+
 async def rated_matches(world: World) -> list[int]:
     rows = await world.services.db.fetch_all("SELECT DISTINCT match_id FROM rating_history ORDER BY match_id")
     return [row["match_id"] for row in rows]
@@ -59,15 +65,20 @@ async def test_stats_show_a_players_record_and_rating_history(world: World) -> N
     await world.alice.slash(world.channel, "hog vs-bot")
     await world.alice.slash(world.channel, "hog forfeit")
 
+    await elsewhere(world, Player(world.alice.id, "alice"))
+
     result = await world.carol.slash(world.channel, "hog stats", user=world.alice)
 
     embed = private_embed(result)
     shown = {field.name: field.value for field in embed.fields}
     assert embed.title == "alice's Hog"
+    assert embed.description == (
+        "Games on this server; ratings count rated games on every server, as the leaderboard's."
+    )
     assert shown["Games"] == "3 (1 against the house bot)" and shown["Wins"] == "1 (33%)"
     assert shown["Favourite number of dice"] == "1 dice"
     assert shown["Pork Chops used"] == "0" and shown["Longest Pig Fest streak"] == "0 Pig Out(s)"
-    stats = await world.services.ratings.stats(Player(world.alice.id, "alice"))
+    stats = await world.services.ratings.stats(Player(world.alice.id, "alice"), world.channel.guild.id)
     assert shown["Ratings"] == f"swine-align: **{stats.ratings[0].score:.1f}** after 2 game(s)"
     (chart,) = private(result).attachments
     await picture(chart)
@@ -86,11 +97,13 @@ async def test_history_lists_the_latest_games(world: World) -> None:
     bot_game = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert bot_game is not None
     await world.alice.slash(world.channel, "hog forfeit")
+    await elsewhere(world, Player(world.alice.id, "alice"))
 
     embed = private_embed(await world.bob.slash(world.channel, "hog history", user=world.alice))
 
     lines = (embed.description or "").splitlines()
-    assert embed.title == "alice's latest games"
+    assert embed.title == "alice's latest games on this server"
+    assert len(lines) == 2
     assert lines[0].startswith(
         f"`#{bot_game.id}` swine-align vs the house bot (course): **lost by forfeit** 0-0 <t:"
     )
