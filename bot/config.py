@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     turn_timeout_seconds: float = Field(default=300.0, gt=0)
     challenge_timeout_seconds: float = Field(default=600.0, gt=0)
     bot_move_delay_seconds: float = Field(default=1.5, ge=0)
-    upload_cooldown_seconds: float = Field(default=60.0, ge=0)  # per person, between strategy uploads
+    upload_cooldown_seconds: float = Field(default=60.0, ge=0)  # per person, after a run in the sandbox
     upload_workers: int = Field(default=2, ge=1)  # uploads checked at once (threads, each a sandbox)
     upload_max_waiting: int = Field(default=8, ge=1)  # uploads checked or queued; more are turned away
     upload_time_limit_seconds: float = Field(default=10.0, gt=0, le=600)  # CPU seconds per upload

@@ -34,16 +34,21 @@ def context(interaction: discord.Interaction, match_id: int | None = None) -> di
     return {"command": command, "user": user, "channel": channel, "match": match_id}
 
 
-async def report(interaction: discord.Interaction, error: Exception, match_id: int | None = None) -> None:
-    """The one way a failure is answered (the tree and every button come here)."""
+def explain(interaction: discord.Interaction, error: Exception, match_id: int | None = None) -> str:
+    """What to tell the user about a failure: a refusal's own words, or (logged with its context) the
+    apology."""
     cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(cause, HogError):
-        text = str(cause)
-    elif isinstance(cause, app_commands.AppCommandError):
-        text = str(cause) or APOLOGY  # Discord-side checks and option conversions: safe to show
-    else:
-        log.error("interaction failed", exc_info=cause, extra=context(interaction, match_id))
-        text = APOLOGY
+        return str(cause)
+    if isinstance(cause, app_commands.AppCommandError):
+        return str(cause) or APOLOGY  # Discord-side checks and option conversions: safe to show
+    log.error("interaction failed", exc_info=cause, extra=context(interaction, match_id))
+    return APOLOGY
+
+
+async def report(interaction: discord.Interaction, error: Exception, match_id: int | None = None) -> None:
+    """The one way a failure is answered (the tree and every button come here)."""
+    text = explain(interaction, error, match_id)
     try:
         await reply(interaction, text)
     except DISCORD_FAILURES:

@@ -44,11 +44,12 @@ from bot.services.games import GameService
 from bot.services.hub import Services
 from bot.services.models import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
 from bot.services.store import Clock
-from bot.services.strategies import check_upload, choice_labels
+from bot.services.strategies import MAX_NAME, choice_labels
 
 __all__ = [
     "FORMATS",
     "HOUSE_LEVELS",
+    "MAX_NAME",
     "AlreadyPlaying",
     "BotLevel",
     "CannotChallenge",
@@ -79,6 +80,5 @@ __all__ = [
     "Tournament",
     "TurnRecord",
     "Upload",
-    "check_upload",
     "choice_labels",
 ]

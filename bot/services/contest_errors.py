@@ -10,11 +10,13 @@ class UploadRefused(ServiceError):
 
 
 class StrategyRefused(ServiceError):
-    """The strategy was checked and refused; `kind` is the sandbox's code (or "bad_table" for JSON)."""
+    """The strategy was checked and refused; `kind` is the sandbox's code (or "bad_table" for JSON), and
+    `cpu_seconds` the sandbox's CPU time (None when it did not run)."""
 
-    def __init__(self, reason: str, kind: str) -> None:
+    def __init__(self, reason: str, kind: str, cpu_seconds: float | None = None) -> None:
         super().__init__(reason)
         self.kind = kind
+        self.cpu_seconds = cpu_seconds
 
 
 class OnCooldown(ServiceError):
@@ -26,7 +28,7 @@ class OnCooldown(ServiceError):
 
 
 class UploadsBusy(ServiceError):
-    """Too many uploads are waiting to be checked."""
+    """Too many uploads are waiting to be checked, or one of the same person's still is."""
 
 
 class UploadsUnavailable(ServiceError):

@@ -38,6 +38,18 @@ class StoredStrategy:
 
 
 @dataclass(frozen=True, slots=True)
+class Ticket:
+    """An upload admitted before its file is downloaded: who, where, and the checked kind, name and rules."""
+
+    guild_id: int
+    owner: Player
+    filename: str
+    kind: str  # "py" or "json"
+    name: str
+    rules: str
+
+
+@dataclass(frozen=True, slots=True)
 class Upload:
     """An accepted upload: the stored strategy, the version it replaced and an identical table, if any."""
 

@@ -19,7 +19,6 @@ import numpy as np
 from bot.services.contest_errors import (
     NameTaken,
     NotYourStrategy,
-    OnCooldown,
     StrategyNotFound,
     StrategyRefused,
     UploadRefused,
@@ -27,8 +26,9 @@ from bot.services.contest_errors import (
     UploadsUnavailable,
     WrongRules,
 )
-from bot.services.contest_models import Matchup, StoredStrategy, Upload
+from bot.services.contest_models import Matchup, StoredStrategy, Ticket, Upload
 from bot.services.models import Player
+from bot.services.rations import Rations
 from bot.storage import Database, Row
 from bot.storage import repositories as players_repo
 from bot.storage import strategy_repo as repo
@@ -44,7 +44,8 @@ T = TypeVar("T")
 KINDS = (".py", ".json")
 REFERENCE_DICE = (4, 5, 6)
 PERFECT = "perfect"
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}")
+MAX_NAME = 32  # characters of a strategy name
+_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9 _.-]{{0,{MAX_NAME - 1}}}")
 _NOT_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
 
 
@@ -73,11 +74,11 @@ def check_upload(filename: str, size: int) -> str:
 def strategy_name(name: str | None, filename: str) -> str:
     """A checked strategy name: the one given, or one made from the file's name."""
     if name is None:
-        made = _NOT_NAME.sub("-", PurePath(filename).stem).strip(" _.-")[:32].rstrip(" _.-")
+        made = _NOT_NAME.sub("-", PurePath(filename).stem).strip(" _.-")[:MAX_NAME].rstrip(" _.-")
         return made or "strategy"
     name = name.strip()
     if not _NAME.fullmatch(name):
-        raise UploadRefused("A strategy name is 1 to 32 letters, digits, spaces, '_', '.' or '-'.")
+        raise UploadRefused(f"A strategy name is 1 to {MAX_NAME} letters, digits, spaces, '_', '.' or '-'.")
     return name
 
 
@@ -167,7 +168,7 @@ class StrategyService:
         self._db = db
         self._clock = clock
         self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="hog-upload")
-        self._last_upload: dict[int, float] = {}
+        self._rations = Rations(self.limits.cooldown_seconds, clock)
         self._busy = 0
 
     def close(self) -> None:
@@ -177,6 +178,71 @@ class StrategyService:
     async def _offload(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking function in the pool, off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def admit(
+        self,
+        guild_id: int,
+        owner: Player,
+        filename: str,
+        size: int,
+        *,
+        name: str | None = None,
+        rules: str = DEFAULT_RULES,
+    ) -> Ticket:
+        """Everything that can be checked before the file is downloaded: its size and type, the rules, the
+        name (free, or the owner's own), the owner's cooldown and the queue.
+
+        Raises UploadRefused, UnknownRules, NameTaken, OnCooldown or UploadsBusy.
+        """
+        kind = check_upload(filename, size)
+        ruleset = get_rules(rules)
+        name = strategy_name(name, filename)
+        current = await repo.active_by_name(self._db, guild_id, name.casefold())
+        if current is not None and current["owner_id"] != owner.id:
+            raise NameTaken(f"{current['owner_name']} already has a strategy called '{current['name']}'.")
+        self._rations.check(owner.id)
+        self._check_queue()
+        return Ticket(guild_id, owner, filename, kind, name, ruleset.id)
+
+    async def evaluate(self, ticket: Ticket, data: bytes) -> Upload:
+        """Check the downloaded file of an admitted upload and store it; the same name of the same owner
+        replaces the old version. A run of the sandbox (or an accepted table) starts the owner's cooldown,
+        unless it found a mistake they can fix at once (see `rations`).
+
+        Raises what `admit` raises (things may have changed meanwhile), UploadsUnavailable, or
+        StrategyRefused with the sandbox's one-line reason and its `kind`.
+        """
+        check_upload(ticket.filename, len(data))
+        ruleset = get_rules(ticket.rules)
+        with self._rations.checking(ticket.owner.id):
+            self._check_queue()
+            self._busy += 1
+            try:
+                table, cpu = await self._run(ticket, data, ruleset)
+                table_hash = _sha256(table_bytes(table))
+                known = await repo.same_table(self._db, ruleset.id, table_hash)
+                figures = (
+                    _figures_from(known["figures"])
+                    if known
+                    else await self._offload(compute_figures, ruleset.id, table)
+                )
+            finally:
+                self._busy -= 1
+        values = {
+            "guild_id": ticket.guild_id,
+            "owner_id": ticket.owner.id,
+            "name": ticket.name,
+            "name_key": ticket.name.casefold(),
+            "rules": ruleset.id,
+            "source_kind": ticket.kind,
+            "table_data": table_bytes(table),
+            "source_hash": _sha256(data),
+            "table_hash": table_hash,
+            "figures": _figures_json(figures),
+            "cpu_seconds": cpu,
+            "created_at": self._clock(),
+        }
+        return await self._store(ticket.owner, values)
 
     async def upload(
         self,
@@ -188,54 +254,23 @@ class StrategyService:
         name: str | None = None,
         rules: str = DEFAULT_RULES,
     ) -> Upload:
-        """Check, evaluate and store an upload; the same name of the same owner replaces the old version.
+        """`admit` and `evaluate` in one go, for a file already at hand."""
+        ticket = await self.admit(guild_id, owner, filename, len(data), name=name, rules=rules)
+        return await self.evaluate(ticket, data)
 
-        Raises UploadRefused (size, type, name), UnknownRules, NameTaken, OnCooldown, UploadsBusy,
-        UploadsUnavailable, or StrategyRefused with the sandbox's one-line reason and its `kind`.
-        """
-        kind = check_upload(filename, len(data))
-        ruleset = get_rules(rules)
-        name = strategy_name(name, filename)
-        current = await repo.active_by_name(self._db, guild_id, name.casefold())
-        if current is not None and current["owner_id"] != owner.id:
-            raise NameTaken(f"{current['owner_name']} already has a strategy called '{current['name']}'.")
+    def _check_queue(self) -> None:
         if self._busy >= self.limits.waiting:
             raise UploadsBusy("Too many uploads are being checked right now: try again in a minute.")
-        self._start_cooldown(owner.id)
-        self._busy += 1
-        try:
-            table, cpu = await self._evaluate(kind, data, ruleset)
-            table_hash = _sha256(table_bytes(table))
-            known = await repo.same_table(self._db, ruleset.id, table_hash)
-            figures = (
-                _figures_from(known["figures"])
-                if known
-                else await self._offload(compute_figures, ruleset.id, table)
-            )
-        finally:
-            self._busy -= 1
-        values = {
-            "guild_id": guild_id,
-            "owner_id": owner.id,
-            "name": name,
-            "name_key": name.casefold(),
-            "rules": ruleset.id,
-            "source_kind": kind,
-            "table_data": table_bytes(table),
-            "source_hash": _sha256(data),
-            "table_hash": table_hash,
-            "figures": _figures_json(figures),
-            "cpu_seconds": cpu,
-            "created_at": self._clock(),
-        }
-        return await self._store(owner, values)
 
-    def _start_cooldown(self, user_id: int) -> None:
-        now = self._clock()
-        last = self._last_upload.get(user_id)
-        if last is not None and now - last < self.limits.cooldown_seconds:
-            raise OnCooldown(self.limits.cooldown_seconds - (now - last))
-        self._last_upload[user_id] = now
+    async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> tuple[Table, float | None]:
+        """The upload's table and CPU seconds, rationing the owner by what the check cost."""
+        try:
+            table, cpu = await self._evaluate(ticket.kind, data, ruleset)
+        except StrategyRefused as refused:
+            self._rations.refused(ticket.owner.id, refused.kind, refused.cpu_seconds)
+            raise
+        self._rations.charge(ticket.owner.id)
+        return table, cpu
 
     async def _evaluate(self, kind: str, data: bytes, ruleset: RuleSet) -> tuple[Table, float | None]:
         """The upload's table and the sandbox's CPU seconds (None for JSON), or StrategyRefused."""
@@ -248,7 +283,8 @@ class StrategyService:
                 "Python uploads are switched off on this host (no safe sandbox): upload a JSON table instead."
             ) from None
         if not verdict.accepted or verdict.table is None:
-            raise StrategyRefused(verdict.reason or "The strategy was refused.", verdict.kind)
+            reason = verdict.reason or "The strategy was refused."
+            raise StrategyRefused(reason, verdict.kind, verdict.cpu_seconds)
         return np.asarray(verdict.table, dtype=np.int8), verdict.cpu_seconds
 
     async def _store(self, owner: Player, values: dict[str, Any]) -> Upload:

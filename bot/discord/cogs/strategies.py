@@ -9,10 +9,10 @@ from discord.utils import escape_markdown
 
 from bot.discord import contest_embeds
 from bot.discord.cogs.common import RULES, Commands, guild_of, player
-from bot.discord.errors import reply
+from bot.discord.errors import explain, reply
 from bot.discord.pictures import rendered, shown_in
 from bot.images import strategy_heatmap
-from bot.services import HogError, Services, StoredStrategy, check_upload, choice_labels
+from bot.services import MAX_NAME, HogError, Services, StoredStrategy, choice_labels
 from hogengine.rules import DEFAULT_RULES
 
 if TYPE_CHECKING:
@@ -79,27 +79,26 @@ class StrategyCommands(Commands):
         self,
         interaction: discord.Interaction[Any],
         file: discord.Attachment,
-        name: str | None = None,
+        name: app_commands.Range[str, 1, MAX_NAME] | None = None,
         rules: str = DEFAULT_RULES,
     ) -> None:
-        check_upload(file.filename, file.size)  # before anything is downloaded
+        strategies = self.bot.services.strategies
+        ticket = await strategies.admit(  # refusals here come before anything is downloaded
+            guild_of(interaction), player(interaction.user), file.filename, file.size, name=name, rules=rules
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)
+        where = " in the sandbox" if ticket.kind == "py" else ""
         await interaction.edit_original_response(
-            content=f"Checking **{escape_markdown(file.filename)}** in the sandbox…"
+            content=f"Checking **{escape_markdown(file.filename)}**{where}…"
         )
         try:
-            upload = await self.bot.services.strategies.upload(
-                guild_of(interaction),
-                player(interaction.user),
-                file.filename,
-                await file.read(),
-                name=name,
-                rules=rules,
-            )
-        except HogError as error:
-            await interaction.edit_original_response(content=None, embed=contest_embeds.refused(str(error)))
+            upload = await strategies.evaluate(ticket, await file.read())
+            picture = await heatmap(upload.strategy)
+        except Exception as error:  # the "Checking…" answer becomes the verdict, whatever happened
+            text = explain(interaction, error)
+            verdict = contest_embeds.refused(text) if isinstance(error, HogError) else None
+            await interaction.edit_original_response(content=None if verdict else text, embed=verdict)
             return
-        picture = await heatmap(upload.strategy)
         embed = shown_in(contest_embeds.upload_verdict(upload), picture)
         await interaction.edit_original_response(content=None, embed=embed, attachments=[picture])
 

@@ -17,10 +17,13 @@ from bot.services.contest_errors import (
     StrategyRefused,
     UploadRefused,
     UploadsBusy,
+    UploadsUnavailable,
     WrongRules,
 )
+from bot.services.rations import FREE_TRIES
 from bot.services.strategies import StrategyService, UploadLimits, strategy_name, table_bytes
 from bot.storage import Database
+from hogengine.sandbox import SandboxUnavailable
 from hogengine.solver import best_table, exact_winrate
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4
@@ -148,6 +151,70 @@ async def test_cooldown_per_user(strategies: StrategyService, clock: FakeClock) 
     await strategies.upload(GUILD, BOB, "c.py", ROLL_4)  # someone else is not held back
     clock.advance(20)
     await strategies.upload(GUILD, ALICE, "b.py", ROLL_4)
+
+
+SYNTAX_ERROR = REFUSALS[0][1]
+
+
+async def test_a_mistake_fixed_at_once_is_not_held_back_by_the_cooldown(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    for source in (SYNTAX_ERROR, b"def final_strategy(s):\n    return 4\n"):  # FREE_TRIES - 1 of them
+        with pytest.raises(StrategyRefused):
+            await strategies.upload(GUILD, ALICE, "a.py", source)
+        clock.advance(1)
+    with pytest.raises(StrategyRefused, match="not valid JSON"):
+        await strategies.upload(GUILD, ALICE, "a.json", b"[1, 2")
+
+    assert (await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)).strategy.name == "a"
+    with pytest.raises(OnCooldown):  # a completed run starts the cooldown
+        await strategies.upload(GUILD, ALICE, "b.json", json_upload(np.full((100, 100), 5)))
+
+
+async def test_quick_refusals_in_a_row_start_the_cooldown(strategies: StrategyService) -> None:
+    for _ in range(FREE_TRIES):
+        with pytest.raises(StrategyRefused):
+            await strategies.upload(GUILD, ALICE, "a.py", SYNTAX_ERROR)
+    with pytest.raises(OnCooldown):  # the sandbox is not a syntax checker to hammer
+        await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+
+
+async def test_a_refused_run_that_did_real_work_starts_the_cooldown(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    with pytest.raises(StrategyRefused, match="ZeroDivisionError"):
+        await strategies.upload(GUILD, ALICE, "a.py", REFUSALS[3][1])
+    clock.advance(1)
+    with pytest.raises(OnCooldown):
+        await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+
+
+async def test_without_a_sandbox_a_json_table_may_follow_at_once(
+    strategies: StrategyService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unavailable(*args: object) -> None:
+        raise SandboxUnavailable("no seccomp here")
+
+    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", unavailable)
+    with pytest.raises(UploadsUnavailable, match="upload a JSON table instead"):
+        await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+    clock.advance(1)
+    assert (await strategies.upload(GUILD, ALICE, "a.json", json_upload(np.full((100, 100), 4)))).strategy
+
+
+async def test_admission_checks_everything_known_before_the_download(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)
+    clock.advance(1)
+    with pytest.raises(OnCooldown):
+        await strategies.admit(GUILD, ALICE, "next.py", 100)
+    with pytest.raises(NameTaken, match="alice already has a strategy called 'mine'"):
+        await strategies.admit(GUILD, BOB, "x.py", 100, name="MINE")
+    with pytest.raises(UploadRefused, match="1 to 32 letters"):
+        await strategies.admit(GUILD, BOB, "x.py", 100, name="x" * 33)
+    ticket = await strategies.admit(GUILD, BOB, "Bob's.json", 100, rules="fa20")
+    assert (ticket.kind, ticket.name, ticket.rules) == ("json", "Bob-s", RULES)
 
 
 async def test_replace_keeps_history_and_names_are_per_server(

@@ -10,7 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.services import MatchStatus
-from tests.bot.discord.harness import World, private_embed
+from tests.bot.discord.harness import World, private, private_embed, said
 
 COOLDOWN = 60.0
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
@@ -30,16 +30,57 @@ async def until(condition: Callable[[], Awaitable[bool]], seconds: float = 10.0)
         await asyncio.sleep(0.01)
 
 
-async def test_a_second_upload_within_the_cooldown_is_refused(world: World) -> None:
+@pytest.fixture
+def downloads(world: World, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The attachments the bot downloads, as they are downloaded."""
+    seen: list[str] = []
+    download = world.bot.http.get_from_cdn
+
+    async def counted(url: str) -> bytes:
+        seen.append(url)
+        return await download(url)
+
+    monkeypatch.setattr(world.bot.http, "get_from_cdn", counted)
+    return seen
+
+
+async def test_a_second_upload_within_the_cooldown_is_refused_before_its_download(
+    world: World, downloads: list[str]
+) -> None:
     assert private_embed(await world.upload(world.alice, "a.py", ROLL_4)).title == "Accepted: a"
 
-    again = private_embed(await world.upload(world.alice, "b.py", ROLL_4))
+    again = await world.upload(world.alice, "b.py", ROLL_4)
 
-    assert again.title == "Not accepted"
-    assert re.fullmatch(r"You can upload again in (59|60) s\.", again.description or "")
+    assert re.fullmatch(r"You can upload again in (59|60) s\.", said(again))
+    assert private(again).embeds == [] and len(downloads) == 1  # refused at once, nothing downloaded
+    assert world.domain_errors() == [said(again)]
     assert private_embed(await world.upload(world.bob, "c.py", ROLL_4)).title == "Accepted: c"
     await world.env.advance_time(COOLDOWN)
     assert private_embed(await world.upload(world.alice, "b.py", ROLL_4)).title == "Accepted: b"
+
+
+async def test_a_mistake_can_be_fixed_and_uploaded_again_at_once(world: World) -> None:
+    broken = private_embed(await world.upload(world.alice, "a.py", b"def final_strategy(s):\n    return 4\n"))
+    not_json = private_embed(await world.upload(world.alice, "a.json", b"[[4, 4]"))
+
+    fixed = private_embed(await world.upload(world.alice, "a.py", ROLL_4))
+
+    assert (broken.title, not_json.title, fixed.title) == ("Not accepted", "Not accepted", "Accepted: a")
+    again = await world.upload(world.alice, "b.py", ROLL_4)  # a completed run starts the cooldown
+    assert said(again).startswith("You can upload again in")
+    assert world.domain_errors() == [said(again)]
+
+
+async def test_a_name_someone_else_uses_is_refused_before_the_download(
+    world: World, downloads: list[str]
+) -> None:
+    await world.upload(world.alice, "mine.py", ROLL_4)
+
+    taken = await world.upload(world.bob, "x.py", ROLL_4, name="MINE")
+
+    assert said(taken) == "alice already has a strategy called 'mine'."
+    assert len(downloads) == 1
+    assert world.domain_errors() == [said(taken)]
 
 
 async def test_a_game_in_another_channel_goes_on_while_a_slow_upload_is_checked(world: World) -> None:

@@ -5,9 +5,12 @@ import json
 import re
 from hashlib import sha256
 
+import aiohttp
 import numpy as np
 import pytest
+import simcord
 
+from bot.discord.errors import APOLOGY
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.solver import best_table, exact_winrate
 from hogengine.strategies import always_roll, table_from_function
@@ -56,6 +59,10 @@ async def test_a_json_table_is_accepted_and_an_identical_table_recognised(world:
 
     result = await world.upload(world.bob, "fours.json", json.dumps(table.tolist()).encode(), name="Fours")
 
+    first_edit = [r.json for r in world.env.http_requests if r.method == "PATCH" and "@original" in r.path][
+        -2
+    ]
+    assert first_edit["content"] == "Checking **fours.json**…"  # a table is read, never run
     text = private_embed(result).description or ""
     assert "**Fours** plays swine-align: a JSON table." in text
     assert "identical to **four** by alice (same SHA-256)" in text
@@ -73,8 +80,6 @@ async def test_the_same_name_replaces_the_old_version_and_only_its_owner_may(wor
         (sha256(ROLL_4).hexdigest(), False),
         (sha256(SCORE_MOD).hexdigest(), True),
     ]
-    taken = private_embed(await world.upload(world.bob, "x.py", ROLL_4, name="MINE"))
-    assert (taken.title, taken.description) == ("Not accepted", "alice already has a strategy called 'mine'.")
 
 
 REFUSALS = {
@@ -150,6 +155,32 @@ async def test_without_a_safe_sandbox_python_uploads_are_refused_clearly(
         "Python uploads are switched off on this host (no safe sandbox): upload a JSON table instead."
     )
     assert table.title == "Accepted: four"
+
+
+async def test_a_failed_download_turns_checking_into_an_apology(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def gone(url: str) -> bytes:
+        raise aiohttp.ClientConnectionError("connection lost")
+
+    monkeypatch.setattr(world.bot.http, "get_from_cdn", gone)
+
+    result = await world.upload(world.alice, "four.py", ROLL_4)
+
+    assert result.response is not None
+    assert (result.response.content, result.response.embeds) == (APOLOGY, [])  # "Checking…" is gone
+    assert result.followups == []
+    assert [r.getMessage() for r in caplog.get_records("call") if r.levelname == "ERROR"] == [
+        "interaction failed"
+    ]
+    caplog.clear()
+    monkeypatch.undo()  # the download works again, and nothing held the upload back
+    assert private_embed(await world.upload(world.alice, "four.py", ROLL_4)).title == "Accepted: four"
+
+
+async def test_names_longer_than_allowed_are_refused_by_discord(world: World) -> None:
+    with pytest.raises(simcord.OptionError, match="at most 32 characters"):
+        await world.upload(world.alice, "four.py", ROLL_4, name="x" * 33)
 
 
 @pytest.fixture
