@@ -5,7 +5,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord.embeds import timestamp
+from bot.images.standings import fitted
 from bot.services import (
+    MAX_NAME,
     HistoryEntry,
     MatchAnalysis,
     MatchStatus,
@@ -24,7 +26,8 @@ INFO = discord.Colour.blurple()
 OPPONENTS = {"perfect": "the perfect bot"}  # how the reference opponents read
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
 STANDINGS_HEADER = ("#", "strategy", "owner", "wins", "losses", "tie-break")
-ALIGN, WIDTHS = "><<>>>", (4, 24, 16, 4, 6, 9)  # the standings' columns in text
+# The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).
+ALIGN, LIMITS = "><<>>>", (4, MAX_NAME, 16, 4, 6, 9)
 TEXT_ROWS = 20  # places in the text (a message holds 2,000 characters); the picture shows them all
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
 MAX_LINES = 25
@@ -112,21 +115,26 @@ def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
     ]
 
 
-def _text_row(cells: Sequence[str]) -> str:
+def _text_row(cells: Sequence[str], widths: Sequence[int]) -> str:
     """One row of the standings in fixed columns (a backtick would end the code block)."""
-    columns = zip(cells, ALIGN, WIDTHS, strict=True)
-    return "  ".join(f"{cell[:width]:{align}{width}}" for cell, align, width in columns).replace("`", "'")
+    columns = zip(cells, ALIGN, widths, strict=True)
+    row = "  ".join(f"{fitted(cell, width):{align}{width}}" for cell, align, width in columns)
+    return row.rstrip().replace("`", "'")
 
 
 def standings_text(tournament: Tournament) -> str:
-    """The standings in a code block (the picture beside it shows the same cells)."""
+    """The standings in a code block, each column as wide as its longest cell (up to its limit); the
+    picture beside it shows every place."""
     head = (
         f"**{tournament.format} tournament** under {tournament.rules} to {tournament.goal}: "
         f"{len(tournament.standings)} strategies; tie-break: {TIE_BREAKS[tournament.format]}."
     )
-    rows = standings_rows(tournament)
-    lines = [_text_row(row) for row in [STANDINGS_HEADER, *rows[:TEXT_ROWS]]]
-    more = [f"… and {len(rows) - TEXT_ROWS} more in the picture."] if len(rows) > TEXT_ROWS else []
+    shown = [STANDINGS_HEADER, *standings_rows(tournament)[:TEXT_ROWS]]
+    columns = zip(*shown, strict=True)
+    widths = [min(limit, max(map(len, column))) for limit, column in zip(LIMITS, columns, strict=True)]
+    lines = [_text_row(row, widths) for row in shown]
+    extra = len(tournament.standings) - TEXT_ROWS
+    more = [f"… and {extra} more in the picture."] if extra > 0 else []
     return "\n".join([head, "```", *lines, "```", *more])
 
 

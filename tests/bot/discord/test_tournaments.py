@@ -156,3 +156,20 @@ def test_long_standings_fit_a_message_and_the_rest_is_in_the_picture() -> None:
     assert len(text) <= 2000 and text.count("```") == 2  # names cannot close the code block early
     assert text.endswith("```\n… and 3 more in the picture.")
     assert len(standings_rows(tournament)) == 23
+
+
+def test_the_text_standings_show_whole_names_in_columns_that_fit_them() -> None:
+    name = "a-strategy-name-of-32-characters"
+    standings = (
+        Standing(1, name, 1, "alice", 1, 1, 0.61),
+        Standing(2, "short", 2, "bob", 2, 0, 0.39),
+    )
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "exact", None, 0.0, 1.0, standings)
+
+    lines = standings_text(tournament).splitlines()
+
+    assert lines[2:5] == [
+        f"#  {'strategy':<32}  owner  wins  losses  tie-break",
+        f"1  {name}  alice     1       0   0.610000",
+        f"2  {'short':<32}  bob       0       1   0.390000",
+    ]

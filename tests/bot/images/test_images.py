@@ -4,10 +4,12 @@ import io
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from PIL import Image
 
 from bot.images import rating_history_chart, standings_table, strategy_heatmap, win_probability_chart
 from bot.images.picture import Picture
+from bot.images.standings import MAX_CELL, standings_figure
 
 LABELS = {-1: "Pork Chop", 0: "Free Bacon", **{n: f"Roll {n}" for n in range(1, 11)}}
 
@@ -48,6 +50,28 @@ def test_standings_table_renders_with_and_without_entries(rows: list[list[str]])
     assert f"with {len(rows)} entries" in picture.alt
     if rows:
         assert "ham leads" in picture.alt
+
+
+def test_standings_columns_are_as_wide_as_their_text_and_long_names_are_cut() -> None:
+    header = ("#", "strategy", "owner", "wins", "losses", "tie-break")
+    long_name, owner = "the-longest-strategy-name-is-32", "Someone With A Long Display Name"
+    rows = [(str(n), long_name if n == 1 else f"s{n}", owner, "3", "0", "0.612345") for n in range(1, 5)]
+    figure = standings_figure("exact tournament · swine-align", header, rows)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+
+    (table,) = figure.axes[0].tables
+    cells = table.get_celld()
+    for (row, column), cell in cells.items():
+        text = cell.get_text().get_window_extent(renderer)
+        box = cell.get_window_extent(renderer)
+        assert box.x0 <= text.x0 and text.x1 <= box.x1, (row, column, cell.get_text().get_text())
+        if (row, column + 1) in cells:
+            assert box.x1 <= cells[row, column + 1].get_window_extent(renderer).x0 + 0.5  # side by side
+    assert cells[1, 1].get_text().get_text() == long_name[: MAX_CELL - 1] + "…"
+    assert cells[2, 1].get_text().get_text() == "s2" and cells[1, 2].get_text().get_text() == owner[:27] + "…"
+    assert 300 <= decoded(standings_table("t", header, rows)).width <= 1200
 
 
 def test_hostile_titles_are_bounded_in_alt_text() -> None:
