@@ -348,9 +348,16 @@ class StrategyService:
         await self._db.write(work)
         return strategy
 
-    async def opponent(self, guild_id: int, name: str, rules: str) -> StoredStrategy:
-        """The strategy to play against in a house-bot game under `rules`, with its table."""
+    async def opponent(
+        self, guild_id: int, name: str, rules: str | None = None, owner: Player | None = None
+    ) -> StoredStrategy:
+        """The strategy to play against in a house-bot game, with its table: under its own rules, which must
+        be `rules` if given, and `owner`'s if given (else WrongRules or StrategyNotFound)."""
         strategy = await self.show(guild_id, name)
-        if strategy.rules != get_rules(rules).id:
+        if owner is not None and strategy.owner.id != owner.id:
+            raise StrategyNotFound(
+                f"{owner.name} has no strategy called '{strategy.name}' here: it is {strategy.owner.name}'s."
+            )
+        if rules is not None and strategy.rules != get_rules(rules).id:
             raise WrongRules(f"'{strategy.name}' plays {strategy.rules}, not {get_rules(rules).id}.")
         return strategy

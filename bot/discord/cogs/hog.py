@@ -69,22 +69,34 @@ class HogCog(
                 "I could not post the game in this channel, so it was called off. Please try again."
             ) from None
 
-    @app_commands.command(name="challenge", description="Challenge someone to a game of Hog")
-    @app_commands.describe(opponent="Who you want to play", rules="Which rule set", goal="Points to win")
+    @app_commands.command(
+        name="challenge", description="Challenge someone to a game of Hog, or their strategy"
+    )
+    @app_commands.describe(
+        opponent="Who you want to play",
+        rules="Which rule set (with a strategy: its own)",
+        goal="Points to win",
+        strategy="Play this stored strategy of theirs now, instead of waiting for them (unrated)",
+    )
     @app_commands.choices(rules=RULES)
+    @app_commands.autocomplete(strategy=strategy_for_rules)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.User,
-        rules: str = DEFAULT_RULES,
+        rules: str | None = None,
         goal: Goal = 100,
+        strategy: str | None = None,
     ) -> None:
+        if strategy is not None:
+            await self._versus(interaction, rules, goal, strategy, owner=opponent)
+            return
         match = await self.bot.services.games.challenge(
             interaction.channel_id or 0,
             player(interaction.user),
             player(opponent),
             opponent.bot,
-            rules,
+            rules or DEFAULT_RULES,
             goal,
             guild_id=guild_of(interaction),
         )
@@ -92,7 +104,7 @@ class HogCog(
 
     @app_commands.command(name="vs-bot", description="Play against the house bot, or a stored strategy")
     @app_commands.describe(
-        rules="Which rule set",
+        rules="Which rule set (with a strategy: its own)",
         goal="Points to win",
         level="How well the house bot plays",
         strategy="Play this server's stored strategy instead (anyone's: it replaces the level)",
@@ -102,23 +114,45 @@ class HogCog(
     async def vs_bot(
         self,
         interaction: discord.Interaction[Any],
-        rules: str = DEFAULT_RULES,
+        rules: str | None = None,
         goal: Goal = 100,
         level: str = BotLevel.EASY.value,
         strategy: str | None = None,
     ) -> None:
-        services = self.bot.services
-        stored = None
         if strategy is not None:
-            stored = await services.strategies.opponent(guild_of(interaction), strategy, rules)
+            await self._versus(interaction, rules, goal, strategy)
+            return
+        match = await self.bot.services.games.vs_bot(
+            interaction.channel_id or 0,
+            player(interaction.user),
+            rules or DEFAULT_RULES,
+            goal,
+            level,
+            guild_id=guild_of(interaction),
+        )
+        await self._post_new(interaction, match)
+
+    async def _versus(
+        self,
+        interaction: discord.Interaction[Any],
+        rules: str | None,
+        goal: int,
+        name: str,
+        owner: discord.abc.User | None = None,
+    ) -> None:
+        """A game against a stored strategy (someone's, or `owner`'s), under its own rules, at once."""
+        services = self.bot.services
+        guild = guild_of(interaction)
+        stored = await services.strategies.opponent(
+            guild, name, rules, None if owner is None else player(owner)
+        )
         match = await services.games.vs_bot(
             interaction.channel_id or 0,
             player(interaction.user),
-            rules,
+            stored.rules,
             goal,
-            level,
             strategy=stored,
-            guild_id=guild_of(interaction),
+            guild_id=guild,
         )
         await self._post_new(interaction, match)
 

@@ -48,10 +48,13 @@ async def own_strategy(interaction: discord.Interaction[Any], current: str) -> C
 
 
 async def strategy_for_rules(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """The server's strategies for the rule set chosen in the same command (the default one if none)."""
-    rules = getattr(interaction.namespace, "rules", None) or DEFAULT_RULES
+    """The server's strategies for the rule set chosen in the same command (of every rule set if none), and
+    of the opponent chosen in it, if any."""
+    rules = getattr(interaction.namespace, "rules", None)
+    opponent = getattr(interaction.namespace, "opponent", None)
+    owner = None if opponent is None else opponent.id
     strategies = _services(interaction).strategies
-    return _named(await strategies.active(guild_of(interaction), rules=rules), current)
+    return _named(await strategies.active(guild_of(interaction), owner, rules), current)
 
 
 async def heatmap(strategy: StoredStrategy) -> discord.File:

@@ -262,6 +262,9 @@ async def test_opponent_lookup_checks_rules(strategies: StrategyService) -> None
     assert found.table is not None and np.array_equal(found.table, table_from_function(always_roll(4), RULES))
     with pytest.raises(WrongRules, match="swine-align"):
         await strategies.opponent(GUILD, "four", "pork-chop")
+    assert (await strategies.opponent(GUILD, "four", owner=ALICE)).rules == RULES  # its own rules
+    with pytest.raises(StrategyNotFound, match="bob has no strategy called 'four' here: it is alice's"):
+        await strategies.opponent(GUILD, "four", owner=BOB)
 
 
 @pytest.mark.parametrize(

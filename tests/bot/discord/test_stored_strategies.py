@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 
+from bot.services import MatchStatus, Player
 from hogengine.solver import best_table, exact_winrate
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.discord.harness import (
@@ -77,14 +78,49 @@ async def test_names_are_completed_from_the_servers_strategies(world: World) -> 
     await world.upload(world.bob, "fourish.json", json.dumps([[4] * 100] * 100).encode(), rules="piggy-back")
     await world.upload(world.bob, "mod.py", SCORE_MOD)
 
-    swine = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "FO")
+    any_rules = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "FO")
+    swine = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "FO", rules="swine-align")
     piggy = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "", rules="piggy-back")
     bobs = await world.bob.autocomplete(world.channel, "hog strategy delete", "name", "")
+    theirs = await world.carol.autocomplete(
+        world.channel, "hog challenge", "strategy", "", opponent=world.bob
+    )
 
+    assert [choice["value"] for choice in any_rules] == ["four", "fourish"]
     assert [choice["value"] for choice in swine] == ["four"]
     assert swine[0]["name"] == "four (swine-align, by alice)"
     assert [choice["value"] for choice in piggy] == ["fourish"]
     assert [choice["value"] for choice in bobs] == ["fourish", "mod"]
+    assert [choice["value"] for choice in theirs] == ["fourish", "mod"]
+
+
+async def test_a_strategy_plays_its_own_rules_when_none_are_chosen(world: World) -> None:
+    await world.upload(world.alice, "fest.json", json.dumps([[4] * 100] * 100).encode(), rules="piggy-back")
+
+    await world.bob.slash(world.channel, "hog vs-bot", strategy="fest")
+
+    match = await world.service.open_match_in_channel(world.channel.id, world.bob.id)
+    assert match is not None and (match.rules, match.strategy_name) == ("piggy-back", "fest")
+
+
+async def test_challenging_someones_strategy_plays_it_at_once(world: World) -> None:
+    await world.upload(world.alice, "mod.py", SCORE_MOD)
+
+    wrong = await world.carol.slash(world.channel, "hog challenge", opponent=world.bob, strategy="mod")
+    await world.carol.slash(world.channel, "hog challenge", opponent=world.alice, strategy="mod", goal=30)
+
+    assert said(wrong) == "bob has no strategy called 'mod' here: it is alice's."
+    assert world.domain_errors() == [said(wrong)]
+    match = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
+    assert match is not None
+    assert (match.status, match.strategy_name, match.goal, match.players) == (
+        MatchStatus.ACTIVE,
+        "mod",
+        30,
+        (Player(world.carol.id, "carol"), None),
+    )
+    assert labels(await world.board(match.id))[0] == "Free Bacon"  # carol moves first, against the table
+    assert await world.service.open_match_in_channel(world.channel.id, world.alice.id) is None
 
 
 async def test_anyone_plays_a_stored_strategy_and_it_moves_by_its_table(world: World) -> None:
