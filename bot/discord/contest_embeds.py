@@ -135,7 +135,17 @@ def standings_text(tournament: Tournament) -> str:
     lines = [_text_row(row, widths) for row in shown]
     extra = len(tournament.standings) - TEXT_ROWS
     more = [f"… and {extra} more in the picture."] if extra > 0 else []
-    return "\n".join([head, "```", *lines, "```", *more])
+    return "\n".join([head, "```", *lines, "```", *_replay(tournament), *more])
+
+
+def _replay(tournament: Tournament) -> list[str]:
+    """How to play a sampled tournament's games again (an exact one needs no seed)."""
+    if tournament.seed is None:
+        return []
+    command = f"hog tournament --rules {tournament.rules} --format sampled --seed {tournament.seed}"
+    return [
+        f"Dice seed `{tournament.seed}`: `{command}` on the tables, named after the strategies in name order."
+    ]
 
 
 def leaderboard(ratings: Sequence[Rating], rules: str) -> discord.Embed:

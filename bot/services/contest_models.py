@@ -81,6 +81,7 @@ class Tournament:
     rules: str
     goal: int
     format: str  # "exact" or "sampled"
+    seed: str | None  # a sampled tournament's dice: `hog tournament --format sampled --seed` replays them
     started_by: int | None
     created_at: float
     finished_at: float

@@ -2,11 +2,11 @@
 thread with progress reported on the event loop, one at a time per server, standings stored."""
 
 import asyncio
-import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ from bot.services.contest_errors import TournamentRefused
 from bot.services.contest_models import Standing, StoredStrategy, Tournament
 from bot.services.models import Player
 from bot.services.privacy import DELETED_STRATEGY
+from bot.services.relay import Progress, Relay
 from bot.services.store import Clock
 from bot.services.strategies import strategy_from
 from bot.storage import Database, Row, strategy_repo
@@ -25,67 +26,30 @@ from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Row as Result
 from hogengine.solver import Standings, tournament_exact, tournament_sampled
-from hogengine.strategies import Table
 
 FORMATS = ("exact", "sampled")
-# Called on the event loop with (done, total) while a tournament runs; only the latest count is kept.
-Progress = Callable[[int, int], Awaitable[None]]
-log = logging.getLogger(__name__)
-
-
-class _Relay:
-    """Carries progress from the worker thread to an async callback on the loop, dropping stale counts."""
-
-    def __init__(self, callback: Progress) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._callback = callback
-        self._latest: tuple[int, int] | None = None
-        self._ready = asyncio.Event()
-        self._finished = False
-        self._pump = asyncio.create_task(self._deliver())
-
-    def __call__(self, done: int, total: int) -> None:
-        """Called in the worker thread."""
-        self._loop.call_soon_threadsafe(self._post, (done, total))
-
-    def _post(self, value: tuple[int, int]) -> None:
-        self._latest = value
-        self._ready.set()
-
-    async def _deliver(self) -> None:
-        """Deliver counts until closed, the last one included; a failing callback is only logged."""
-        while not (self._finished and self._latest is None):
-            await self._ready.wait()
-            self._ready.clear()
-            value, self._latest = self._latest, None
-            if value is not None:
-                try:
-                    await self._callback(*value)
-                except Exception:
-                    log.exception("A tournament progress callback failed")
-
-    async def close(self) -> None:
-        """Deliver what is left, then stop."""
-        self._finished = True
-        self._ready.set()
-        await self._pump
 
 
 @dataclass(frozen=True, slots=True)
-class _Plan:
-    """What a tournament plays: rule set, format, goal, and the seed of a sampled one's dice."""
+class Draw:
+    """A tournament about to be played: the server, rule set, format and goal, the seed of a sampled one's
+    dice (hex, as `hog tournament --seed` takes it), and the entrants by name, in name order."""
 
+    guild_id: int
     rules: str
     fmt: str
     goal: int
-    seed: int
+    seed: str | None
+    entrants: dict[str, StoredStrategy]
 
 
-def _run(plan: _Plan, entries: list[tuple[str, Table]], progress: _Relay | None) -> Standings:
-    """The solver's tournament (blocking), in the worker thread."""
-    if plan.fmt == "exact":
-        return tournament_exact(plan.rules, entries, plan.goal, progress)
-    return tournament_sampled(plan.rules, entries, random.Random(plan.seed), plan.goal, progress=progress)
+def _run(draw: Draw, progress: Relay | None) -> Standings:
+    """The solver's tournament (blocking), in the worker thread; entries in name order, as `hog tournament`
+    takes files named after the strategies in that order."""
+    entries = [(name, entrant.table) for name, entrant in draw.entrants.items() if entrant.table is not None]
+    if draw.seed is None:
+        return tournament_exact(draw.rules, entries, draw.goal, progress)
+    return tournament_sampled(draw.rules, entries, random.Random(draw.seed), draw.goal, progress=progress)
 
 
 def _standing(
@@ -110,6 +74,7 @@ def _tournament(row: Row, standings: list[Row]) -> Tournament:
         rules=row["rules"],
         goal=row["goal"],
         format=row["format"],
+        seed=row["seed"],
         started_by=row["started_by"],
         created_at=row["created_at"],
         finished_at=row["finished_at"],
@@ -141,6 +106,34 @@ class ContestService:
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
+    @asynccontextmanager
+    async def reserve(
+        self, guild_id: int, rules: str = DEFAULT_RULES, fmt: str = "exact", *, goal: int = MAX_GOAL
+    ) -> AsyncIterator[Draw]:
+        """Hold the server's one tournament while the block runs, its entrants drawn: so every refusal
+        comes before anything is shown or computed.
+
+        Raises TournamentRefused (unknown format, one already running here, fewer than two strategies).
+        """
+        if fmt not in FORMATS:
+            raise TournamentRefused(f"Unknown format '{fmt[:20]}': choose {' or '.join(FORMATS)}.")
+        ruleset = get_rules(rules)
+        if guild_id in self._running:
+            raise TournamentRefused("A tournament is already running on this server.")
+        self._running.add(guild_id)
+        try:
+            rows = await strategy_repo.active_strategies(self._db, guild_id, ruleset.id, with_table=True)
+            strategies = sorted(map(strategy_from, rows), key=lambda strategy: strategy.name)
+            if len(strategies) < 2:
+                raise TournamentRefused(
+                    f"A tournament needs at least two {ruleset.id} strategies on this server."
+                )
+            seed = None if fmt == "exact" else f"{self._seeds.getrandbits(64):016x}"
+            entrants = {strategy.name: strategy for strategy in strategies}
+            yield Draw(guild_id, ruleset.id, fmt, goal, seed, entrants)
+        finally:
+            self._running.discard(guild_id)
+
     async def run(
         self,
         guild_id: int,
@@ -151,47 +144,30 @@ class ContestService:
         progress: Progress | None = None,
         goal: int = MAX_GOAL,
     ) -> Tournament:
-        """Every active strategy of the server for these rules plays every other; the stored result.
+        """`reserve` and `play` in one go."""
+        async with self.reserve(guild_id, rules, fmt, goal=goal) as draw:
+            return await self.play(draw, started_by, progress)
 
-        Raises TournamentRefused (unknown format, fewer than two strategies, one already running here).
-        """
-        if fmt not in FORMATS:
-            raise TournamentRefused(f"Unknown format '{fmt[:20]}': choose {' or '.join(FORMATS)}.")
-        ruleset = get_rules(rules)
-        if guild_id in self._running:
-            raise TournamentRefused("A tournament is already running on this server.")
-        self._running.add(guild_id)
-        try:
-            plan = _Plan(ruleset.id, fmt, goal, self._seeds.getrandbits(64))
-            return await self._play(guild_id, started_by, plan, progress)
-        finally:
-            self._running.discard(guild_id)
-
-    async def _play(
-        self, guild_id: int, started_by: Player, plan: _Plan, progress: Progress | None
-    ) -> Tournament:
-        rows = await strategy_repo.active_strategies(self._db, guild_id, plan.rules, with_table=True)
-        entrants = {strategy.name: strategy for strategy in map(strategy_from, rows)}
-        if len(entrants) < 2:
-            raise TournamentRefused(
-                f"A tournament needs at least two {plan.rules} strategies on this server."
-            )
+    async def play(self, draw: Draw, started_by: Player, progress: Progress | None = None) -> Tournament:
+        """Every drawn strategy plays every other; the stored result (also when an entrant was deleted or
+        its owner forgotten meanwhile)."""
         started = self._clock()
         await self._db.write(
             lambda conn: players_repo.upsert_players(conn, [(started_by.id, started_by.name)], started)
         )
-        relay = None if progress is None else _Relay(progress)
-        tables = [(name, strategy.table) for name, strategy in entrants.items() if strategy.table is not None]
+        relay = None if progress is None else Relay(progress)
         try:
-            result = await asyncio.get_running_loop().run_in_executor(self._pool, _run, plan, tables, relay)
+            result = await asyncio.get_running_loop().run_in_executor(self._pool, _run, draw, relay)
         finally:
             if relay is not None:
                 await relay.close()
+        entrants = draw.entrants
         values = {
-            "guild_id": guild_id,
-            "rules": plan.rules,
-            "goal": plan.goal,
-            "format": plan.fmt,
+            "guild_id": draw.guild_id,
+            "rules": draw.rules,
+            "goal": draw.goal,
+            "format": draw.fmt,
+            "seed": draw.seed,
             "created_at": started,
             "finished_at": self._clock(),
         }

@@ -3,6 +3,7 @@
 import math
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -18,6 +19,7 @@ from bot.services import FORMATS, Stats
 from hogengine.rules import DEFAULT_RULES
 
 PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
+TOKEN_MARGIN = timedelta(minutes=1)  # an answer is edited no later than this before its token runs out
 FORGET = (
     "**Forget me** deletes every strategy you uploaded (on every server, with their history) and takes "
     "your name and ratings off every game you played: the games stay, played by an anonymous player, so "
@@ -25,8 +27,14 @@ FORGET = (
 )
 
 
+def answerable(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's token (15 minutes) still lets the bot edit its answer, with a margin."""
+    return discord.utils.utcnow() < interaction.expires_at - TOKEN_MARGIN
+
+
 class Progress:
-    """Shows how far a tournament got by editing the deferred answer, at most once per PROGRESS_EVERY."""
+    """Shows how far a tournament got by editing the deferred answer, at most once per PROGRESS_EVERY, while
+    the interaction can still be answered."""
 
     def __init__(
         self, interaction: discord.Interaction[Any], clock: Callable[[], float] = time.monotonic
@@ -37,7 +45,7 @@ class Progress:
 
     async def __call__(self, done: int, total: int) -> None:
         now = self._clock()
-        if now - self._shown < PROGRESS_EVERY:
+        if now - self._shown < PROGRESS_EVERY or not answerable(self._interaction):
             return
         self._shown = now
         await self._interaction.edit_original_response(
@@ -64,16 +72,19 @@ class RecordCommands(Commands):
     async def tournament(
         self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES, fmt: str = FORMATS[0]
     ) -> None:
-        await interaction.response.defer(thinking=True)
-        result = await self.bot.services.contests.run(
-            guild_of(interaction), player(interaction.user), rules, fmt, progress=Progress(interaction)
-        )
+        contests = self.bot.services.contests
+        async with contests.reserve(guild_of(interaction), rules, fmt) as draw:  # refusals: private
+            await interaction.response.defer(thinking=True)
+            result = await contests.play(draw, player(interaction.user), Progress(interaction))
         title = f"{result.format} tournament · {result.rules}"
         rows = contest_embeds.standings_rows(result)
         picture = await rendered(standings_table, title, contest_embeds.STANDINGS_HEADER, rows)
-        await interaction.edit_original_response(
-            content=contest_embeds.standings_text(result), attachments=[picture]
-        )
+        text = contest_embeds.standings_text(result)
+        if answerable(interaction):
+            await interaction.edit_original_response(content=text, attachments=[picture])
+        else:  # a long tournament outlived the answer's token: the standings come as a new message
+            channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
+            await channel.send(f"{interaction.user.mention}: {text}", file=picture)
 
     @app_commands.command(name="leaderboard", description="The best rated players of this server")
     @app_commands.describe(rules="The rule set")

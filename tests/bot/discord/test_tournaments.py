@@ -4,6 +4,7 @@ standings, posted as text and as a picture, are the solver's (and `hog tournamen
 import json
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, cast
 
@@ -23,6 +24,13 @@ from tests.bot.discord.harness import World, picture, said
 RULES = "swine-align"
 
 
+def table_rows(content: str) -> list[list[str]]:
+    """The rows of the standings' code block (its header left out), cell by cell."""
+    lines = content.splitlines()
+    start = lines.index("```")
+    return [line.split() for line in lines[start + 2 : lines.index("```", start + 1)]]
+
+
 @pytest.fixture
 async def entered(world: World) -> list[tuple[str, Table]]:
     """The entries uploaded as JSON tables by alice (two), bob and carol."""
@@ -33,14 +41,14 @@ async def entered(world: World) -> list[tuple[str, Table]]:
     return entries()
 
 
-def hog_tournament(tables: list[tuple[str, Table]], folder: Path) -> list[dict[str, Any]]:
+def hog_tournament(tables: list[tuple[str, Table]], folder: Path, *options: str) -> list[dict[str, Any]]:
     """The standings `hog tournament --json` gives for these tables, as a user would check them."""
     files = []
     for name, table in tables:
         (folder / f"{name}.json").write_text(json.dumps(table.tolist()))
         files.append(str(folder / f"{name}.json"))
     done = subprocess.run(
-        [sys.executable, "-m", "hogengine", "tournament", "--json", "--rules", RULES, *files],
+        [sys.executable, "-m", "hogengine", "tournament", "--json", "--rules", RULES, *options, *files],
         capture_output=True,
         text=True,
         check=True,
@@ -65,7 +73,7 @@ async def test_the_standings_are_the_solvers(
     assert lines[0] == (
         "**exact tournament** under swine-align to 100: 4 strategies; tie-break: mean win rate."
     )
-    rows = [line.split() for line in lines[3:-1]]
+    rows = table_rows(message.content)
     expected = tournament_exact(RULES, entered)
     owners = {"fours": "alice", "sixes": "bob", "course": "carol", "mixed": "alice"}
     assert rows == [
@@ -86,17 +94,54 @@ async def test_the_standings_are_the_solvers(
     assert stored is not None and [s.name for s in stored.standings] == [r[1] for r in rows]
 
 
-async def test_the_sampled_format_breaks_ties_exactly(world: World, entered: list[tuple[str, Table]]) -> None:
+async def test_the_sampled_format_breaks_ties_exactly_and_its_seed_replays_it(
+    world: World, entered: list[tuple[str, Table]], tmp_path: Path
+) -> None:
     result = await world.mod.slash(world.channel, "hog tournament", format="sampled")
 
     assert result.response is not None
-    rows = [line.split() for line in result.response.content.splitlines()[3:-1]]
+    rows = table_rows(result.response.content)
     five = table_from_function(always_roll(5), RULES)
     tables = dict(entered)
     assert sorted(row[1] for row in rows) == sorted(tables)
     for row in rows:
         assert int(row[3]) + int(row[4]) == 3
         assert row[5] == f"{exact_winrate(RULES, tables[row[1]], five).average:.6f}"
+    stored = await world.services.contests.latest(GUILD_ID)
+    assert stored is not None and stored.seed is not None
+    command = f"hog tournament --rules {RULES} --format sampled --seed {stored.seed}"
+    assert result.response.content.splitlines()[-1] == (
+        f"Dice seed `{stored.seed}`: `{command}` on the tables, named after the strategies in name order."
+    )
+    replayed = hog_tournament(sorted(entered), tmp_path, "--format", "sampled", "--seed", stored.seed)
+    assert [(r[1], r[3], r[4]) for r in rows] == [
+        (s["name"], str(s["wins"]), str(s["losses"])) for s in replayed
+    ]
+
+
+async def test_a_tournament_outliving_its_answer_posts_the_standings_anew(
+    world: World, entered: list[tuple[str, Table]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    contests = world.services.contests
+    play = contests.play
+
+    async def for_twenty_minutes(*args: Any, **kwargs: Any) -> Tournament:
+        done = await play(*args, **kwargs)
+        world.env.backend.advance_clock(20 * 60)  # a class-sized contest: past the 15-minute token
+        return done
+
+    monkeypatch.setattr(contests, "play", for_twenty_minutes)
+
+    await world.mod.slash(world.channel, "hog tournament")
+
+    posted = world.channel.last_message
+    assert posted is not None and posted.author.id == world.bot.user.id
+    assert posted.content.startswith(f"<@{world.mod.id}>: **exact tournament** under swine-align")
+    assert [row[1] for row in table_rows(posted.content)] == [
+        row.name for row in tournament_exact(RULES, entered).rows
+    ]
+    (standings,) = posted.attachments
+    await picture(standings)
 
 
 async def test_only_members_who_manage_the_server_start_one(world: World, entered: object) -> None:
@@ -109,12 +154,15 @@ async def test_only_members_who_manage_the_server_start_one(world: World, entere
     assert await world.services.contests.latest(GUILD_ID) is None
 
 
-async def test_too_few_strategies(world: World) -> None:
-    result = await world.mod.slash(world.channel, "hog tournament", rules="piggy-back")
+async def test_refusals_are_private(world: World, entered: object) -> None:
+    too_few = await world.mod.slash(world.channel, "hog tournament", rules="piggy-back")
+    async with world.services.contests.reserve(GUILD_ID):  # one is running on this server
+        running = await world.mod.slash(world.channel, "hog tournament")
 
-    assert result.response is not None
-    assert result.response.content == "A tournament needs at least two piggy-back strategies on this server."
-    assert world.domain_errors() == [result.response.content]
+    assert said(too_few) == "A tournament needs at least two piggy-back strategies on this server."
+    assert said(running) == "A tournament is already running on this server."
+    assert world.domain_errors() == [said(too_few), said(running)]
+    assert not [r for r in world.env.http_requests if r.path.endswith("/callback") and r.json == {"type": 5}]
 
 
 class Answer:
@@ -122,6 +170,7 @@ class Answer:
 
     def __init__(self) -> None:
         self.edits: list[str] = []
+        self.expires_at = discord.utils.utcnow() + timedelta(minutes=15)
 
     async def edit_original_response(self, *, content: str) -> None:
         self.edits.append(content)
@@ -149,7 +198,7 @@ def test_long_standings_fit_a_message_and_the_rest_is_in_the_picture() -> None:
         )
         for place in range(1, 24)
     )
-    tournament = Tournament(1, GUILD_ID, RULES, 100, "exact", None, 0.0, 1.0, standings)
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "exact", None, None, 0.0, 1.0, standings)
 
     text = standings_text(tournament)
 
@@ -164,7 +213,7 @@ def test_the_text_standings_show_whole_names_in_columns_that_fit_them() -> None:
         Standing(1, name, 1, "alice", 1, 1, 0.61),
         Standing(2, "short", 2, "bob", 2, 0, 0.39),
     )
-    tournament = Tournament(1, GUILD_ID, RULES, 100, "exact", None, 0.0, 1.0, standings)
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "exact", None, None, 0.0, 1.0, standings)
 
     lines = standings_text(tournament).splitlines()
 
