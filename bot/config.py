@@ -30,6 +30,7 @@ class Settings(BaseSettings):
     upload_workers: int = Field(default=2, ge=1)  # uploads checked at once (threads, each a sandbox)
     upload_max_waiting: int = Field(default=8, ge=1)  # uploads checked or queued; more are turned away
     upload_time_limit_seconds: float = Field(default=10.0, gt=0, le=600)  # CPU seconds per upload
+    strategies_per_person: int = Field(default=3, ge=1)  # kept per server and rule set by one person
     log_level: str = "INFO"
     heartbeat_path: Path | None = None  # the health check's heartbeat file; default: beside the database
 

@@ -39,6 +39,10 @@ class NameTaken(ServiceError):
     """Someone else on this server already has a strategy of that name."""
 
 
+class TooManyStrategies(ServiceError):
+    """The owner already keeps as many strategies under these rules on this server as one person may."""
+
+
 class StrategyNotFound(ServiceError):
     """No active strategy of that name on this server."""
 
@@ -76,6 +80,7 @@ __all__ = [
     "StillPlaying",
     "StrategyNotFound",
     "StrategyRefused",
+    "TooManyStrategies",
     "TournamentRefused",
     "UploadRefused",
     "UploadsBusy",

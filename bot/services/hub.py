@@ -23,6 +23,7 @@ def upload_limits(settings: Settings) -> UploadLimits:
         workers=settings.upload_workers,
         waiting=settings.upload_max_waiting,
         time_limit=settings.upload_time_limit_seconds,
+        per_person=settings.strategies_per_person,
     )
 
 

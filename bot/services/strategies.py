@@ -21,6 +21,7 @@ from bot.services.contest_errors import (
     NotYourStrategy,
     StrategyNotFound,
     StrategyRefused,
+    TooManyStrategies,
     UploadRefused,
     UploadsBusy,
     UploadsUnavailable,
@@ -51,12 +52,14 @@ _NOT_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
 
 @dataclass(frozen=True, slots=True)
 class UploadLimits:
-    """How uploads are rationed: a cooldown per user, the pool's threads, how many may wait, CPU time."""
+    """How uploads are rationed: a cooldown per user, the pool's threads, how many may wait, CPU time, and
+    how many strategies one person keeps."""
 
     cooldown_seconds: float = 60.0
     workers: int = 2
     waiting: int = 8  # uploads being checked or waiting for a thread; more are refused as busy
     time_limit: float = 10.0  # CPU seconds the sandbox allows one upload
+    per_person: int = 3  # active strategies one person may keep per server and rule set
 
 
 def check_upload(filename: str, size: int) -> str:
@@ -192,7 +195,7 @@ class StrategyService:
         """Everything that can be checked before the file is downloaded: its size and type, the rules, the
         name (free, or the owner's own), the owner's cooldown and the queue.
 
-        Raises UploadRefused, UnknownRules, NameTaken, OnCooldown or UploadsBusy.
+        Raises UploadRefused, UnknownRules, NameTaken, TooManyStrategies, OnCooldown or UploadsBusy.
         """
         kind = check_upload(filename, size)
         ruleset = get_rules(rules)
@@ -200,6 +203,8 @@ class StrategyService:
         current = await repo.active_by_name(self._db, guild_id, name.casefold())
         if current is not None and current["owner_id"] != owner.id:
             raise NameTaken(f"{current['owner_name']} already has a strategy called '{current['name']}'.")
+        mine = await repo.active_strategies(self._db, guild_id, ruleset.id, owner.id)
+        self._check_room([row["name"] for row in mine], name, ruleset.id)
         self._rations.check(owner.id)
         self._check_queue()
         return Ticket(guild_id, owner, filename, kind, name, ruleset.id)
@@ -258,6 +263,17 @@ class StrategyService:
         ticket = await self.admit(guild_id, owner, filename, len(data), name=name, rules=rules)
         return await self.evaluate(ticket, data)
 
+    def _check_room(self, names: list[str], name: str, rules: str) -> None:
+        """TooManyStrategies if a new strategy called `name` would pass the owner's limit under these rules
+        (re-uploading one of `names`, their active strategies, replaces it and is always fine)."""
+        if name.casefold() in (other.casefold() for other in names) or len(names) < self.limits.per_person:
+            return
+        listed = ", ".join(f"'{other}'" for other in names)
+        raise TooManyStrategies(
+            f"You already keep {len(names)} {rules} strategies on this server ({listed}), the most one "
+            "person may: delete one, or upload under one of those names to replace it."
+        )
+
     def _check_queue(self) -> None:
         if self._busy >= self.limits.waiting:
             raise UploadsBusy("Too many uploads are being checked right now: try again in a minute.")
@@ -295,6 +311,8 @@ class StrategyService:
             current = await repo.active_owner(conn, guild_id, key)
             if current is not None and current[1] != owner.id:
                 raise NameTaken(f"Someone else already has a strategy called '{values['name']}'.")
+            mine = await repo.active_names(conn, guild_id, owner.id, values["rules"])
+            self._check_room(mine, values["name"], values["rules"])
             await players_repo.upsert_players(conn, [(owner.id, owner.name)], values["created_at"])
             if current is not None:
                 await repo.retire_strategy(conn, current[0], values["created_at"])

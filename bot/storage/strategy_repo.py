@@ -139,6 +139,16 @@ async def owned_ids(conn: aiosqlite.Connection, owner_id: int) -> list[int]:
     return [row[0] for row in rows]
 
 
+async def active_names(conn: aiosqlite.Connection, guild_id: int, owner_id: int, rules: str) -> list[str]:
+    """The names of an owner's active strategies on a server under a rule set, inside the transaction."""
+    rows = await conn.execute_fetchall(
+        "SELECT name FROM strategies WHERE guild_id = ? AND owner_id = ? AND rules = ? AND active = 1"
+        " ORDER BY id",
+        (guild_id, owner_id, rules),
+    )
+    return [row[0] for row in rows]
+
+
 async def insert_match_strategy(
     conn: aiosqlite.Connection, match_id: int, strategy_id: int | None, name: str, table_data: bytes
 ) -> None:

@@ -15,6 +15,7 @@ from bot.services.contest_errors import (
     OnCooldown,
     StrategyNotFound,
     StrategyRefused,
+    TooManyStrategies,
     UploadRefused,
     UploadsBusy,
     UploadsUnavailable,
@@ -215,6 +216,30 @@ async def test_admission_checks_everything_known_before_the_download(
         await strategies.admit(GUILD, BOB, "x.py", 100, name="x" * 33)
     ticket = await strategies.admit(GUILD, BOB, "Bob's.json", 100, rules="fa20")
     assert (ticket.kind, ticket.name, ticket.rules) == ("json", "Bob-s", RULES)
+
+
+async def test_one_person_keeps_a_few_strategies_per_server_and_rule_set(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    for name in ("a", "b", "c"):
+        await strategies.upload(GUILD, ALICE, f"{name}.json", json_upload(np.full((100, 100), 4)))
+        clock.advance(60)
+
+    with pytest.raises(TooManyStrategies) as refused:
+        await strategies.admit(GUILD, ALICE, "d.json", 100)
+
+    assert str(refused.value) == (
+        "You already keep 3 swine-align strategies on this server ('a', 'b', 'c'), the most one person may: "
+        "delete one, or upload under one of those names to replace it."
+    )
+    assert (await strategies.upload(GUILD, ALICE, "B.json", json_upload(np.full((100, 100), 5)))).replaced
+    clock.advance(60)
+    await strategies.upload(GUILD, ALICE, "d.json", json_upload(np.full((100, 100), 4)), rules="pork-chop")
+    clock.advance(60)
+    await strategies.upload(GUILD + 1, ALICE, "d.json", json_upload(np.full((100, 100), 4)))
+    clock.advance(60)
+    await strategies.delete(GUILD, "a", ALICE.id)
+    assert (await strategies.upload(GUILD, ALICE, "d.json", json_upload(np.full((100, 100), 6)))).strategy
 
 
 async def test_replace_keeps_history_and_names_are_per_server(

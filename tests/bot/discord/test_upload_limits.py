@@ -116,3 +116,18 @@ async def test_a_game_in_another_channel_goes_on_while_a_slow_upload_is_checked(
     stored = await world.services.strategies.show(world.channel.guild.id, "slow")
     assert stored.cpu_seconds is not None and stored.cpu_seconds >= 2.0
     assert (await world.match(match.id)).state.turn >= 6
+
+
+async def test_a_fourth_strategy_is_refused_before_its_download(world: World, downloads: list[str]) -> None:
+    for name in ("a", "b", "c"):
+        await world.upload(world.alice, f"{name}.py", ROLL_4)
+        await world.env.advance_time(COOLDOWN)
+
+    refused = await world.upload(world.alice, "d.py", ROLL_4)
+
+    assert said(refused) == (
+        "You already keep 3 swine-align strategies on this server ('a', 'b', 'c'), the most one person may: "
+        "delete one, or upload under one of those names to replace it."
+    )
+    assert len(downloads) == 3
+    assert world.domain_errors() == [said(refused)]
