@@ -1,7 +1,8 @@
 """Ratings (openskill, Plackett-Luce) of games between people, leaderboards, stats and game history.
 
-Games against the house bot, or a stored strategy, are never rated. Stats read the stored matches and
-turns and the events the engine recorded with them.
+Games against the house bot, or a stored strategy, are never rated, nor are games in which either player
+never moved (accepted and given up at once, or timed out on the first turn): no free rating from a
+no-show. Stats read the stored matches and turns and the events the engine recorded with them.
 """
 
 import asyncio
@@ -63,7 +64,8 @@ class RatingService:
         self._lock = asyncio.Lock()
 
     async def record(self) -> list[int]:
-        """Rate, oldest first, every played game between two people not rated yet; the ids rated.
+        """Rate, oldest first, every played game between two people who both moved, not rated yet; the ids
+        rated.
 
         Call it whenever a game ends (cheap when there is nothing to do); reruns never rate twice.
         """

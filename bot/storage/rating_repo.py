@@ -17,11 +17,14 @@ _RATING_SELECT = (
 
 
 async def unrated_matches(db: Database) -> list[Row]:
-    """Played games between two people with a winner and no rating yet, in the order they ended."""
+    """Played games between two people, each of whom moved at least once, with a winner and no rating yet,
+    in the order they ended."""
+    moved = "EXISTS (SELECT 1 FROM turns t WHERE t.match_id = m.id AND t.player = {})"
     return await db.fetch_all(
         "SELECT m.id, m.rules, m.player0_id, m.player1_id, m.winner FROM matches m"
         f" WHERE m.status IN {PLAYED} AND m.bot_level IS NULL AND m.winner IS NOT NULL"
         " AND m.player0_id IS NOT NULL AND m.player1_id IS NOT NULL"
+        f" AND {moved.format(0)} AND {moved.format(1)}"
         " AND NOT EXISTS (SELECT 1 FROM rating_history h WHERE h.match_id = m.id)"
         " ORDER BY m.finished_at, m.id"
     )

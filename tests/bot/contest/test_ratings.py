@@ -16,13 +16,35 @@ from tests.bot.services.conftest import FakeClock, PlayOut
 
 
 async def beat(
-    service: GameService, clock: FakeClock, winner: Player, loser: Player, guild_id: int | None = GUILD
+    service: GameService,
+    clock: FakeClock,
+    winner: Player,
+    loser: Player,
+    *,
+    guild_id: int | None = GUILD,
+    moves: int = 2,
 ) -> Match:
-    """A game between two people that `winner` wins by the loser's forfeit."""
+    """A game between two people that `winner` wins by the loser's forfeit after `moves` turns of one die."""
     clock.advance(60)
     match = await service.challenge(CHANNEL, winner, loser, guild_id=guild_id)
-    await service.accept(match.id, loser.id)
+    match = await service.accept(match.id, loser.id)
+    for _ in range(moves):
+        person = match.player_to_move
+        assert person is not None
+        match = (await service.play(match.id, person.id, match.state.turn, 1)).match
     return await service.forfeit(match.id, loser.id)
+
+
+async def test_a_game_is_rated_only_once_both_players_moved(
+    service: GameService, ratings: RatingService, clock: FakeClock
+) -> None:
+    farmed = await beat(service, clock, ALICE, BOB, moves=0)  # accepted, then given up at once
+    one_sided = await beat(service, clock, ALICE, BOB, moves=1)
+    played = await beat(service, clock, ALICE, BOB, moves=2)
+
+    assert (farmed.winner, one_sided.winner) == (0, 0)
+    assert await ratings.record() == [played.id]
+    assert [entry.games for entry in await ratings.leaderboard("swine-align")] == [1, 1]
 
 
 async def test_leaderboard_rates_people_only(

@@ -10,13 +10,14 @@ ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
 
 
 async def beat(world: World, winner: str, loser: str) -> Match:
-    """A game between two of alice, bob and carol: the winner rolls one die, then the loser gives up."""
+    """A game between two of alice, bob and carol: each rolls one die, then the loser gives up."""
     first, second = getattr(world, winner), getattr(world, loser)
     await first.slash(world.channel, "hog challenge", opponent=second)
     await second.click(world.channel.last_message, label="Accept")
     match = await world.service.open_match_in_channel(world.channel.id, first.id)
     assert match is not None
     await first.click(await world.board(match.id), label="Roll 1")
+    await second.click(await world.board(match.id), label="Roll 1")  # rated once both moved
     await second.slash(world.channel, "hog forfeit")
     return await world.match(match.id)
 
