@@ -6,7 +6,9 @@ Jobs (targets of the issue on a 2-core machine, in-process after import):
   round robin of 77 random swine-align tables      <= 3 s
   round robin of 34 random pork-chop tables        <= 2 s
   the 17-entry pig-fest contest (sampled format)   <= 4 s    (136 matches of 9 games + 17 tie-breaks)
-Cold runs include building the transition model; warm runs reuse it (best of a few). The reference is the
+Cold runs include building the transition model; warm runs reuse it (best of 3, or of 20 for the jobs of
+milliseconds): on this virtual machine memory freed for a few seconds goes back to the host, and touching
+it again costs ~2 ms per MB, so single runs of the round robins vary by a third. The reference is the
 memoised recursion of hogengine/solver/reference.py over the same `step`, timed on the same machine: in
 full where that takes seconds, else on a smaller goal and scaled by the number of states (said so).
 
@@ -100,9 +102,9 @@ def main() -> None:
 
     entries = tables(swine, 77, 1)
     pairs = 77 * 76 // 2
-    warm = timed(lambda: winrate_matrix(swine, entries))
     forget()
     cold = timed(lambda: winrate_matrix(swine, entries))
+    warm = timed(lambda: winrate_matrix(swine, entries), 3)
     random_pair = reference_pair(swine, entries[0], entries[1], 40) * (100 / 40) ** 2
     line(
         "round robin, 77 swine-align tables", cold, warm, 3.0, random_pair * pairs, note=" (reference scaled)"
@@ -113,7 +115,7 @@ def main() -> None:
     entries = tables(chop, 34, 2)
     forget()
     cold = timed(lambda: winrate_matrix(chop, entries))
-    warm = timed(lambda: winrate_matrix(chop, entries))
+    warm = timed(lambda: winrate_matrix(chop, entries), 3)
     random_pair = reference_pair(chop, entries[0], entries[1], 40) * (100 / 40) ** 2
     line(
         "round robin, 34 pork-chop tables",
@@ -129,7 +131,7 @@ def main() -> None:
     named = [(f"entry{number}", table) for number, table in enumerate(entries)]
     forget()
     cold = timed(lambda: tournament_sampled(fest, named, Random(1)))
-    warm = timed(lambda: tournament_sampled(fest, named, Random(1)))
+    warm = timed(lambda: tournament_sampled(fest, named, Random(1)), 3)
     five = table_from_function(always_roll(5), fest)
     tie_break = reference_pair(fest, entries[0], five, 30) * (100 / 30) ** 2
     games = timed(lambda: tournament_sampled(fest, named[:2], Random(1)))
