@@ -33,8 +33,16 @@ class Settings(BaseSettings):
     strategies_per_person: int = Field(default=3, ge=1)  # kept per server and rule set by one person
     log_level: str = "INFO"
     heartbeat_path: Path | None = None  # the health check's heartbeat file; default: beside the database
+    solver_cache_path: Path | None = (
+        None  # solved rule sets kept across restarts; default: beside the database
+    )
 
     @property
     def heartbeat_file(self) -> Path:
         """Where the connected bot records that it is alive (`python -m bot --health` reads it)."""
         return self.heartbeat_path or self.database_path.parent / "hogbot.heartbeat"
+
+    @property
+    def solver_cache_dir(self) -> Path:
+        """Where solved rule sets are kept, so a restarted bot reads them instead of solving again."""
+        return self.solver_cache_path or self.database_path.parent / "solver-cache"

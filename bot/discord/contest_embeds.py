@@ -8,6 +8,8 @@ from bot.discord.embeds import timestamp
 from bot.images.standings import fitted
 from bot.services import (
     MAX_NAME,
+    PERFECT,
+    SCORE_ONLY,
     HistoryEntry,
     MatchAnalysis,
     MatchStatus,
@@ -23,7 +25,8 @@ from hogengine.rules import get_rules
 GOOD = discord.Colour.green()
 BAD = discord.Colour.red()
 INFO = discord.Colour.blurple()
-OPPONENTS = {"perfect": "the perfect bot"}  # how the reference opponents read
+# How the reference opponents read: the perfect bot is the one `/hog vs-bot level:perfect` plays.
+OPPONENTS = {PERFECT: "the perfect bot", SCORE_ONLY: "the best score-only table"}
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
 STANDINGS_HEADER = ("#", "strategy", "owner", "wins", "losses", "tie-break")
 # The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).
@@ -92,7 +95,7 @@ def strategy_list(strategies: Sequence[StoredStrategy], title: str) -> discord.E
     """A server's (or one person's) active strategies with their average against the perfect bot."""
     lines = []
     for strategy in strategies:
-        perfect = next((f.average for f in strategy.figures if f.opponent == "perfect"), None)
+        perfect = next((f.average for f in strategy.figures if f.opponent == PERFECT), None)
         versus = "" if perfect is None else f" · {perfect:.2%} vs the perfect bot"
         lines.append(f"**{strategy.name}** ({strategy.rules}) by {strategy.owner.name}{versus}")
     text = _bounded(lines) or "No strategies yet: `/hog upload strategy` adds one."

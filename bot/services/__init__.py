@@ -40,6 +40,7 @@ from bot.services.errors import (
     ServiceError,
     StaleAction,
 )
+from bot.services.figures import PERFECT, SCORE_ONLY
 from bot.services.games import GameService
 from bot.services.hub import Services
 from bot.services.models import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
@@ -50,6 +51,8 @@ __all__ = [
     "FORMATS",
     "HOUSE_LEVELS",
     "MAX_NAME",
+    "PERFECT",
+    "SCORE_ONLY",
     "AlreadyPlaying",
     "BotLevel",
     "CannotChallenge",

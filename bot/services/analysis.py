@@ -4,11 +4,11 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from bot.services import bots
 from bot.services.contest_errors import GameNotOver, NothingToAnalyse
 from bot.services.contest_models import MatchAnalysis
 from bot.services.models import Match, TurnRecord
 from bot.services.records import turn_from
+from bot.services.solver import Solver
 from bot.services.store import Clock, MatchStore
 from bot.storage import Database
 from bot.storage import repositories as repo
@@ -37,8 +37,9 @@ def seat_name(match: Match, seat: int) -> str:
 class AnalysisService:
     """Win-probability series and the cost of every choice, for any match with turns."""
 
-    def __init__(self, db: Database, clock: Clock = time.time) -> None:
+    def __init__(self, db: Database, solver: Solver, clock: Clock = time.time) -> None:
         self._db = db
+        self._solver = solver
         self._store = MatchStore(db, clock)
 
     async def analyse(self, match_id: int, *, guild_id: int, user_id: int) -> MatchAnalysis:
@@ -57,6 +58,6 @@ class AnalysisService:
                 "played. Ask again once it has ended."
             )
         results = replayed(match, turns)
-        solution = await bots.solution(match.rules, match.goal)
+        solution = await self._solver.solution(match.rules, match.goal)
         analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)
         return MatchAnalysis(match, (seat_name(match, 0), seat_name(match, 1)), analysis)

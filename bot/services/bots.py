@@ -1,11 +1,10 @@
-"""The house bot's brains and the hint oracle: strategies and the exact solver, solved off the event loop."""
+"""The house bot's brains: a fixed strategy, the course's table, a stored table, or the exact solver."""
 
-import asyncio
 from functools import cache
 
 from bot.services.models import BotLevel
+from bot.services.solver import Solver
 from hogengine.game import State
-from hogengine.solver import Solution, solve
 from hogengine.strategies import Table, always_roll, course_table
 
 EASY = always_roll(4)
@@ -16,14 +15,9 @@ def _course(rules: str, goal: int) -> Table:
     return course_table(rules, goal)
 
 
-async def solution(rules: str, goal: int) -> Solution:
-    """The exact solution of a rule set and goal, in a worker thread: the first call per process solves
-    (up to seconds), later ones hit the solver's cache."""
-    return await asyncio.to_thread(solve, rules, goal)
-
-
-async def choose(level: BotLevel, state: State, table: Table | None = None) -> int:
-    """The bot's choice in this state at this level; a stored strategy's level plays its `table`."""
+async def choose(level: BotLevel, state: State, solver: Solver, table: Table | None = None) -> int:
+    """The bot's choice in this state at this level (the perfect one asks the `solver`); a stored
+    strategy's level plays its `table`."""
     me, you = state.scores[state.mover], state.scores[1 - state.mover]
     if level is BotLevel.STRATEGY:
         if table is None:
@@ -33,4 +27,4 @@ async def choose(level: BotLevel, state: State, table: Table | None = None) -> i
         return EASY(me, you)
     if level is BotLevel.COURSE:
         return int(_course(state.rules, state.goal)[me, you])
-    return (await solution(state.rules, state.goal)).best_choice(state)
+    return (await solver.solution(state.rules, state.goal)).best_choice(state)

@@ -19,6 +19,7 @@ from bot.services.errors import (
 )
 from bot.services.models import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
 from bot.services.records import state_columns, turn_columns, turn_from
+from bot.services.solver import Solver
 from bot.services.store import Bound, Clock, MatchStore
 from bot.services.strategies import table_bytes, table_from_bytes
 from bot.storage import Database, open_migrated, strategy_repo
@@ -34,8 +35,16 @@ Seeds = Callable[[], bytes]  # a fresh secret dice seed per game
 class GameService:
     """Every game action; each call re-reads the match from the database (no game state in memory)."""
 
-    def __init__(self, db: Database, settings: Settings, clock: Clock, seeds: Seeds = new_seed) -> None:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        seeds: Seeds = new_seed,
+        solver: Solver | None = None,
+    ) -> None:
         self.settings = settings
+        self._solver = solver or Solver(settings.solver_cache_dir)
         self._db = db
         self._store = MatchStore(db, clock)
         self._clock = clock
@@ -158,7 +167,8 @@ class GameService:
                 return None
             bound = await self._bound(match)
             table = None if bound is None else table_from_bytes(bound.table_data)
-            return await self._play(match, seed, await bots.choose(match.bot_level, match.state, table), None)
+            choice = await bots.choose(match.bot_level, match.state, self._solver, table)
+            return await self._play(match, seed, choice, None)
 
     async def forfeit(self, match_id: int, user_id: int) -> Match:
         """A player gives up an active game (the other side wins), or withdraws from a pending challenge
@@ -241,7 +251,7 @@ class GameService:
             raise MatchOver("This game is over: no hints needed.")
         if match.state.mover != seat:
             raise NotYourTurn("Hints are for your own turn.")
-        solution = await bots.solution(match.rules, match.goal)
+        solution = await self._solver.solution(match.rules, match.goal)
         return Hint(
             match.state,
             solution.best_choice(match.state),

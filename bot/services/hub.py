@@ -10,6 +10,7 @@ from bot.services.contests import ContestService
 from bot.services.games import GameService, Seeds
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
+from bot.services.solver import Solver
 from bot.services.store import Clock
 from bot.services.strategies import StrategyService, UploadLimits
 from bot.storage import Database, open_migrated
@@ -43,13 +44,14 @@ class Services:
     async def open(cls, settings: Settings, clock: Clock = time.time, seeds: Seeds = new_seed) -> "Services":
         """Open (creating if needed) and migrate the database, and build every service on it."""
         db = await open_migrated(settings.database_path)
+        solver = Solver(settings.solver_cache_dir)
         return cls(
             db,
-            GameService(db, settings, clock, seeds),
-            StrategyService(db, clock, upload_limits(settings)),
+            GameService(db, settings, clock, seeds, solver),
+            StrategyService(db, clock, upload_limits(settings), solver),
             ContestService(db, clock),
             RatingService(db, clock),
-            AnalysisService(db, clock),
+            AnalysisService(db, solver, clock),
             PrivacyService(db, clock),
         )
 

@@ -3,13 +3,11 @@ pool, stored per server with their exact win rates, listed, shown, replaced (his
 
 import asyncio
 import hashlib
-import json
 import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from pathlib import PurePath
 from typing import Any, TypeVar
 
@@ -28,8 +26,10 @@ from bot.services.contest_errors import (
     WrongRules,
 )
 from bot.services.contest_models import Matchup, StoredStrategy, Ticket, Upload
+from bot.services.figures import compute_figures, current, figures_from, figures_json
 from bot.services.models import Player
 from bot.services.rations import Rations
+from bot.services.solver import Solver
 from bot.storage import Database, Row
 from bot.storage import repositories as players_repo
 from bot.storage import strategy_repo as repo
@@ -37,14 +37,11 @@ from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
-from hogengine.solver import best_table, exact_winrates
-from hogengine.strategies import SIZE, BadStrategy, Table, always_roll, table_from_function, table_from_json
+from hogengine.strategies import SIZE, BadStrategy, Table, table_from_json
 
 Clock = Callable[[], float]
 T = TypeVar("T")
 KINDS = (".py", ".json")
-REFERENCE_DICE = (4, 5, 6)
-PERFECT = "perfect"
 MAX_NAME = 32  # characters of a strategy name
 _NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9 _.-]{{0,{MAX_NAME - 1}}}")
 _NOT_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
@@ -104,32 +101,6 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@cache
-def _perfect(rules: str, goal: int) -> Table:
-    """The best score-only table of a rule set and goal, made once per process."""
-    return best_table(rules, goal)
-
-
-def compute_figures(rules: str, table: Table, goal: int = MAX_GOAL) -> tuple[Matchup, ...]:
-    """Exact win rates against always_roll(4), (5), (6) and the "perfect" bot. For a table-vs-table rate
-    the perfect bot is the solver's best score-only table (`best_table`), not full-state optimal play."""
-    opponents = {f"always_roll({n})": table_from_function(always_roll(n), rules) for n in REFERENCE_DICE}
-    opponents[PERFECT] = _perfect(rules, goal)
-    rates = exact_winrates(rules, [(table, other) for other in opponents.values()], goal)
-    return tuple(
-        Matchup(name, rate.first, rate.second, rate.average)
-        for name, rate in zip(opponents, rates, strict=True)
-    )
-
-
-def _figures_json(figures: tuple[Matchup, ...]) -> str:
-    return json.dumps([[m.opponent, m.first, m.second, m.average] for m in figures])
-
-
-def _figures_from(text: str | None) -> tuple[Matchup, ...]:
-    return tuple(Matchup(*item) for item in json.loads(text)) if text else ()
-
-
 def strategy_from(row: Row) -> StoredStrategy:
     """A StoredStrategy from its row (with the table if the row carries it)."""
     data = row.get("table_data")
@@ -143,7 +114,7 @@ def strategy_from(row: Row) -> StoredStrategy:
         source_hash=row["source_hash"],
         table_hash=row["table_hash"],
         active=bool(row["active"]),
-        figures=_figures_from(row["figures"]),
+        figures=figures_from(row["figures"]),
         cpu_seconds=row["cpu_seconds"],
         created_at=row["created_at"],
         replaced_at=row["replaced_at"],
@@ -166,8 +137,15 @@ def _json_table(data: bytes, ruleset: RuleSet) -> Table:
 class StrategyService:
     """Strategies of every server; evaluation and figures run in a bounded thread pool."""
 
-    def __init__(self, db: Database, clock: Clock = time.time, limits: UploadLimits | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock = time.time,
+        limits: UploadLimits | None = None,
+        solver: Solver | None = None,
+    ) -> None:
         self.limits = limits or UploadLimits()
+        self._solver = solver or Solver()
         self._db = db
         self._clock = clock
         self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="hog-upload")
@@ -225,12 +203,7 @@ class StrategyService:
             try:
                 table, cpu = await self._run(ticket, data, ruleset)
                 table_hash = _sha256(table_bytes(table))
-                known = await repo.same_table(self._db, ruleset.id, table_hash)
-                figures = (
-                    _figures_from(known["figures"])
-                    if known
-                    else await self._offload(compute_figures, ruleset.id, table)
-                )
+                figures = await self._figures(ruleset.id, table, table_hash)
             finally:
                 self._busy -= 1
         values = {
@@ -243,7 +216,7 @@ class StrategyService:
             "table_data": table_bytes(table),
             "source_hash": _sha256(data),
             "table_hash": table_hash,
-            "figures": _figures_json(figures),
+            "figures": figures_json(figures),
             "cpu_seconds": cpu,
             "created_at": self._clock(),
         }
@@ -262,6 +235,15 @@ class StrategyService:
         """`admit` and `evaluate` in one go, for a file already at hand."""
         ticket = await self.admit(guild_id, owner, filename, len(data), name=name, rules=rules)
         return await self.evaluate(ticket, data)
+
+    async def _figures(self, rules: str, table: Table, table_hash: str) -> tuple[Matchup, ...]:
+        """The table's figures: those of an identical table stored before, else computed in the pool."""
+        known = await repo.same_table(self._db, rules, table_hash)
+        stored = figures_from(None if known is None else known["figures"])
+        if current(stored):
+            return stored
+        perfect = (await self._solver.solution(rules, MAX_GOAL)).policy
+        return await self._offload(compute_figures, rules, table, perfect)
 
     def _check_room(self, names: list[str], name: str, rules: str) -> None:
         """TooManyStrategies if a new strategy called `name` would pass the owner's limit under these rules

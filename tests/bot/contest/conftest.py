@@ -13,6 +13,7 @@ from bot.services.analysis import AnalysisService
 from bot.services.contests import ContestService
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
+from bot.services.solver import Solver
 from bot.services.strategies import StrategyService, UploadLimits
 from bot.storage import Database
 from hogengine.game import State
@@ -51,8 +52,14 @@ async def db(service: GameService, settings: Settings) -> AsyncIterator[Database
 
 
 @pytest.fixture
-def strategies(db: Database, clock: FakeClock) -> Iterator[StrategyService]:
-    strategy_service = StrategyService(db, clock, UploadLimits(cooldown_seconds=30.0, time_limit=5.0))
+def solver(settings: Settings) -> Solver:
+    return Solver(settings.solver_cache_dir)
+
+
+@pytest.fixture
+def strategies(db: Database, clock: FakeClock, solver: Solver) -> Iterator[StrategyService]:
+    limits = UploadLimits(cooldown_seconds=30.0, time_limit=5.0)
+    strategy_service = StrategyService(db, clock, limits, solver)
     yield strategy_service
     strategy_service.close()
 
@@ -70,8 +77,8 @@ def ratings(db: Database, clock: FakeClock) -> RatingService:
 
 
 @pytest.fixture
-def analysis(db: Database, clock: FakeClock) -> AnalysisService:
-    return AnalysisService(db, clock)
+def analysis(db: Database, clock: FakeClock, solver: Solver) -> AnalysisService:
+    return AnalysisService(db, solver, clock)
 
 
 @pytest.fixture

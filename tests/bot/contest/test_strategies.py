@@ -25,7 +25,7 @@ from bot.services.rations import FREE_TRIES
 from bot.services.strategies import StrategyService, UploadLimits, strategy_name, table_bytes
 from bot.storage import Database
 from hogengine.sandbox import SandboxUnavailable
-from hogengine.solver import best_table, exact_winrate
+from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4
 from tests.bot.services.conftest import FakeClock, PlayOut
@@ -48,7 +48,7 @@ async def test_python_upload_is_stored_with_exact_figures(strategies: StrategySe
     assert upload.replaced is None and upload.duplicate_of is None
     assert upload.labels[0] == "Free Bacon" and set(upload.labels) == set(range(11))
     opponents = {f"always_roll({n})": table_from_function(always_roll(n), RULES) for n in (4, 5, 6)}
-    opponents["perfect"] = best_table(RULES)
+    opponents["optimal"] = solve(RULES).policy  # full-state optimal play, as vs-bot level:perfect
     assert [figure.opponent for figure in stored.figures] == list(opponents)
     for figure in stored.figures:
         rate = exact_winrate(RULES, expected, opponents[figure.opponent])
@@ -56,6 +56,15 @@ async def test_python_upload_is_stored_with_exact_figures(strategies: StrategySe
             (rate.first, rate.second, rate.average), abs=1e-12
         )
     assert await strategies.show(GUILD, "MOD") == stored
+
+
+async def test_the_perfect_bot_of_the_figures_sees_the_hidden_state(strategies: StrategyService) -> None:
+    table = table_from_function(always_roll(6), "pork-chop")
+    upload = await strategies.upload(GUILD, ALICE, "six.json", json_upload(table), rules="pork-chop")
+
+    (perfect,) = [figure for figure in upload.strategy.figures if figure.opponent == "optimal"]
+    rate = exact_winrate("pork-chop", table, solve("pork-chop").policy)  # the vs-bot perfect level's play
+    assert (perfect.first, perfect.second) == pytest.approx((rate.first, rate.second), abs=1e-12)
 
 
 async def test_json_upload_is_accepted(strategies: StrategyService) -> None:

@@ -55,9 +55,10 @@ def answered(token: str) -> Callable[[Request], bool]:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, solver_cache: Path) -> Settings:
     return Settings(
         database_path=tmp_path / "hog.sqlite3",
+        solver_cache_path=solver_cache,
         dev_guild_id=GUILD_ID,
         bot_move_delay_seconds=0,
         turn_timeout_seconds=20,  # the clock ticks every second

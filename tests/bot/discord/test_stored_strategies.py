@@ -4,8 +4,10 @@ import json
 
 import numpy as np
 
-from bot.services import MatchStatus, Player
-from hogengine.solver import best_table, exact_winrate
+from bot.discord.contest_embeds import strategy_card, strategy_list
+from bot.services import SCORE_ONLY, MatchStatus, Player, StoredStrategy
+from bot.services.contest_models import Matchup
+from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.discord.harness import (
     World,
@@ -31,7 +33,7 @@ async def test_strategies_are_listed_with_their_strength(world: World) -> None:
     everyone = private_embed(await world.carol.slash(world.channel, "hog strategies"))
     bobs = private_embed(await world.carol.slash(world.channel, "hog strategies", user=world.bob))
 
-    perfect = best_table(RULES)
+    perfect = solve(RULES).policy
     four = exact_winrate(RULES, table_from_function(always_roll(4), RULES), perfect).average
     mod = exact_winrate(RULES, MOD, perfect).average
     assert everyone.title == "Strategies on this server"
@@ -50,7 +52,7 @@ async def test_a_strategy_is_shown_with_its_heatmap(world: World) -> None:
 
     embed = private_embed(result)
     assert embed.title == "four" and "version 2 of 2" in (embed.description or "")
-    rate = exact_winrate(RULES, table_from_function(always_roll(4), RULES), best_table(RULES))
+    rate = exact_winrate(RULES, table_from_function(always_roll(4), RULES), solve(RULES).policy)
     assert (
         f"**{rate.average:.4%}**" in {field.name: field.value for field in embed.fields}["vs the perfect bot"]
     )
@@ -154,3 +156,25 @@ async def test_a_strategy_plays_only_its_own_rules(world: World) -> None:
 
     assert said(result) == "'mod' plays swine-align, not pork-chop."
     assert world.domain_errors() == [said(result)]
+
+
+def test_figures_stored_against_the_score_only_table_are_labelled_as_such() -> None:
+    legacy = StoredStrategy(
+        1,
+        2,
+        Player(3, "alice"),
+        "old",
+        RULES,
+        "py",
+        "",
+        "",
+        True,
+        (Matchup(SCORE_ONLY, 0.4, 0.3, 0.35),),
+        None,
+        0,
+        None,
+    )
+    card = strategy_card(legacy, 1)
+
+    assert [field.name for field in card.fields] == ["vs the best score-only table"]
+    assert strategy_list([legacy], "x").description == "**old** (swine-align) by alice"

@@ -12,7 +12,7 @@ import simcord
 
 from bot.discord.errors import APOLOGY
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
-from hogengine.solver import best_table, exact_winrate
+from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.discord.conftest import GUILD_ID, UPLOAD_TIME_LIMIT
 from tests.bot.discord.harness import World, picture, private_embed, said
@@ -35,7 +35,7 @@ async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: W
     assert "**mod** plays swine-align: a Python file" in (embed.description or "")
     table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
     opponents = {f"always_roll({n})": table_from_function(always_roll(n), RULES) for n in (4, 5, 6)}
-    opponents["the perfect bot"] = best_table(RULES)
+    opponents["the perfect bot"] = solve(RULES).policy  # the very player of vs-bot level:perfect
     shown = {field.name: field.value for field in embed.fields}
     assert list(shown) == [f"vs {name}" for name in opponents]
     for name, opponent in opponents.items():
@@ -51,6 +51,25 @@ async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: W
     assert embed.image.url is not None and embed.image.url.endswith(heatmap.filename)
     stored = await world.services.strategies.show(GUILD_ID, "mod")
     assert stored.table is not None and np.array_equal(stored.table, table)
+
+
+async def test_a_pig_fest_upload_is_measured_against_the_full_state_perfect_bot(world: World) -> None:
+    result = await world.upload(world.alice, "mod.py", SCORE_MOD, rules="pig-fest")
+
+    embed = private_embed(result)
+    assert embed.title == "Accepted: mod" and "plays pig-fest" in (embed.description or "")
+    table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
+    perfect = solve("pig-fest").policy  # what vs-bot level:perfect plays: it sees the Pig Fest streaks
+    rate = exact_winrate("pig-fest", table, perfect)
+    shown = {field.name: field.value for field in embed.fields}
+    assert shown["vs the perfect bot"] == (
+        f"**{rate.average:.4%}**\nfirst {rate.first:.4%}\nsecond {rate.second:.4%}"
+    )
+    assert rate.average < 0.5
+    assert result.response is not None
+    (heatmap,) = result.response.attachments
+    await picture(heatmap)
+    assert heatmap.description is not None and "'mod (pig-fest)'" in heatmap.description
 
 
 async def test_a_json_table_is_accepted_and_an_identical_table_recognised(world: World) -> None:

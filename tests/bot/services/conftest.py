@@ -44,8 +44,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(database_path=tmp_path / "hog.sqlite3", _env_file=None)
+def settings(tmp_path: Path, solver_cache: Path) -> Settings:
+    return Settings(database_path=tmp_path / "hog.sqlite3", solver_cache_path=solver_cache, _env_file=None)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from bot.services import (
 )
 from bot.services.bots import choose
 from bot.services.models import HOUSE_LEVELS, BotLevel
+from bot.services.solver import Solver
 from hogengine.game import legal_choices, new_game
 
 from .conftest import ALICE, BOB, CHANNEL, PlayOut
@@ -52,9 +53,9 @@ async def test_no_rematch_of_a_declined_challenge(service: GameService) -> None:
 @pytest.mark.parametrize("rules", ["swine-align", "pork-chop", "piggy-back"])  # pig-fest: 9 s to solve
 async def test_bots_choose_legal_moves(level: BotLevel, rules: str) -> None:
     state = new_game(rules, 100, (37, 81))
-    assert await choose(level, state) in legal_choices(state)
+    assert await choose(level, state, Solver()) in legal_choices(state)
     if level is BotLevel.EASY:
-        assert await choose(level, state) == 4
+        assert await choose(level, state, Solver()) == 4
 
 
 async def test_hint_only_on_your_own_turn(service: GameService) -> None:

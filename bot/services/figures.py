@@ -1,0 +1,42 @@
+"""A strategy's exact win rates against the reference opponents, as stored with it (JSON text)."""
+
+import json
+
+from bot.services.contest_models import Matchup
+from hogengine.game import MAX_GOAL
+from hogengine.solver import Player, exact_winrates
+from hogengine.strategies import Table, always_roll, table_from_function
+
+REFERENCE_DICE = (4, 5, 6)
+# The perfect bot: full-state optimal play (`solve(rules, goal).policy`), the very player of
+# `/hog vs-bot level:perfect`. Figures stored before it was (key "perfect") were against the best
+# score-only table, and are read as that.
+PERFECT = "optimal"
+SCORE_ONLY = "perfect"
+
+
+def compute_figures(rules: str, table: Table, perfect: Player, goal: int = MAX_GOAL) -> tuple[Matchup, ...]:
+    """Exact win rates (blocking) against always_roll(4), (5), (6) and the perfect bot, whose full-state
+    `perfect` policy sees the hidden state a table cannot: no table beats it on average."""
+    opponents: dict[str, Player] = {
+        f"always_roll({n})": table_from_function(always_roll(n), rules) for n in REFERENCE_DICE
+    }
+    opponents[PERFECT] = perfect
+    rates = exact_winrates(rules, [(table, other) for other in opponents.values()], goal)
+    return tuple(
+        Matchup(name, rate.first, rate.second, rate.average)
+        for name, rate in zip(opponents, rates, strict=True)
+    )
+
+
+def figures_json(figures: tuple[Matchup, ...]) -> str:
+    return json.dumps([[m.opponent, m.first, m.second, m.average] for m in figures])
+
+
+def figures_from(text: str | None) -> tuple[Matchup, ...]:
+    return tuple(Matchup(*item) for item in json.loads(text)) if text else ()
+
+
+def current(figures: tuple[Matchup, ...]) -> bool:
+    """Whether stored figures include the perfect bot as it plays now (so another upload may reuse them)."""
+    return any(figure.opponent == PERFECT for figure in figures)
