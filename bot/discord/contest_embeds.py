@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 import discord
+from discord.utils import escape_markdown as md
 
 from bot.discord.embeds import timestamp
 from bot.images.standings import fitted
@@ -20,6 +21,7 @@ from bot.services import (
     Upload,
 )
 from hogengine.analysis import MISTAKE, Move
+from hogengine.game import State, choice_label
 from hogengine.rules import get_rules
 
 GOOD = discord.Colour.green()
@@ -55,14 +57,16 @@ def _source(strategy: StoredStrategy) -> str:
 def upload_verdict(upload: Upload) -> discord.Embed:
     """An accepted upload: what it is, what it replaced or equals, and its exact win rates."""
     strategy = upload.strategy
-    lines = [f"**{strategy.name}** plays {strategy.rules}: {_source(strategy)}."]
+    lines = [f"**{md(strategy.name)}** plays {strategy.rules}: {_source(strategy)}."]
     if upload.replaced is not None:
         lines.append("It replaces your earlier version (kept in the strategy's history).")
     if upload.duplicate_of is not None:
         twin = upload.duplicate_of
-        lines.append(f"Its table is identical to **{twin.name}** by {twin.owner.name} (same SHA-256).")
+        lines.append(
+            f"Its table is identical to **{md(twin.name)}** by {md(twin.owner.name)} (same SHA-256)."
+        )
     lines.append("Exact win rates over both seatings, against:")
-    embed = discord.Embed(title=f"Accepted: {strategy.name}", description="\n".join(lines), colour=GOOD)
+    embed = discord.Embed(title=f"Accepted: {md(strategy.name)}", description="\n".join(lines), colour=GOOD)
     embed.set_footer(text=f"table SHA-256 {strategy.table_hash}")
     return _figures(embed, strategy)
 
@@ -75,9 +79,9 @@ def refused(reason: str) -> discord.Embed:
 def strategy_card(strategy: StoredStrategy, versions: int) -> discord.Embed:
     """One stored strategy: owner, rule set, source, versions and its exact win rates."""
     embed = discord.Embed(
-        title=strategy.name,
+        title=md(strategy.name),
         description=(
-            f"By {strategy.owner.name} for {strategy.rules}: {_source(strategy)}. Uploaded "
+            f"By {md(strategy.owner.name)} for {strategy.rules}: {_source(strategy)}. Uploaded "
             f"{timestamp(strategy.created_at)}; version {versions} of {versions}."
         ),
         colour=INFO,
@@ -97,7 +101,7 @@ def strategy_list(strategies: Sequence[StoredStrategy], title: str) -> discord.E
     for strategy in strategies:
         perfect = next((f.average for f in strategy.figures if f.opponent == PERFECT), None)
         versus = "" if perfect is None else f" · {perfect:.2%} vs the perfect bot"
-        lines.append(f"**{strategy.name}** ({strategy.rules}) by {strategy.owner.name}{versus}")
+        lines.append(f"**{md(strategy.name)}** ({strategy.rules}) by {md(strategy.owner.name)}{versus}")
     text = _bounded(lines) or "No strategies yet: `/hog upload strategy` adds one."
     return discord.Embed(title=title, description=text, colour=INFO)
 
@@ -154,7 +158,8 @@ def _replay(tournament: Tournament) -> list[str]:
 def leaderboard(ratings: Sequence[Rating], rules: str) -> discord.Embed:
     """The best rated players of a server under one rule set (games against the bot are not rated)."""
     lines = [
-        f"{place}. **{r.player.name}** {r.score:.1f} (mu {r.mu:.1f}, sigma {r.sigma:.2f}) · {r.games} game(s)"
+        f"{place}. **{md(r.player.name)}** {r.score:.1f} (mu {r.mu:.1f}, sigma {r.sigma:.2f})"
+        f" · {r.games} game(s)"
         for place, r in enumerate(ratings, start=1)
     ]
     text = "\n".join(lines) or "No rated games here yet: `/hog challenge` someone."
@@ -166,7 +171,7 @@ def stats(found: Stats) -> discord.Embed:
     """A player's record on this server (games, wins, favourite dice, Pork Chops, Pig Fest streak) and
     their global ratings."""
     embed = discord.Embed(
-        title=f"{found.player.name}'s Hog",
+        title=f"{md(found.player.name)}'s Hog",
         description="Games on this server; ratings count rated games on every server, as the leaderboard's.",
         colour=INFO,
     )
@@ -191,18 +196,18 @@ def history(entries: Sequence[HistoryEntry], name: str) -> discord.Embed:
         result = ("won" if entry.won else "lost") + _HOW.get(entry.status, "")
         when = "" if entry.finished_at is None else f" {timestamp(entry.finished_at)}"
         lines.append(
-            f"`#{entry.match_id}` {entry.rules} vs {entry.opponent}: **{result}** {mine}-{theirs}{when}"
+            f"`#{entry.match_id}` {entry.rules} vs {md(entry.opponent)}: **{result}** {mine}-{theirs}{when}"
         )
     text = "\n".join(lines) or "No games played yet."
-    return discord.Embed(title=f"{name}'s latest games on this server", description=text, colour=INFO)
+    return discord.Embed(title=f"{md(name)}'s latest games on this server", description=text, colour=INFO)
 
 
-def _mistake(move: Move, rules: str) -> str:
-    label = get_rules(rules).choice_label
+def _mistake(move: Move, before: State) -> str:
+    """A costly choice, each choice named by what it did then (a spent Pork Chop's -1 rolls ten dice)."""
     me, you = move.scores[move.player], move.scores[1 - move.player]
     return (
-        f"turn {move.turn + 1} at {me}-{you}: **{label(move.choice)}** ({move.value:.1%}) instead of "
-        f"**{label(move.best)}** ({move.best_value:.1%})"
+        f"turn {move.turn + 1} at {me}-{you}: **{choice_label(before, move.choice)}** ({move.value:.1%}) "
+        f"instead of **{choice_label(before, move.best)}** ({move.best_value:.1%})"
     )
 
 
@@ -218,10 +223,10 @@ def analysis(found: MatchAnalysis) -> discord.Embed:
         colour=INFO,
     )
     for summary in found.analysis.players:
-        mistakes = [_mistake(move, match.rules) for move in summary.mistakes]
+        mistakes = [_mistake(move, found.states[move.turn]) for move in summary.mistakes]
         clean = f"No mistakes: every choice within {MISTAKE:.1%} of the best."
         embed.add_field(
-            name=f"{found.names[summary.player]}: accuracy {summary.accuracy:.1f}%",
+            name=f"{md(found.names[summary.player])}: accuracy {summary.accuracy:.1f}%",
             value="\n".join(
                 [
                     f"{summary.moves} choice(s), {summary.expected_loss:.1%} of winning chances given away.",

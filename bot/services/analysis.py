@@ -60,4 +60,5 @@ class AnalysisService:
         results = replayed(match, turns)
         solution = await self._solver.solution(match.rules, match.goal)
         analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)
-        return MatchAnalysis(match, (seat_name(match, 0), seat_name(match, 1)), analysis)
+        names = (seat_name(match, 0), seat_name(match, 1))
+        return MatchAnalysis(match, names, analysis, tuple(result.before for result in results))

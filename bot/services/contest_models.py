@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from bot.services.models import Match, MatchStatus, Player
 from hogengine.analysis import Analysis
+from hogengine.game import State
 from hogengine.strategies import Table
 
 
@@ -146,11 +147,13 @@ class HistoryEntry:
 
 @dataclass(frozen=True, slots=True)
 class MatchAnalysis:
-    """A played match and its analysis; `names` are by seat, for the win-probability chart."""
+    """A played match and its analysis; `names` are by seat, for the win-probability chart, and `states`
+    the full state before each turn (what a choice did depends on it)."""
 
     match: Match
     names: tuple[str, str]
     analysis: Analysis
+    states: tuple[State, ...]
 
 
 @dataclass(frozen=True, slots=True)

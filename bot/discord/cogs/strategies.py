@@ -112,7 +112,11 @@ class StrategyCommands(Commands):
     ) -> None:
         owner = None if user is None else user.id
         found = await self.bot.services.strategies.active(guild_of(interaction), owner)
-        title = "Strategies on this server" if user is None else f"{user.display_name}'s strategies"
+        title = (
+            "Strategies on this server"
+            if user is None
+            else f"{escape_markdown(user.display_name)}'s strategies"
+        )
         embed = contest_embeds.strategy_list(found, title)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -133,4 +137,5 @@ class StrategyCommands(Commands):
     @app_commands.autocomplete(name=own_strategy)
     async def delete_strategy(self, interaction: discord.Interaction[Any], name: str) -> None:
         deleted = await self.bot.services.strategies.delete(guild_of(interaction), name, interaction.user.id)
-        await reply(interaction, f"Deleted **{deleted.name}** and its history. Past games keep their copy.")
+        gone = escape_markdown(deleted.name)
+        await reply(interaction, f"Deleted **{gone}** and its history. Past games keep their copy.")

@@ -1,52 +1,64 @@
 """After a game, the Analysis button (for anyone) and `/hog analyze` show privately how the exact chances
 moved and what each choice cost: the solver's own values at every position of the game."""
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from bot.services import Player
 from hogengine.analysis import MISTAKE
-from hogengine.game import State
-from hogengine.rules import get_rules
+from hogengine.game import State, choice_label, new_game
+from hogengine.replay import GameRecord, Turn, replay
 from hogengine.solver import solve
 from tests.bot.discord.conftest import GUILD_ID
-from tests.bot.discord.harness import World, picture, private, private_embed, replay, said
-
-RULES = "swine-align"
+from tests.bot.discord.harness import World, picture, private, private_embed, said
 
 
-def alice_tens_bob_fives(state: State) -> int:
+def tens_then_fives(state: State) -> int:
     return 10 if state.mover == 0 else 5
 
 
+def chops_then_fives(state: State) -> int:
+    """alice always plays -1: a Pork Chop first, ten dice once it is spent."""
+    return -1 if state.mover == 0 else 5
+
+
 def solvers_view(
-    turns: list[dict[str, Any]], winner: int
+    record: dict[str, Any], winner: int
 ) -> tuple[list[float], dict[int, list[tuple[float, str]]]]:
-    """Player 0's chance before each turn and at the end, and each seat's (cost, mistake line) per choice."""
-    solution = solve(RULES)
-    label = get_rules(RULES).choice_label
+    """Player 0's chance before each turn and at the end, and each seat's (cost, mistake line) per choice:
+    the solver's values of the full states (hidden parts too) the engine replays from the export."""
+    rules, goal = record["rules"], record["goal"]
+    solution = solve(rules, goal)
+    turns = tuple(Turn(turn["choice"], tuple(turn["rolls"])) for turn in record["turns"])
     series: list[float] = []
     choices: dict[int, list[tuple[float, str]]] = {0: [], 1: []}
-    scores = (0, 0)
-    for turn in turns:
-        seat = turn["player"]
-        state = State(RULES, 100, scores, mover=seat, turn=turn["turn"])
+    for result in replay(GameRecord(new_game(rules, goal), turns)):
+        state, seat = result.before, result.player
         chance = solution.win_probability(state)
         series.append(chance if seat == 0 else 1 - chance)
         values = solution.choice_values(state)
         best = max(values, key=lambda choice: values[choice])
+        me, you = state.scores[seat], state.scores[1 - seat]
         line = (
-            f"turn {turn['turn'] + 1} at {scores[seat]}-{scores[1 - seat]}: **{label(turn['choice'])}** "
-            f"({values[turn['choice']]:.1%}) instead of **{label(best)}** ({values[best]:.1%})"
+            f"turn {state.turn + 1} at {me}-{you}: **{choice_label(state, result.choice)}** "
+            f"({values[result.choice]:.1%}) instead of **{choice_label(state, best)}** ({values[best]:.1%})"
         )
-        choices[seat].append((values[best] - values[turn["choice"]], line))
-        scores = (turn["score"][0], turn["score"][1])
+        choices[seat].append((values[best] - values[result.choice], line))
     series.append(1.0 if winner == 0 else 0.0)
     return series, choices
 
 
-async def test_the_analysis_of_a_finished_game_is_the_solvers(world: World) -> None:
-    match = await world.challenge()
-    boards = await world.play_to_end(match.id, alice_tens_bob_fives)
+@pytest.mark.parametrize(
+    ("rules", "choose"),
+    [("swine-align", tens_then_fives), ("pork-chop", chops_then_fives), ("pig-fest", tens_then_fives)],
+)
+async def test_the_analysis_of_a_finished_game_is_the_solvers(
+    world: World, rules: str, choose: Callable[[State], int]
+) -> None:
+    match = await world.challenge(rules)
+    boards = await world.play_to_end(match.id, choose)
 
     pressed = await world.carol.click(boards[-1], label="Analysis")  # anyone may look, privately
 
@@ -54,8 +66,8 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(world: World) -> N
     assert callback == {"type": 5, "data": {"flags": 64}}  # "thinking…": the first solve may take seconds
     finished = await world.match(match.id)
     assert finished.winner is not None
-    series, choices = solvers_view(replay(await world.export(match.id)), finished.winner)
-    assert any(cost >= MISTAKE for cost, _ in choices[0])  # ten dice every turn: alice has mistakes to see
+    series, choices = solvers_view(await world.export(match.id), finished.winner)
+    assert any(cost >= MISTAKE for cost, _ in choices[0])  # alice's habit costs her: mistakes to see
     (chart,) = private(pressed).attachments
     await picture(chart)
     assert chart.description == (
@@ -63,7 +75,7 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(world: World) -> N
         f"to {100 * max(series):.0f}% and ended at {100 * series[-1]:.0f}%."
     )
     embed = private_embed(pressed)
-    assert embed.title == f"Analysis · match {match.id} (swine-align)"
+    assert embed.title == f"Analysis · match {match.id} ({rules})"
     for field, (seat, name) in zip(embed.fields, enumerate(("alice", "bob")), strict=True):
         costs = [cost for cost, _ in choices[seat]]
         assert field.name == f"{name}: accuracy {100 * (1 - sum(costs) / len(costs)):.1f}%"
@@ -74,6 +86,8 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(world: World) -> N
             [line for _, line in worst] or ["No mistakes: every choice within 0.5% of the best."]
         )
     assert embed.fields[0].value != embed.fields[1].value
+    if rules == "pork-chop":  # a spent Pork Chop's -1 is named by what it did
+        assert "**Roll 10 (-1)**" in (embed.fields[0].value or "")
 
     asked = await world.alice.slash(world.channel, "hog analyze", match=match.id)
 

@@ -1,5 +1,7 @@
 """Ratings of games between people (the bot's are unrated), the leaderboard, stats, history and forget-me."""
 
+import json
+
 from openskill.models import PlackettLuce
 
 from bot.services import Match, Player
@@ -143,3 +145,32 @@ async def test_forget_me_waits_for_open_games(world: World) -> None:
 
     assert said(pressed) == "Finish or forfeit your open games and challenges first."
     assert (await world.service.open_match_in_channel(world.channel.id, world.alice.id)) is not None
+
+
+async def test_names_show_as_written_not_as_markdown(world: World) -> None:
+    star = world.channel.guild.add_member(world.env.create_user("*star*"))
+    uploaded = private_embed(
+        await world.upload(star, "x.json", json.dumps([[4] * 100] * 100).encode(), name="my__init__")
+    )
+    await star.slash(world.channel, "hog challenge", opponent=world.bob)
+    await world.bob.click(world.channel.last_message, label="Accept")
+    match = await world.service.open_match_in_channel(world.channel.id, star.id)
+    assert match is not None
+    await star.click(await world.board(match.id), label="Roll 1")
+    await world.bob.click(await world.board(match.id), label="Roll 1")
+    await world.bob.slash(world.channel, "hog forfeit")
+
+    listed = private_embed(await world.bob.slash(world.channel, "hog strategies", user=star))
+    board = private_embed(await world.bob.slash(world.channel, "hog leaderboard"))
+    history = private_embed(await world.bob.slash(world.channel, "hog history", user=star))
+    stats = private_embed(await world.bob.slash(world.channel, "hog stats", user=star))
+    bobs = private_embed(await world.bob.slash(world.channel, "hog history"))
+    analysis = private_embed(await world.bob.slash(world.channel, "hog analyze", match=match.id))
+
+    assert uploaded.title == "Accepted: my\\_\\_init\\_\\_"
+    assert listed.title == "\\*star\\*'s strategies"
+    assert (listed.description or "").startswith("**my\\_\\_init\\_\\_** (swine-align) by \\*star\\* · ")
+    assert (board.description or "").splitlines()[0].startswith("1. **\\*star\\*** ")
+    assert history.title == "\\*star\\*'s latest games on this server" and stats.title == "\\*star\\*'s Hog"
+    assert f"`#{match.id}` swine-align vs \\*star\\*: **lost by forfeit**" in (bobs.description or "")
+    assert analysis.fields[0].name is not None and analysis.fields[0].name.startswith("\\*star\\*: accuracy")
