@@ -11,9 +11,10 @@ import pytest
 import simcord
 
 from bot.discord.errors import APOLOGY
+from hogengine.rules import get_rules
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.solver import exact_winrate, solve
-from hogengine.strategies import always_roll, table_from_function
+from hogengine.strategies import BadStrategy, always_roll, table_from_function, table_from_json
 from tests.bot.discord.conftest import GUILD_ID, UPLOAD_TIME_LIMIT
 from tests.bot.discord.harness import World, picture, private_embed, said
 
@@ -109,6 +110,10 @@ REFUSALS = {
     "too_slow": b"def final_strategy(s, o):\n    while True:\n        pass\n",
     "forbidden": b"import os\nos.fork()\n" + ROLL_4,
     "not_deterministic": b"import random\ndef final_strategy(s, o):\n    return random.randrange(11)\n",
+    "wrong_signature": b"def final_strategy(score):\n    return 4\n",
+    "not_utf8": b"# caf\xc3\xa9\nx = '\xff'\n" + ROLL_4,
+    "too_much_memory": b"def final_strategy(s, o):\n    return len(bytearray(10**9))\n",
+    "crashed": b"import os\nos._exit(0)\n",
 }
 
 
@@ -129,6 +134,21 @@ async def test_a_hostile_upload_gets_exactly_the_sandboxs_verdict(world: World, 
     else:
         assert embed.description == verdict.reason
     assert result.response is not None and result.response.attachments == []
+    assert await world.services.strategies.active(GUILD_ID) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"rows": []}', "[1, 2", json.dumps([[4] * 100] * 99 + [[4] * 99 + [12]])],
+    ids=["not_a_list_of_rows", "not_json", "illegal_choice"],
+)
+async def test_a_bad_json_table_gets_exactly_the_checkers_reason(world: World, text: str) -> None:
+    result = await world.upload(world.alice, "table.json", text.encode())
+
+    with pytest.raises(BadStrategy) as expected:
+        table_from_json(text, get_rules(RULES))
+    embed = private_embed(result)
+    assert (embed.title, embed.description) == ("Not accepted", str(expected.value))
     assert await world.services.strategies.active(GUILD_ID) == []
 
 
