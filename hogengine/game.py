@@ -1,6 +1,6 @@
 """A live game: the immutable state, and `resolve`, which plays one turn from a choice and its dice."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -99,6 +99,22 @@ def dice_rules(state: State) -> tuple[EventKind, ...]:
     """The rules that set the dice of the player to move now (Hog Wild, Ham Hijinks), for boards to explain;
     each swaps six-sided dice for four-sided or back, so an odd number of them means four sides."""
     return state.ruleset.dice_rules(state.position())
+
+
+SIDES = {4: "four-sided", 6: "six-sided"}
+# Why the dice are what they are, in words, for each rule dice_rules can name.
+_DICE_REASONS: dict[EventKind, Callable[[State], str]] = {
+    EventKind.HOG_WILD: lambda state: (
+        f"Hog Wild: {state.scores[0]} + {state.scores[1]} = {sum(state.scores)} is a multiple of 7"
+    ),
+    EventKind.HAM_HIJINKS: lambda state: f"the dice were exchanged {state.exchanges} time(s), an odd number",
+}
+
+
+def dice_in_words(state: State) -> str:
+    """The dice a roll uses now and, in words, each rule that set them: for boards and terminals."""
+    reasons = [_DICE_REASONS[rule](state) for rule in dice_rules(state)]
+    return f"{SIDES[dice_for(state, 1)[1]]} dice" + (f" ({'; '.join(reasons)})" if reasons else "")
 
 
 def dice_for(state: State, choice: int) -> tuple[int, int]:

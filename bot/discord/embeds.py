@@ -6,16 +6,16 @@ import discord
 
 from bot.discord.text import (
     commentary,
-    dice_in_play,
     last_turn,
     names,
     progress,
     with_names,
 )
 from bot.services import Match, MatchStatus, TurnRecord
+from hogengine.game import dice_in_words
 from hogengine.rules import get_rules
 from hogengine.rules.pig_fest import PigFest, multiplier
-from hogengine.rules.pork_chop import PorkChop
+from hogengine.rules.pork_chop import CHOPPED_DICE, PorkChop
 
 LIVE = discord.Colour.blurple()
 DONE = discord.Colour.green()
@@ -60,7 +60,9 @@ def _player_field(match: Match, seat: int) -> str:
     lines = [f"**{score}** / {match.goal}", f"`{progress(score, match.goal)}`"]
     ruleset = state.ruleset
     if isinstance(ruleset, PorkChop):
-        lines.append("Pork Chop: used (-1 rolls 10 dice)" if state.chop_used[seat] else "Pork Chop: ready")
+        lines.append(
+            f"Pork Chop: used (-1 rolls {CHOPPED_DICE} dice)" if state.chop_used[seat] else "Pork Chop: ready"
+        )
     if isinstance(ruleset, PigFest):
         streak = state.streaks[seat]
         lines.append(f"Pig Fest: {streak} Pig Out(s) in a row, next x{multiplier(streak)}")
@@ -70,7 +72,7 @@ def _player_field(match: Match, seat: int) -> str:
 def _status(match: Match, seats: tuple[str, str]) -> str:
     if match.status is MatchStatus.ACTIVE:
         mover = seats[match.state.mover]
-        lines = [f"**{mover}** to move with {dice_in_play(match.state)}."]
+        lines = [f"**{mover}** to move with {dice_in_words(match.state)}."]
         if match.is_bot_turn:
             lines.append(f"{mover} is thinking…")
         elif match.turn_deadline is not None:

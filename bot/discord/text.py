@@ -7,7 +7,6 @@ from contextlib import redirect_stdout
 
 from bot.services import Match, TurnRecord
 from hogengine.commentary import announce_highest, announce_lead_changes, both
-from hogengine.game import State, dice_for
 
 BOT_NAME = "Hog Bot"
 _PLAYER = re.compile(r"Player ([01])")
@@ -51,21 +50,6 @@ def last_turn(turn: TurnRecord, label: str, seats: tuple[str, str]) -> list[str]
     else:
         head = f"**{who}** chose {label} → **{turn.points}**"
     return [head, *(f"• {with_names(event.describe(), seats)}" for event in turn.events)]
-
-
-def dice_in_play(state: State) -> str:
-    """Which dice the player to move rolls, and why (Hog Wild, Ham Hijinks exchanges)."""
-    sides = dice_for(state, 1)[1]
-    exchanged = state.exchanges % 2 == 1
-    if sides == 4 and exchanged:
-        why = f" — Ham Hijinks exchanged the dice ({state.exchanges} exchanges so far)"
-    elif sides == 4:
-        why = " — Hog Wild: the scores add up to a multiple of 7"
-    elif exchanged:
-        why = f" — Hog Wild, exchanged back by Ham Hijinks ({state.exchanges} exchanges so far)"
-    else:
-        why = ""
-    return f"{'four' if sides == 4 else 'six'}-sided dice{why}"
 
 
 def progress(score: int, goal: int, cells: int = 10) -> str:

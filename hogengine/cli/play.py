@@ -15,14 +15,14 @@ from hogengine.cli.arguments import whole
 from hogengine.cli.specs import cache_dir
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed, seeded_rolls
-from hogengine.events import EventKind
 from hogengine.game import (
     MAX_GOAL,
+    SIDES,
     State,
     TurnResult,
     choice_label,
     dice_for,
-    dice_rules,
+    dice_in_words,
     legal_choices,
     new_game,
     resolve,
@@ -67,14 +67,6 @@ VS_HELP = (
     " FILE.json (a strategy table); default course"
 )
 UNREADABLE = "\ufffd"  # what stdin reads for bytes that are not text in its encoding
-SIDES = {4: "four-sided", 6: "six-sided"}
-# Why the dice are what they are, in the board's words, for each rule game.dice_rules can name.
-DICE_REASONS: dict[EventKind, Callable[[State], str]] = {
-    EventKind.HOG_WILD: lambda state: (
-        f"Hog Wild: {state.scores[0]} + {state.scores[1]} = {sum(state.scores)} is a multiple of 7"
-    ),
-    EventKind.HAM_HIJINKS: lambda state: f"the dice were exchanged {state.exchanges} time(s), an odd number",
-}
 # How a game can stop before its end: what hog play says, and its exit status.
 ABANDONED: dict[type[BaseException], tuple[str, int]] = {
     EOFError: ("the input ended before the game did", 1),
@@ -98,12 +90,6 @@ def opponent_for(spec: str, rules: RuleSet, goal: int) -> Opponent | None:
         return OPPONENTS[spec](rules, goal)
     strategy = strategy_from_spec(spec, rules, goal, also=tuple(OPPONENTS))
     return lambda state: strategy(state.scores[state.mover], state.scores[1 - state.mover])
-
-
-def dice_kind(state: State) -> str:
-    """The dice a roll uses now, and in words each rule the engine names for them."""
-    reasons = [DICE_REASONS[rule](state) for rule in dice_rules(state)]
-    return f"{SIDES[dice_for(state, 1)[1]]} dice" + (f" ({'; '.join(reasons)})" if reasons else "")
 
 
 def player_line(state: State, player: int, names: tuple[str, str]) -> str:
@@ -133,7 +119,7 @@ def board(state: State, names: tuple[str, str]) -> str:
     lines += [f"  {player_line(state, player, names)}" for player in (0, 1)]
     if isinstance(rules, PigFest):
         lines.append(f"  Dice exchanged {state.exchanges} time(s) by Ham Hijinks")
-    lines.append(f"{names[state.mover]} to move with {dice_kind(state)}.")
+    lines.append(f"{names[state.mover]} to move with {dice_in_words(state)}.")
     special = [choice_text(state, choice) for choice in legal_choices(state) if choice <= 0]
     lines.append(f"Choices: {' | '.join(special)} | 1 to 10 dice")
     return "\n".join(lines)

@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from hogengine.cli import main
-from hogengine.cli.play import dice_kind
 from hogengine.cli.progress import Progress
 from hogengine.dice import commitment
-from hogengine.game import new_game
+from hogengine.game import dice_in_words, new_game
 from hogengine.replay import load_record, replay
 from hogengine.solver import solve
 
@@ -235,7 +234,7 @@ def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys)
 
 def test_play_board_says_every_rule_that_chose_the_dice():
     state = replace(new_game("pig-fest", 100, (3, 4)), exchanges=1)  # Hog Wild, exchanged back
-    assert dice_kind(state) == (
+    assert dice_in_words(state) == (
         "six-sided dice (Hog Wild: 3 + 4 = 7 is a multiple of 7;"
         " the dice were exchanged 1 time(s), an odd number)"
     )

@@ -28,7 +28,9 @@ async def test_accepting_turns_the_challenge_into_the_board(world: World) -> Non
 
     board = world.message(challenge.id)  # edited in place
     assert board.content == f"{world.alice.mention}, your move."
-    assert "**alice** to move with four-sided dice — Hog Wild" in (board.embeds[0].description or "")
+    assert "**alice** to move with four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in (
+        board.embeds[0].description or ""
+    )
     assert labels(board) == ["Pork Chop", "Free Bacon", *(f"Roll {n}" for n in range(1, 11))]
     assert fields(board)["▶ alice"].endswith("Pork Chop: ready")
     assert "dice SHA-256" in (board.embeds[0].footer.text or "")

@@ -41,7 +41,7 @@ GAMES = {  # how both players choose, what the boards must have said, the button
     ),
     "pig-fest": (
         pig_fest,
-        ["plays Ham Hijinks: the dice are exchanged", "four-sided dice — Ham Hijinks exchanged"],
+        ["plays Ham Hijinks: the dice are exchanged", "the dice were exchanged 1 time(s), an odd number"],
         ["Ham Hijinks"],
     ),
     "piggy-back": (piggy_back, ["Piggy Back gives the opponent"], ["Free Bacon"]),
