@@ -7,7 +7,8 @@ The rules for Discord failures (the game itself is safe in the database either w
 - an edit fails (the message was deleted, the bot may not edit it, HTTP 429 or 5xx after discord.py's
   own retries, or the network: a dropped connection, a timeout): post a fresh board and remember it;
 - posting fails too: log it; the game is safe in the database and the next render (a press, a bot move,
-  a clock tick that closes the game) tries again.
+  a clock tick that closes the game) tries again;
+- a new match's first message fails: nobody could see or play it, so it is called off (NotPosted).
 """
 
 import asyncio
@@ -20,12 +21,16 @@ import discord
 
 from bot.discord import embeds, views
 from bot.discord.errors import DISCORD_FAILURES
-from bot.services import GameService, Match, MatchStatus
+from bot.services import GameService, HogError, Match, MatchStatus
 
 log = logging.getLogger(__name__)
 
 REPOST_AFTER = timedelta(minutes=45)
 MOVED = "This game continues in a newer message below."
+
+
+class NotPosted(HogError):  # noqa: N818 - named like the service's errors
+    """A new match whose first message Discord would not take: it was called off."""
 
 
 class Boards:
@@ -77,16 +82,24 @@ class Boards:
                 await self._publish(match, message)
 
     async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
-        """Post the first message of a match in answer to a command or press, and remember it."""
+        """Post the first message of a new match in answer to a command or press, and remember it; if
+        Discord will not take it, call the match off and raise NotPosted."""
         async with self._lock(match_id):
             match = await self.service.get(match_id)
             message = {key: value for key, value in (await self._render(match)).items() if value is not None}
             sent: discord.Message
-            if interaction.response.is_done():
-                sent = await interaction.followup.send(**message, wait=True)
-            else:
-                await interaction.response.send_message(**message)
-                sent = await interaction.original_response()
+            try:
+                if interaction.response.is_done():
+                    sent = await interaction.followup.send(**message, wait=True)
+                else:
+                    await interaction.response.send_message(**message)
+                    sent = await interaction.original_response()
+            except DISCORD_FAILURES as error:
+                log.warning("could not post a new game, calling it off: %s", error, extra={"match": match_id})
+                await self.service.call_off(match_id)
+                raise NotPosted(
+                    "I could not post the game in this channel, so it was called off. Please try again."
+                ) from None
             await self.service.set_message(match_id, sent.channel.id, sent.id)
 
     async def _publish(self, match: Match, message: dict[str, Any]) -> None:

@@ -122,10 +122,12 @@ class RematchButton(HogButton, template=r"hog:rematch:(?P<match>\d+)"):
 
     async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
         rematch = await bot.services.games.rematch(self.match_id, interaction.user.id)
-        await bot.boards.show(self.match_id, interaction)
-        if rematch is not None:
-            await bot.moved_on(rematch)
-            await bot.boards.post(rematch.id, interaction)
+        try:
+            if rematch is not None:
+                await bot.boards.post(rematch.id, interaction)  # if it cannot be, the vote is taken back
+                await bot.moved_on(rematch)
+        finally:
+            await bot.boards.show(self.match_id, interaction)
 
 
 class AnalysisButton(HogButton, template=r"hog:analysis:(?P<match>\d+)"):

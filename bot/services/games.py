@@ -185,12 +185,18 @@ class GameService:
 
     async def call_off(self, match_id: int) -> Match:
         """Cancel a new match nobody could see (its first message could not be posted); a match already
-        closed stays as it is."""
+        closed stays as it is. A rematch called off is undone, so its players can vote for it again: it
+        no longer follows on from the old game, whose votes are taken back (the house bot's stays)."""
         async with self._store.lock(match_id):
             match = await self._store.load(match_id)
             if not match.status.is_open:
                 return match
-            return await self._close(match, MatchStatus.CANCELLED, None)
+            if match.rematch_of is None:
+                return await self._close(match, MatchStatus.CANCELLED, None)
+            old = await self._store.load(match.rematch_of)
+            votes = {f"rematch_vote{seat}": int(seat == old.bot_seat) for seat in (0, 1)}
+            changes = {**self._closing(MatchStatus.CANCELLED, None), "rematch_of": None}
+            return await self._store.save(match, changes, vote=(old, votes))
 
     async def open_match_in_channel(self, channel_id: int, user_id: int) -> Match | None:
         """The user's pending or active match in this channel, if any (at most one exists)."""
@@ -361,10 +367,11 @@ class GameService:
         return match
 
     async def _close(self, match: Match, status: MatchStatus, winner: int | None) -> Match:
-        return await self._store.save(
-            match,
-            {"status": status.value, "winner": winner, "turn_deadline": None, "finished_at": self._clock()},
-        )
+        return await self._store.save(match, self._closing(status, winner))
+
+    def _closing(self, status: MatchStatus, winner: int | None) -> dict[str, Any]:
+        """The columns that close a match now."""
+        return {"status": status.value, "winner": winner, "turn_deadline": None, "finished_at": self._clock()}
 
     async def _play(self, match: Match, seed: bytes, choice: int, user_id: int | None) -> Played:
         """Roll the committed dice for this choice, resolve the turn, store it with the new state."""

@@ -80,13 +80,21 @@ class MatchStore:
             last = None if turn_row is None else turn_from(turn_row)
         return match_from(row, last)
 
-    async def save(self, match: Match, changes: dict[str, Any], turn: dict[str, Any] | None = None) -> Match:
-        """Write `changes` (and append `turn`) in one transaction, if the match is still as read; the
-        match as stored afterwards."""
+    async def save(
+        self,
+        match: Match,
+        changes: dict[str, Any],
+        turn: dict[str, Any] | None = None,
+        vote: tuple[Match, dict[str, Any]] | None = None,
+    ) -> Match:
+        """Write `changes` (and append `turn`) in one transaction, with `vote`'s changes to another match
+        if given, each only if its match is still as read; the match as stored afterwards."""
         now = self.clock()
 
         async def work(conn: aiosqlite.Connection) -> Row:
             row = await _update(conn, match, changes, now)
+            if vote is not None:
+                await _update(conn, *vote, now)
             if turn is not None:
                 await repo.insert_turn(conn, turn)
             return row

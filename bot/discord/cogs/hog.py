@@ -3,7 +3,6 @@ with the strategy and record commands of the other modules of this package."""
 
 import io
 import json
-import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,7 +12,7 @@ from discord.ext import commands
 from bot.discord.cogs.common import RULES, guild_of, player
 from bot.discord.cogs.records import RecordCommands
 from bot.discord.cogs.strategies import StrategyCommands, strategy_for_rules
-from bot.discord.errors import DISCORD_FAILURES, reply
+from bot.discord.errors import reply
 from bot.discord.rulebook import explain
 from bot.services import HOUSE_LEVELS, BotLevel, HogError, Match, MatchStatus
 from hogengine.game import choice_label
@@ -22,18 +21,12 @@ from hogengine.rules import DEFAULT_RULES, get_rules
 if TYPE_CHECKING:
     from bot.discord.client import HogBot
 
-log = logging.getLogger(__name__)
-
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in HOUSE_LEVELS]
 Goal = app_commands.Range[int, 1, 100]
 
 
 class NoOpenGame(HogError):  # noqa: N818 - named like the service's errors
     """A command about "your game" from someone with no open game in the channel."""
-
-
-class NotPosted(HogError):  # noqa: N818 - named like the service's errors
-    """A new game whose first message Discord would not take: it was called off."""
 
 
 @app_commands.guild_only()  # a game is played in a server channel, where both players can see it
@@ -56,18 +49,6 @@ class HogCog(
         if match is None:
             raise NoOpenGame("You have no open game in this channel.")
         return match
-
-    async def _post_new(self, interaction: discord.Interaction[Any], match: Match) -> None:
-        """Post a new game's first message; if Discord will not take it, nobody could see or play the game,
-        so it is called off and the user told."""
-        try:
-            await self.bot.boards.post(match.id, interaction)
-        except DISCORD_FAILURES as error:
-            log.warning("could not post a new game, calling it off: %s", error, extra={"match": match.id})
-            await self.bot.services.games.call_off(match.id)
-            raise NotPosted(
-                "I could not post the game in this channel, so it was called off. Please try again."
-            ) from None
 
     @app_commands.command(
         name="challenge", description="Challenge someone to a game of Hog, or their strategy"
@@ -100,7 +81,7 @@ class HogCog(
             goal,
             guild_id=guild_of(interaction),
         )
-        await self._post_new(interaction, match)
+        await self.bot.boards.post(match.id, interaction)
 
     @app_commands.command(name="vs-bot", description="Play against the house bot, or a stored strategy")
     @app_commands.describe(
@@ -130,7 +111,7 @@ class HogCog(
             level,
             guild_id=guild_of(interaction),
         )
-        await self._post_new(interaction, match)
+        await self.bot.boards.post(match.id, interaction)
 
     async def _versus(
         self,
@@ -154,7 +135,7 @@ class HogCog(
             strategy=stored,
             guild_id=guild,
         )
-        await self._post_new(interaction, match)
+        await self.bot.boards.post(match.id, interaction)
 
     @app_commands.command(name="forfeit", description="Give up your game (or withdraw your challenge) here")
     async def forfeit(self, interaction: discord.Interaction[Any]) -> None:

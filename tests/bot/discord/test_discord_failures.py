@@ -12,6 +12,7 @@ from tests.bot.discord.harness import World, fields, labels, said
 
 BOT_PAUSE = 60.0
 HOURS = 3 * 3600.0
+CALLED_OFF = "I could not post the game in this channel, so it was called off. Please try again."
 
 
 @pytest.fixture
@@ -129,9 +130,7 @@ async def test_a_new_game_whose_message_cannot_be_posted_is_called_off(world: Wo
 
     refused = await world.alice.slash(world.channel, command, **options)
 
-    assert said(refused) == (
-        "I could not post the game in this channel, so it was called off. Please try again."
-    )
+    assert said(refused) == CALLED_OFF
     assert world.domain_errors() == [said(refused)]
     assert (await world.match(1)).status is MatchStatus.CANCELLED
     assert await world.service.open_match_in_channel(world.channel.id, world.alice.id) is None
@@ -139,3 +138,59 @@ async def test_a_new_game_whose_message_cannot_be_posted_is_called_off(world: Wo
     await world.alice.slash(world.channel, command, **options)  # nothing is in the way of trying again
     again = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert again is not None and (await world.board(again.id)).id == again.message_id
+
+
+async def test_a_rematch_whose_board_cannot_be_posted_is_called_off_and_can_be_voted_again(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    match = await world.challenge()
+    await world.bob.slash(world.channel, "hog forfeit")
+    old_board = await world.board(match.id)
+    await world.alice.click(old_board, label="Rematch")
+    world.env.inject_error("POST", "/webhooks/*", status=503)  # the new board, a follow-up of bob's press
+
+    refused = await world.bob.click(world.message(old_board.id), label="Rematch")
+
+    assert said(refused) == CALLED_OFF
+    assert any(r.getMessage().startswith("could not post a new game") for r in caplog.records)
+    called_off = await world.match(match.id + 1)
+    assert (called_off.status, called_off.rematch_of, called_off.message_id) == (
+        MatchStatus.CANCELLED,
+        None,
+        None,
+    )
+    assert await world.service.open_match_in_channel(world.channel.id, world.alice.id) is None
+    again = world.message(old_board.id)  # the votes were taken back: both vote anew
+    assert labels(again) == ["Rematch"] and "Rematch" not in fields(again)
+    assert (await world.match(match.id)).rematch_votes == (False, False)
+
+    await world.alice.click(again, label="Rematch")
+    await world.bob.click(world.message(old_board.id), label="Rematch")
+
+    rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert rematch is not None and rematch.rematch_of == match.id and rematch.id == called_off.id + 1
+    assert (await world.board(rematch.id)).content == f"{world.bob.mention}, your move."
+
+
+async def test_a_rematch_against_the_bot_that_cannot_be_posted_leaves_the_bot_vote(world: World) -> None:
+    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None
+    await world.alice.slash(world.channel, "hog forfeit")
+    old_board = await world.board(match.id)
+    world.env.inject_error("POST", "/webhooks/*", status=503)
+
+    refused = await world.alice.click(old_board, label="Rematch")
+
+    assert said(refused) == CALLED_OFF
+    assert (await world.match(match.id)).rematch_votes == (False, True)  # the house bot still wants one
+    assert fields(world.message(old_board.id))["Rematch"] == "Hog Bot (easy) wants a rematch."
+    await world.env.advance_time(BOT_PAUSE + 1)  # the called-off game's bot never moves
+    assert (await world.match(match.id + 1)).state.turn == 0
+
+    await world.alice.click(world.message(old_board.id), label="Rematch")
+
+    rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert rematch is not None and rematch.rematch_of == match.id
+    await world.env.advance_time(BOT_PAUSE + 1)
+    assert (await world.board(rematch.id)).content == f"{world.alice.mention}, your move."

@@ -71,3 +71,21 @@ async def test_perfect_bot_and_hints(service: GameService, play_out: PlayOut) ->
     assert 0 < hint.win_probability < 1
     assert max(hint.values.values()) == pytest.approx(hint.values[hint.best])
     assert (await play_out(match)).status is MatchStatus.FINISHED
+
+
+async def test_a_called_off_rematch_is_undone(service: GameService) -> None:
+    """A rematch nobody could see (its board could not be posted) leaves the old game to be voted again."""
+    match = await service.forfeit(
+        (await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)).id, BOB.id
+    )
+    await service.rematch(match.id, BOB.id)
+    new = await service.rematch(match.id, ALICE.id)
+    assert new is not None
+
+    called_off = await service.call_off(new.id)
+
+    assert (called_off.status, called_off.rematch_of) == (MatchStatus.CANCELLED, None)
+    assert (await service.get(match.id)).rematch_votes == (False, False)
+    assert await service.rematch(match.id, ALICE.id) is None
+    again = await service.rematch(match.id, BOB.id)
+    assert again is not None and again.rematch_of == match.id and again.id != new.id
