@@ -17,7 +17,16 @@ import yarl
 from bot.config import Settings
 from bot.discord import HogBot, serve
 from bot.health import healthy
-from tests.bot.discord.fake_discord import APP_ID, GUILD_ID, FakeDiscord, Request, member, user
+from tests.bot.discord.fake_discord import (
+    APP_ID,
+    BOT,
+    CHANNEL_ID,
+    GUILD_ID,
+    FakeDiscord,
+    Request,
+    member,
+    user,
+)
 
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
 
@@ -122,16 +131,9 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
     assert "global" not in fake.commands
 
     # alice challenges bob with a slash command sent over the gateway; the answer comes back over REST.
-    options = [{"name": "opponent", "type": 6, "value": BOB["id"]}]
-    data = {
-        "id": hog["id"],
-        "name": "hog",
-        "type": 1,
-        "options": [{"name": "challenge", "type": 1, "options": options}],
-        "resolved": {"users": {BOB["id"]: BOB}, "members": {BOB["id"]: member(BOB) | {"user": None}}},
-    }
-    token = await fake.interact(ALICE, data)
-    callback = await fake.until(lambda r: token in r.path and r.path.endswith("/callback"))
+    token, callback = await command(
+        fake, ALICE, "challenge", [{"name": "opponent", "type": 6, "value": BOB["id"]}]
+    )
     assert callback.body["type"] == 4
     board = fake._originals[token]
     assert fake.messages[board]["content"] == f"<@{BOB['id']}>, you are challenged!"
@@ -152,6 +154,53 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         (last_turn,) = [f for f in fake.messages[board]["embeds"][0]["fields"] if f["name"] == "Last turn"]
         assert last_turn["value"].startswith(f"**{person['username']}** ")
     assert (await bot.services.games.get(1)).state.turn == 3
+    assert fake.unknown == []
+
+
+async def command(
+    fake: FakeDiscord, person: dict[str, Any], name: str, options: list[dict[str, Any]]
+) -> tuple[str, Request]:
+    """`/hog <name>` with these options as the gateway delivers it (nothing checks them on the way): the
+    interaction's token and the bot's answer to it."""
+    (hog,) = fake.commands[str(GUILD_ID)]
+    users = [option["value"] for option in options if option["type"] == 6]
+    people = {person["id"]: person for person in (ALICE, BOB, BOT) if person["id"] in users}
+    data = {
+        "id": hog["id"],
+        "name": "hog",
+        "type": 1,
+        "options": [{"name": name, "type": 1, "options": options}],
+        "resolved": {
+            "users": people,
+            "members": {key: member(value) | {"user": None} for key, value in people.items()},
+        },
+    }
+    token = await fake.interact(person, data)
+    return token, await fake.until(lambda r: token in r.path and r.path.endswith("/callback"))
+
+
+HOSTILE = [  # what Discord's own checks of the synced options keep out, and a client could still send
+    ("vs-bot", [{"name": "goal", "type": 4, "value": 0}], "The goal must be a whole number from 1 to 100."),
+    ("vs-bot", [{"name": "goal", "type": 4, "value": 101}], "The goal must be a whole number from 1 to 100."),
+    ("vs-bot", [{"name": "goal", "type": 4, "value": -5}], "The goal must be a whole number from 1 to 100."),
+    ("vs-bot", [{"name": "rules", "type": 3, "value": "snakes"}], "Unknown rules 'snakes'. Known rule sets:"),
+    ("vs-bot", [{"name": "level", "type": 3, "value": "godlike"}], "Unknown bot level 'godlike': choose"),
+    ("challenge", [{"name": "opponent", "type": 6, "value": ALICE["id"]}], "You can't challenge yourself."),
+    ("challenge", [{"name": "opponent", "type": 6, "value": BOT["id"]}], "Bot accounts can't play"),
+    ("export", [{"name": "match", "type": 4, "value": -5}], "That game no longer exists."),
+]
+
+
+async def test_options_discord_would_refuse_are_refused_privately(
+    fake: FakeDiscord, settings: Settings
+) -> None:
+    async with running(settings) as bot:
+        for name, options, refusal in HOSTILE:
+            _, answer = await command(fake, ALICE, name, options)
+            message = answer.body["data"]
+            assert answer.body["type"] == 4 and message["flags"] == 64, (name, options)
+            assert message["content"].startswith(refusal), (name, options, message["content"])
+        assert await bot.services.games.open_match_in_channel(CHANNEL_ID, int(ALICE["id"])) is None
     assert fake.unknown == []
 
 
