@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from bot.images.picture import Picture, to_png
+from bot.images.picture import Picture, as_written, to_png
 
 
 def win_probability_chart(player0_chances: Sequence[float], names: tuple[str, str]) -> Picture:
@@ -12,13 +12,14 @@ def win_probability_chart(player0_chances: Sequence[float], names: tuple[str, st
     turns = list(range(len(player0_chances)))
     figure = Figure(figsize=(6.4, 3.2))
     axes = figure.add_subplot()
-    axes.plot(turns, [100 * p for p in player0_chances], label=names[0][:32], drawstyle="steps-post")
-    axes.plot(turns, [100 - 100 * p for p in player0_chances], label=names[1][:32], drawstyle="steps-post")
+    first = axes.plot(turns, [100 * p for p in player0_chances], drawstyle="steps-post")
+    second = axes.plot(turns, [100 - 100 * p for p in player0_chances], drawstyle="steps-post")
     axes.axhline(50, color="grey", linewidth=0.5)
     axes.set_ylim(0, 100)
     axes.set_xlabel("turn")
     axes.set_ylabel("chance to win (%)")
-    axes.legend(loc="upper left")
+    # Labels given with their lines: matplotlib would leave a name starting with "_" out of the legend.
+    axes.legend([*first, *second], [as_written(name[:32]) for name in names], loc="upper left")
     low = min(player0_chances, default=0.5)
     high = max(player0_chances, default=0.5)
     alt = (

@@ -8,7 +8,7 @@ from matplotlib import colormaps
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.figure import Figure
 
-from bot.images.picture import Picture, to_png
+from bot.images.picture import Picture, as_written, to_png
 
 # Choices -1 (Pork Chop / Ham Hijinks) and 0 (Free Bacon) stand out; 1..10 dice run along viridis.
 _SPECIAL = {-1: "#000000", 0: "#f28e2b"}
@@ -30,7 +30,7 @@ def strategy_heatmap(table: Sequence[Sequence[int]], title: str, labels: dict[in
     image = axes.imshow(grid, origin="lower", cmap=colours, norm=norm, interpolation="nearest")
     axes.set_xlabel("opponent score")
     axes.set_ylabel("your score")
-    axes.set_title(title[:80])
+    axes.set_title(as_written(title[:80]))
     bar = figure.colorbar(image, ax=axes, ticks=choices)
     bar.ax.set_yticklabels([labels[c] for c in choices])
     counts = Counter(int(v) for v in grid.flat)

@@ -16,6 +16,12 @@ class Picture:
     alt: str
 
 
+def as_written(text: str) -> str:
+    """Text that matplotlib draws as written: without this, a name between two '$' is parsed as TeX and
+    drawn as a formula, or fails to draw at all ('$\\foo$'), taking the whole picture with it."""
+    return text.replace("$", r"\$")
+
+
 def to_png(figure: Figure, filename: str, alt: str) -> Picture:
     """Render a figure to PNG bytes (Agg, thread-safe for separate figures)."""
     FigureCanvasAgg(figure)

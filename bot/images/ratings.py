@@ -4,7 +4,7 @@ from collections.abc import Mapping, Sequence
 
 from matplotlib.figure import Figure
 
-from bot.images.picture import Picture, to_png
+from bot.images.picture import Picture, as_written, to_png
 
 
 def rating_history_chart(history: Mapping[str, Sequence[float]], name: str) -> Picture:
@@ -16,7 +16,7 @@ def rating_history_chart(history: Mapping[str, Sequence[float]], name: str) -> P
         axes.plot(range(len(scores)), scores, marker="o", markersize=3, label=rules[:32])
     axes.set_xlabel("rated games")
     axes.set_ylabel("rating (mu - 3 sigma)")
-    axes.set_title(f"{name[:40]}'s rating")
+    axes.set_title(as_written(f"{name[:40]}'s rating"))
     if history:
         axes.legend(loc="upper left")
     latest = "; ".join(

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from bot.images.picture import Picture, to_png
+from bot.images.picture import Picture, as_written, to_png
 
 MAX_CELL = 28  # characters a cell shows; a longer name is cut with an ellipsis
 ROW_INCHES = 0.18  # the height of one table row at the table's font size, with its padding
@@ -20,10 +20,12 @@ def standings_figure(title: str, header: Sequence[str], rows: Sequence[Sequence[
     figure = Figure(figsize=(6.4, 0.6 + ROW_INCHES * (len(rows) + 1)))
     axes = figure.add_subplot()
     axes.axis("off")
-    axes.set_title(fitted(title, 80))
+    axes.set_title(as_written(fitted(title, 80)))
     if rows:
-        cells = [[fitted(cell) for cell in row] for row in rows]
-        table = axes.table(cellText=cells, colLabels=list(header), loc="upper center")
+        cells = [[as_written(fitted(cell)) for cell in row] for row in rows]
+        table = axes.table(
+            cellText=cells, colLabels=[as_written(cell) for cell in header], loc="upper center"
+        )
         table.auto_set_font_size(False)
         table.set_fontsize(9)
         table.auto_set_column_width(list(range(len(header))))

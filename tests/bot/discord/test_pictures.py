@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.discord.harness import World, private
+from tests.bot.discord.harness import World, picture, private
 
 RENDERERS = (
     "bot.discord.cogs.strategies.strategy_heatmap",
@@ -57,3 +57,29 @@ async def test_every_picture_is_rendered_off_the_event_loop(
         RENDERERS[3]: 1,
     }
     assert all(thread is not loop for seen in threads.values() for thread in seen)
+
+
+async def test_a_name_matplotlib_would_read_as_tex_still_gets_its_pictures(world: World) -> None:
+    tex = world.channel.guild.add_member(world.env.create_user("$\\frac$"))  # mathtext cannot parse it
+    for person, dice in ((tex, 4), (world.bob, 6)):
+        await world.upload(person, f"roll{dice}.json", json.dumps([[dice] * 100] * 100).encode())
+    await tex.slash(world.channel, "hog challenge", opponent=world.bob)
+    await world.bob.click(world.channel.last_message, label="Accept")
+    match = await world.service.open_match_in_channel(world.channel.id, tex.id)
+    assert match is not None
+    await tex.click(await world.board(match.id), label="Roll 1")
+    await world.bob.click(await world.board(match.id), label="Roll 1")
+    await world.bob.slash(world.channel, "hog forfeit")
+
+    tournament = await world.mod.slash(world.channel, "hog tournament")  # tex's name in the standings
+    stats = await world.bob.slash(world.channel, "hog stats", user=tex)  # in the rating chart's title
+    analysis = await world.bob.slash(world.channel, "hog analyze", match=match.id)  # in the legend
+
+    assert tournament.response is not None
+    for attachments in (
+        tournament.response.attachments,
+        private(stats).attachments,
+        private(analysis).attachments,
+    ):
+        (attached,) = attachments
+        await picture(attached)

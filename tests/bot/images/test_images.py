@@ -5,10 +5,20 @@ import io
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 from PIL import Image
 
-from bot.images import rating_history_chart, standings_table, strategy_heatmap, win_probability_chart
-from bot.images.picture import Picture
+from bot.images import (
+    charts,
+    heatmap,
+    rating_history_chart,
+    ratings,
+    standings,
+    standings_table,
+    strategy_heatmap,
+    win_probability_chart,
+)
+from bot.images.picture import Picture, to_png
 from bot.images.standings import MAX_CELL, standings_figure
 
 LABELS = {-1: "Pork Chop", 0: "Free Bacon", **{n: f"Roll {n}" for n in range(1, 11)}}
@@ -87,3 +97,28 @@ def test_rating_history_chart_draws_a_line_per_rule_set() -> None:
     assert picture.alt == (
         "Rating history of alice: swine-align: 0.0 to 4.5 over 2 games; pork-chop: 0.0 to -1.3 over 1 games."
     )
+
+
+def test_names_are_drawn_as_written_never_as_tex_or_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    figures: list[Figure] = []
+
+    def kept(figure: Figure, filename: str, alt: str) -> Picture:
+        figures.append(figure)
+        return to_png(figure, filename, alt)
+
+    for module in (charts, heatmap, ratings, standings):
+        monkeypatch.setattr(module, "to_png", kept)
+    tex = "$\\frac$"  # matplotlib's mathtext cannot parse it: the whole picture would fail
+
+    pictures = [
+        win_probability_chart([0.5, 0.25, 1.0], (tex, "_bob")),
+        rating_history_chart({"swine-align": [0.0, 1.5]}, tex),
+        standings_table(tex, ("#", "owner"), [("1", tex), ("2", "$x^2$")]),
+        strategy_heatmap(np.zeros((100, 100), dtype=np.int8).tolist(), tex, LABELS),
+    ]
+
+    for picture in pictures:
+        assert decoded(picture).width > 200
+    legend = figures[0].axes[0].get_legend()
+    assert legend is not None and len(legend.get_texts()) == 2  # "_bob" is not left out
+    assert pictures[0].alt.startswith(f"Win probability over 2 turns: {tex}'s chance")
