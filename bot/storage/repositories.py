@@ -11,6 +11,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.db import Database, Row
+from bot.storage.rows import insert_row
 
 OPEN_STATUSES = ("pending", "active")
 # A match with the names of its players and of the stored strategy the house bot plays, if any.
@@ -25,13 +26,6 @@ _OPEN = "m.status IN ('pending', 'active')"
 def _columns(values: Mapping[str, Any]) -> tuple[str, list[Any]]:
     """`a = ?, b = ?` and its parameters; column names come from code, never from users."""
     return ", ".join(f"{name} = ?" for name in values), list(values.values())
-
-
-async def _insert(conn: aiosqlite.Connection, table: str, values: Mapping[str, Any]) -> int | None:
-    names = ", ".join(values)
-    marks = ", ".join("?" for _ in values)
-    cursor = await conn.execute(f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values.values()))
-    return cursor.lastrowid
 
 
 async def upsert_players(conn: aiosqlite.Connection, players: Iterable[tuple[int, str]], now: float) -> None:
@@ -53,10 +47,7 @@ async def known_players(conn: aiosqlite.Connection, ids: Iterable[int]) -> set[i
 
 async def insert_match(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> int:
     """A new match row; returns its id."""
-    match_id = await _insert(conn, "matches", values)
-    if match_id is None:
-        raise RuntimeError("SQLite returned no id for the new match.")
-    return match_id
+    return await insert_row(conn, "matches", values)
 
 
 async def update_match(
@@ -120,7 +111,7 @@ async def rematch_of(db: Database, match_id: int) -> Row | None:
 
 async def insert_turn(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> None:
     """Append one turn (turns are never updated or deleted)."""
-    await _insert(conn, "turns", values)
+    await insert_row(conn, "turns", values)
 
 
 async def get_turns(db: Database, match_id: int) -> list[Row]:

@@ -1,4 +1,4 @@
-"""Row inserts shared by the contest repositories: column names come from code, never from users."""
+"""Row inserts shared by the repositories: column names come from code, never from users."""
 
 from collections.abc import Mapping
 from typing import Any
