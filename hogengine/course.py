@@ -23,6 +23,7 @@ from hogengine.game import MAX_GOAL, dice_for, new_game, resolve
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.rules.swine_align import extra_turn
 from hogengine.strategies import Strategy, always_roll
+from hogengine.text import is_whole
 
 P = ParamSpec("P")
 SWINE_ALIGN = get_rules("swine-align")
@@ -58,7 +59,7 @@ def roll_dice(
     num_rolls: int, dice: Dice | None = None, rules: str = DEFAULT_RULES, rng: Random | None = None
 ) -> int:
     """Roll `num_rolls` dice together (every die is rolled, even after a 1) and score them with Pig Out."""
-    if isinstance(num_rolls, bool) or not isinstance(num_rolls, int) or not 1 <= num_rolls <= 10:
+    if not is_whole(num_rolls) or not 1 <= num_rolls <= 10:
         raise IllegalChoice(f"roll_dice rolls 1 to 10 dice, not {num_rolls!r}.")
     roll = dice or fair_dice(6, rng or Random())
     return get_rules(rules).roll_summary([roll() for _ in range(num_rolls)])[1]

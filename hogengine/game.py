@@ -8,7 +8,7 @@ from hogengine.errors import BadRolls, BadState, GameOver, IllegalChoice
 from hogengine.events import Event, EventKind
 from hogengine.position import Position
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.text import shown
+from hogengine.text import is_whole, shown
 
 MAX_GOAL = 100
 
@@ -72,17 +72,13 @@ def new_game(
 ) -> State:
     """A game at its start, checked: goal 1..100, scores below the goal, mover 0 or 1."""
     ruleset = get_rules(rules)
-    if not isinstance(goal, int) or isinstance(goal, bool) or not 1 <= goal <= MAX_GOAL:
+    if not is_whole(goal) or not 1 <= goal <= MAX_GOAL:
         raise BadState(f"The goal must be a whole number from 1 to {MAX_GOAL}.")
-    if any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < goal for s in scores):
+    if any(not is_whole(score) or not 0 <= score < goal for score in scores):
         raise BadState(f"Starting scores must be whole numbers from 0 to {goal - 1}.")
-    if not _whole(mover) or mover not in (0, 1):
+    if not is_whole(mover) or mover not in (0, 1):
         raise BadState("The player to move must be 0 or 1.")
     return State(ruleset.id, goal, (scores[0], scores[1]), mover)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def legal_choices(state: State) -> range:
@@ -122,7 +118,7 @@ def dice_for(state: State, choice: int) -> tuple[int, int]:
     if state.over:
         raise GameOver("The game is over: no more turns.")
     ruleset = state.ruleset
-    if not _whole(choice) or choice not in ruleset.choices:
+    if not is_whole(choice) or choice not in ruleset.choices:
         low, high = ruleset.choices[0], ruleset.choices[-1]
         raise IllegalChoice(
             f"{shown(choice)} is not a legal choice under {ruleset.id}: choose {low} to {high}."
@@ -172,7 +168,7 @@ def resolve(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
     if len(rolls) != count:
         raise BadRolls(f"Choice {choice} rolls {count} dice, but {len(rolls)} outcome(s) were given.")
     for roll in rolls:
-        if not _whole(roll) or not 1 <= roll <= sides:
+        if not is_whole(roll) or not 1 <= roll <= sides:
             raise BadRolls(f"{shown(roll)} is not an outcome of a {sides}-sided die.")
     ruleset = state.ruleset
     pig_out, rolled = ruleset.roll_summary(rolls)

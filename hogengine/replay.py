@@ -6,6 +6,7 @@ score [0, 0] and mover 0 by default). With a hex `"seed"` the rolls are re-deriv
 is a HogError; once turns are involved its message starts with the turn it concerns ("turn 3: ...").
 """
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,10 +14,11 @@ from typing import Any
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, new_game, resolve
-from hogengine.text import NumberTooLong, listed, read_json, shown
+from hogengine.text import NumberTooLong, RepeatedKey, is_whole, listed, read_json, shown
 
 RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
 TURN_KEYS = {"choice", "rolls"}
+HEX = re.compile(r"[0-9a-fA-F]+")  # bytes.fromhex alone would also take spaces
 
 
 class BadReplay(HogError):  # noqa: N818 - named like the engine's errors
@@ -40,19 +42,11 @@ class GameRecord:
     seed: bytes | None = None
 
 
-def _whole(value: object) -> bool:
-    """A JSON whole number (JSON's true and false are not numbers here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_seed(text: object) -> bytes:
-    """A commit-reveal seed from its hex text."""
-    try:
-        if not isinstance(text, str) or not text:
-            raise ValueError
-        return bytes.fromhex(text)
-    except ValueError:
-        raise BadReplay("The seed must be a non-empty string of hex digits (two per byte).") from None
+    """A commit-reveal seed from its hex text, exactly as revealed: hex digits only, two per byte."""
+    if not isinstance(text, str) or not HEX.fullmatch(text) or len(text) % 2:
+        raise BadReplay("The seed must be a non-empty string of hex digits (two per byte).")
+    return bytes.fromhex(text)
 
 
 def _turn(index: int, data: object, seeded: bool) -> Turn:
@@ -64,12 +58,12 @@ def _turn(index: int, data: object, seeded: bool) -> Turn:
         raise BadReplay(f"{where}: unexpected key(s) {listed(extra)}.")
     if "choice" not in data:
         raise BadReplay(f'{where}: missing "choice".')
-    if not _whole(data["choice"]):
+    if not is_whole(data["choice"]):
         raise BadReplay(f"{where}: the choice must be a whole number, not {shown(data['choice'])}.")
     rolls = data.get("rolls")
     if rolls is None and not seeded:
         raise BadReplay(f'{where}: missing "rolls" (or give the game\'s "seed").')
-    if rolls is not None and (not isinstance(rolls, list) or not all(_whole(roll) for roll in rolls)):
+    if rolls is not None and (not isinstance(rolls, list) or not all(is_whole(roll) for roll in rolls)):
         raise BadReplay(f"{where}: the rolls must be a list of whole numbers.")
     return Turn(data["choice"], None if rolls is None else tuple(rolls))
 
@@ -86,11 +80,11 @@ def parse_record(data: object) -> GameRecord:
     score, mover = data.get("score", [0, 0]), data.get("mover", 0)
     if not isinstance(rules, str):
         raise BadReplay('"rules" must be a rule set id such as "pork-chop".')
-    if not _whole(goal):
+    if not is_whole(goal):
         raise BadReplay('"goal" must be a whole number.')
-    if not isinstance(score, list) or len(score) != 2 or not all(map(_whole, score)):
+    if not isinstance(score, list) or len(score) != 2 or not all(map(is_whole, score)):
         raise BadReplay('"score" must be a list of two whole numbers.')
-    if not _whole(mover):
+    if not is_whole(mover):
         raise BadReplay('"mover" must be 0 or 1.')
     seed = parse_seed(data["seed"]) if "seed" in data else None
     if "commitment" in data:
@@ -115,6 +109,8 @@ def load_record(text: str) -> GameRecord:
         raise BadReplay("The record is not valid JSON: it is nested too deeply.") from None
     except NumberTooLong as error:
         raise BadReplay(f"The record holds {error}.") from None
+    except RepeatedKey as error:
+        raise BadReplay(f"The record {error}: which one is meant?") from None
     except ValueError as error:
         raise BadReplay(f"The record is not valid JSON: {str(error)[:200]}.") from None
     return parse_record(data)

@@ -4,6 +4,7 @@ import json
 import re
 from collections.abc import Collection
 from itertools import islice
+from typing import TypeGuard
 
 # ASCII digits only (int() would also take '٣' and str.isdigit() passes '²'), an optional single '-'.
 _WHOLE = re.compile(r"-?[0-9]+")
@@ -12,6 +13,11 @@ SHOWN = 60  # characters of a value an error line quotes
 SAFE_BITS = 2000  # ints this long have at most 603 digits: str() works whatever the limit (640 at least)
 LOG10_2 = 0.30103
 LONGEST_NUMBER = 640  # digits of a JSON number read: Python converts this many whatever its limit
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """A whole number as JSON and Python callers give one: an int, but not True or False."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def whole_number(text: str) -> int | None:
@@ -25,7 +31,7 @@ def shown(value: object, limit: int = SHOWN) -> str:
     """`value` quoted for an error line: its repr, cut to `limit` characters and saying how long it was."""
     if isinstance(value, str):
         return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value)} characters)"
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_whole(value):
         if value.bit_length() > SAFE_BITS:  # str() could exceed Python's digit limit: estimate instead
             return f"a number of about {int(value.bit_length() * LOG10_2) + 1} digits"
         text = repr(value)
@@ -47,6 +53,19 @@ class NumberTooLong(ValueError):  # noqa: N818 - named like the engine's errors
     """A JSON number with more digits than any score, choice or roll."""
 
 
+class RepeatedKey(ValueError):  # noqa: N818 - named like the engine's errors
+    """A JSON object that gives one key twice: which value was meant cannot be known."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise RepeatedKey(f"gives the key {shown(key)} twice")
+        seen.add(key)
+    return dict(pairs)
+
+
 def _json_int(digits: str) -> int:
     length = len(digits.lstrip("-"))
     if length > LONGEST_NUMBER:
@@ -56,5 +75,6 @@ def _json_int(digits: str) -> int:
 
 def read_json(text: str) -> object:
     """JSON as people save it: a leading byte order mark is fine; a number too long to be a score,
-    choice or roll raises NumberTooLong (not Python's message about its digit limit)."""
-    return json.loads(text.removeprefix("\ufeff"), parse_int=_json_int)
+    choice or roll raises NumberTooLong (not Python's message about its digit limit), and an object
+    that gives a key twice raises RepeatedKey (Python would silently keep the last)."""
+    return json.loads(text.removeprefix("\ufeff"), parse_int=_json_int, object_pairs_hook=_unique_keys)

@@ -117,6 +117,11 @@ def test_turns_before_an_error_are_yielded():
         next(results)
 
 
+def test_a_record_that_gives_a_key_twice_is_refused_not_read_one_way():
+    with pytest.raises(BadReplay, match="The record gives the key 'rules' twice"):
+        load_record('{"rules": "fa20", "rules": "sp17", "turns": []}')
+
+
 def test_load_record_errors_are_hog_errors():
     for text in ["", "[1", "{" * 100_000, '{"rules": "fa20", "turns": [{"choice": 1' + "0" * 5000 + "}]}"]:
         with pytest.raises(HogError):
@@ -154,7 +159,7 @@ def test_the_commitment_must_be_the_seeds_sha256():
 
 def test_parse_seed():
     assert parse_seed("00ff") == b"\x00\xff"
-    for bad in ["0", "", "zz", 12, None]:
+    for bad in ["0", "", "zz", "00 ff", " 00", "00\n", "0x00", 12, None]:
         with pytest.raises(BadReplay):
             parse_seed(bad)
 

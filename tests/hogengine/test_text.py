@@ -1,9 +1,12 @@
 """Typed numbers are read strictly, and whatever an error quotes stays short."""
 
+import json
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hogengine.text import listed, shown, whole_number
+from hogengine.text import RepeatedKey, is_whole, listed, read_json, shown, whole_number
 
 
 @given(st.integers(-(10**17), 10**18))
@@ -28,3 +31,22 @@ def test_a_long_list_of_names_says_how_many_are_left_out():
     assert listed(["a", "b"]) == "'a', 'b'"
     assert listed([f"k{n}" for n in range(20_000)]) == "'k0', 'k1', 'k2' and 19997 more"
     assert shown(10**5000) == "a number of about 5001 digits"  # more digits than Python will print
+
+
+def test_a_whole_number_is_an_int_and_never_a_bool():
+    assert [is_whole(value) for value in (0, -1, 10**30)] == [True] * 3
+    assert [is_whole(value) for value in (True, False, 3.0, "3", None)] == [False] * 5
+
+
+@given(st.recursive(st.none() | st.integers() | st.text(), lambda inner: st.dictionaries(st.text(), inner)))
+def test_json_without_repeated_keys_reads_as_json_does(value):
+    assert read_json(json.dumps(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [('{"a": 1, "a": 1}', "a"), ('[{"b": 1, "a": 2, "b": 3}]', "b"), ('{"x": {"a": 1, "a": 2}}', "a")],
+)
+def test_an_object_that_gives_a_key_twice_is_refused(text, key):
+    with pytest.raises(RepeatedKey, match=f"gives the key '{key}' twice"):
+        read_json(text)
