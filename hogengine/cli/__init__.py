@@ -26,8 +26,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one `hog` command; its output is flushed here, so every failed write meets the handlers below."""
-    args = build_parser().parse_args(argv)
+    """Run one `hog` command; Ctrl-C at any point, even while the commands load, exits 130 quietly."""
+    try:
+        return _run(build_parser().parse_args(argv))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command and flush its output here, so every failed write meets the handlers below."""
     try:
         status = _command(args)
         sys.stdout.flush()  # a write that fails now is reported, not left to a warning at exit
@@ -50,9 +58,6 @@ def _command(args: argparse.Namespace) -> int:
     except HogError as error:
         print(f"hog {args.command}: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
     return status
 
 

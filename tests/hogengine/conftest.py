@@ -1,5 +1,7 @@
-"""Shared test helpers: play listed turns and random games (session fixtures, as hypothesis needs)."""
+"""Shared test helpers: play turns and random games, run `hog` (session fixtures, as hypothesis needs)."""
 
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
@@ -55,3 +57,16 @@ def begin() -> Callable[..., State]:
 @pytest.fixture(scope="session")
 def random_games() -> Callable[..., list[TurnResult]]:
     return random_game
+
+
+def run_hog(*args: str, stdin: str | bytes = "") -> subprocess.CompletedProcess[bytes]:
+    """`python -m hogengine ARGS` in a child process, as a user runs it, with `stdin` as its input."""
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    return subprocess.run(
+        [sys.executable, "-m", "hogengine", *args], check=False, input=data, capture_output=True, timeout=60
+    )
+
+
+@pytest.fixture(scope="session")
+def hog() -> Callable[..., subprocess.CompletedProcess[bytes]]:
+    return run_hog

@@ -1,0 +1,154 @@
+"""`hog replay` as users run it: the contract's output, and every bad record one line naming its turn."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
+SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
+
+
+def test_replay_of_the_pork_chop_sample_game(hog):
+    done = hog("replay", stdin=json.dumps(SAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    out = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [line["score"] for line in out] == [[42, 21], [21, 42], [42, 21], [42, 22]]
+    assert [line["turn"] for line in out] == [0, 1, 2, 3]
+
+
+def turn_replaced(index: int, turn: object) -> str:
+    turns = list(SAMPLE["turns"])
+    turns[index] = turn
+    return json.dumps({**SAMPLE, "turns": turns})
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ('{"rules": "pork-chop", "turns": [', "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        (json.dumps({**SAMPLE, "rules": "nope\nnope"}), "Unknown rules"),
+        (turn_replaced(2, {"choice": 12, "rolls": []}), "turn 2: 12 is not a legal choice"),
+        (turn_replaced(1, {"choice": 2, "rolls": [3, 3, 3]}), "turn 1: Choice 2 rolls 2 dice, but 3"),
+        (turn_replaced(0, {"choice": 1, "rolls": [6]}), "turn 0: 6 is not an outcome of a 4-sided die"),
+        (
+            json.dumps({"rules": "fa20", "score": [94, 50], "turns": [{"choice": 1, "rolls": [6]}] * 2}),
+            "turn 1: The game",
+        ),
+        (json.dumps({**SAMPLE, "seed": "not hex"}), "hex"),
+        (json.dumps({**SAMPLE, "seed": "00"}), "turn 3: the rolls"),
+        (turn_replaced(3, {"choice": False, "rolls": []}), "turn 3: the choice must be a whole number"),
+    ],
+)
+def test_replay_errors_are_one_line_naming_the_turn(hog, stdin, message):
+    done = hog("replay", stdin=stdin)
+    stderr = done.stderr.decode()
+    assert done.returncode == 1
+    assert "Traceback" not in stderr
+    assert stderr.count("\n") == 1
+    assert stderr.startswith("hog replay: ")
+    assert message in stderr
+
+
+MANY_KEYS = {f"k{index}": 0 for index in range(20_000)}
+
+
+def one_turn(choice: str, rolls: str = "[]") -> str:
+    """A swine-align record of one turn, its numbers written out as given (JSON allows any length)."""
+    return '{"rules": "fa20", "turns": [{"choice": ' + choice + ', "rolls": ' + rolls + "}]}"
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        (one_turn("9" * 600), "turn 0: a 600-digit number is not a legal choice"),
+        (one_turn("1", "[" + "9" * 600 + "]"), "turn 0: a 600-digit number is not an outcome"),
+        (one_turn("9" * 4000), "The record holds a number 4000 digits long"),
+        (one_turn("1" + "0" * 5000), "The record holds a number 5001 digits long"),
+        (json.dumps({**SAMPLE, "k" * 100_000: 1}), "'kkkkkkkk"),
+        (json.dumps({**SAMPLE, **MANY_KEYS}), "'k0', 'k1', 'k10' and 19997 more"),
+        (json.dumps({**SAMPLE, "turns": [{"choice": 1, "x" * 100_000: 1}]}), "turn 0: unexpected key"),
+        (
+            json.dumps({**SAMPLE, "turns": [{"choice": 1, **MANY_KEYS}]}),
+            "turn 0: unexpected key(s) 'k0', 'k1', 'k10' and 19997 more.",
+        ),
+        (
+            json.dumps({**SAMPLE, "seed": "00", "turns": [{"choice": 1, "rolls": [1] * 100_000}]}),
+            "turn 0: the rolls",
+        ),
+    ],
+)
+def test_replay_errors_quote_what_they_reject_briefly(hog, record, message):
+    """However long the offending value, the error is one short line that says what was wrong."""
+    done = hog("replay", stdin=record)
+    stderr = done.stderr.decode()
+    assert done.returncode == 1
+    assert stderr.count("\n") == 1
+    assert message in stderr
+    assert len(stderr) < 300
+    assert "sys." not in stderr  # nothing about Python's own limits
+
+
+def fa20(**fields: object) -> str:
+    """A swine-align record with these fields (and no turns unless given)."""
+    return json.dumps({"rules": "fa20", "turns": [], **fields})
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ("", "The record is not valid JSON: Expecting value"),
+        ("[" * 100_000, "The record is not valid JSON: it is nested too deeply"),
+        (one_turn("NaN"), "turn 0: the choice must be a whole number, not nan"),
+        (one_turn("3.0", "[2, 2, 2]"), "turn 0: the choice must be a whole number, not 3.0"),
+        (one_turn('"3"', "[2, 2, 2]"), "turn 0: the choice must be a whole number, not '3'"),
+        (one_turn("1", "[2.0]"), "turn 0: the rolls must be a list of whole numbers"),
+        (one_turn("1", '{"a": 1}'), "turn 0: the rolls must be a list of whole numbers"),
+        ('{"rules": "fa20", "goal": Infinity, "turns": []}', '"goal" must be a whole number'),
+        (fa20(goal=-5), "The goal must be a whole number from 1 to 100"),
+        (fa20(goal=0), "The goal must be a whole number from 1 to 100"),
+        (fa20(goal=101), "The goal must be a whole number from 1 to 100"),
+        (fa20(score=[0, 100]), "Starting scores must be whole numbers from 0 to 99"),
+        ('{"rules": "fa20", "rules": "sp17", "turns": []}', "The record gives the key 'rules' twice"),
+        ('{"rules": "fa20", "turns": [{"choice": 1, "choice": 2}]}', "gives the key 'choice' twice"),
+        (fa20(seed="ab cd"), "The seed must be a non-empty string of hex digits"),
+        (fa20(seed="abc"), "The seed must be a non-empty string of hex digits"),
+    ],
+)
+def test_hostile_records_are_one_line_and_exit_1(hog, record, message):
+    done = hog("replay", stdin=record)
+    stderr = done.stderr.decode()
+    assert done.returncode == 1
+    assert stderr.startswith("hog replay: ")
+    assert stderr.count("\n") == 1
+    assert message in stderr
+
+
+def test_replay_takes_a_record_that_starts_with_a_byte_order_mark(hog):
+    done = hog("replay", stdin=b"\xef\xbb\xbf" + json.dumps(SAMPLE).encode())
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.decode().splitlines()) == len(SAMPLE["turns"])
+
+
+def test_output_cut_short_by_the_reader_ends_quietly():
+    """`hog replay | head`: once the reader has gone, hog stops without a traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line is written
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "hogengine", "replay"],
+            input=json.dumps(SAMPLE).encode(),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            check=False,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == b""
+    assert done.returncode == 141
