@@ -8,6 +8,7 @@ from typing import ClassVar
 from hogengine.events import EventKind
 from hogengine.numeric import Flag, Num
 from hogengine.position import Position
+from hogengine.rules import pieces
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,18 @@ class RuleSet(ABC):
         """How a choice reads for the player to move at this position: what it does there."""
         return self.choice_label(choice)
 
+    def four_sided(self, position: Position) -> Flag:
+        """Whether a roll here uses four-sided dice instead of six-sided ones (no rule set: never)."""
+        return False
+
+    def sides(self, position: Position) -> Num:
+        """How many sides the dice of a roll have here."""
+        return pieces.where(self.four_sided(position), 4, 6)
+
     def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
         """The rules that set a roll's dice at this live position, so boards can say why: each one
         (Hog Wild, an odd number of Ham Hijinks exchanges) swaps six-sided dice for four-sided or back."""
-        return ()
+        return (EventKind.HOG_WILD,) if self.four_sided(position) else ()
 
     def roll_summary(self, outcomes: Sequence[int]) -> tuple[bool, int]:
         """Pig Out or not, and the points the dice give before the turn's other rules."""

@@ -45,8 +45,7 @@ class PigFest(RuleSet):
         return tuple(rule for rule, applies in flips if applies)
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
-        count = pieces.where(choice == HAM_HIJINKS, 0, choice)
-        return count, pieces.where(self.four_sided(position), 4, 6)
+        return pieces.where(choice == HAM_HIJINKS, 0, choice), self.sides(position)
 
     def pig_out_points(self, count: Num, ones: Num) -> Num:
         return 1
@@ -89,7 +88,7 @@ class PigFest(RuleSet):
                 EventKind.SWAP: swap,
             },
             values={
-                EventKind.HOG_WILD: pieces.where(self.four_sided(position), 4, 6),
+                EventKind.HOG_WILD: self.sides(position),
                 EventKind.HAM_HIJINKS: exchanges,
                 EventKind.FREE_BACON: base,
                 EventKind.PIG_OUT: points,

@@ -18,10 +18,10 @@ class PiggyBack(RuleSet):
     choices = range(0, 11)
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
-        return choice, pieces.where(pieces.hog_wild(position.mover, position.opponent), 4, 6)
+        return choice, self.sides(position)
 
-    def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
-        return (EventKind.HOG_WILD,) if pieces.hog_wild(position.mover, position.opponent) else ()
+    def four_sided(self, position: Position) -> Flag:
+        return pieces.hog_wild(position.mover, position.opponent)
 
     def pig_out_points(self, count: Num, ones: Num) -> Num:
         return 0
@@ -43,7 +43,7 @@ class PiggyBack(RuleSet):
             points,
             False,
             fired={
-                EventKind.HOG_WILD: pieces.negate(bacon) & pieces.hog_wild(position.mover, position.opponent),
+                EventKind.HOG_WILD: pieces.negate(bacon) & self.four_sided(position),
                 EventKind.FREE_BACON: bacon,
                 EventKind.PIG_OUT: pig_out,
                 EventKind.PIGGY_BACK: pig_out,
@@ -51,7 +51,7 @@ class PiggyBack(RuleSet):
                 EventKind.SWAP: swap,
             },
             values={
-                EventKind.HOG_WILD: 4,
+                EventKind.HOG_WILD: self.sides(position),
                 EventKind.FREE_BACON: base,
                 EventKind.PIG_OUT: 0,
                 EventKind.PIGGY_BACK: gift,

@@ -26,12 +26,10 @@ class PorkChop(RuleSet):
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
         minus_one = pieces.where(self._chops(position, choice), 0, CHOPPED_DICE)
-        count = pieces.where(choice == PORK_CHOP, minus_one, choice)
-        sides = pieces.where(pieces.hog_wild(position.mover, position.opponent), 4, 6)
-        return count, sides
+        return pieces.where(choice == PORK_CHOP, minus_one, choice), self.sides(position)
 
-    def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
-        return (EventKind.HOG_WILD,) if pieces.hog_wild(position.mover, position.opponent) else ()
+    def four_sided(self, position: Position) -> Flag:
+        return pieces.hog_wild(position.mover, position.opponent)
 
     def pig_out_points(self, count: Num, ones: Num) -> Num:
         return pieces.where(ones < 11 - count, ones, 11 - count)
@@ -58,7 +56,7 @@ class PorkChop(RuleSet):
             points,
             False,
             fired={
-                EventKind.HOG_WILD: rolls & pieces.hog_wild(position.mover, position.opponent),
+                EventKind.HOG_WILD: rolls & self.four_sided(position),
                 EventKind.PORK_CHOP: chop,
                 EventKind.FREE_BACON: bacon,
                 EventKind.PIG_OUT: pig_out,
@@ -66,7 +64,7 @@ class PorkChop(RuleSet):
                 EventKind.SWAP: swap & pieces.negate(chop),
             },
             values={
-                EventKind.HOG_WILD: 4,
+                EventKind.HOG_WILD: self.sides(position),
                 EventKind.FREE_BACON: base,
                 EventKind.PIG_OUT: base,
                 EventKind.PRIME_BOOST: points,
