@@ -80,11 +80,15 @@ class RecordCommands(Commands):
         rows = contest_embeds.standings_rows(result)
         picture = await rendered(standings_table, title, contest_embeds.STANDINGS_HEADER, rows)
         text = contest_embeds.standings_text(result)
+        # Public, with owners' display names in it: a name such as "@everyone" or "<@id>" pings no one.
         if answerable(interaction):
-            await interaction.edit_original_response(content=text, attachments=[picture])
+            await interaction.edit_original_response(
+                content=text, attachments=[picture], allowed_mentions=discord.AllowedMentions.none()
+            )
         else:  # a long tournament outlived the answer's token: the standings come as a new message
             channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
-            await channel.send(f"{interaction.user.mention}: {text}", file=picture)
+            starter = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
+            await channel.send(f"{interaction.user.mention}: {text}", file=picture, allowed_mentions=starter)
 
     @app_commands.command(name="leaderboard", description="The best rated players of this server")
     @app_commands.describe(rules="The rule set")

@@ -144,6 +144,34 @@ async def test_a_tournament_outliving_its_answer_posts_the_standings_anew(
     await picture(standings)
 
 
+@pytest.mark.parametrize("late", [False, True], ids=["in_the_answer", "in_a_new_message"])
+async def test_names_in_the_public_standings_ping_no_one(
+    world: World, monkeypatch: pytest.MonkeyPatch, late: bool
+) -> None:
+    names = ("@everyone", "@here")  # a user or role mention is longer than the owner column shows
+    for number, name in enumerate(names):
+        person = world.channel.guild.add_member(world.env.create_user(name))
+        await world.upload(person, f"s{number}.json", json.dumps([[number + 4] * 100] * 100).encode())
+    if late:
+        play = world.services.contests.play
+
+        async def for_twenty_minutes(*args: Any, **kwargs: Any) -> Tournament:
+            done = await play(*args, **kwargs)
+            world.env.backend.advance_clock(20 * 60)
+            return done
+
+        monkeypatch.setattr(world.services.contests, "play", for_twenty_minutes)
+
+    await world.mod.slash(world.channel, "hog tournament")
+
+    posted = world.channel.last_message
+    assert posted is not None and posted.attachments
+    shown = world.env.backend.get_message(world.channel.id, posted.id)
+    assert all(name in shown.content for name in names)  # shown as written, in the code block
+    assert not shown.mention_everyone
+    assert shown.ping_user_ids == ([world.mod.id] if late else [])  # only who started a late one
+
+
 async def test_only_members_who_manage_the_server_start_one(world: World, entered: object) -> None:
     result = await world.alice.slash(world.channel, "hog tournament")
 
