@@ -1,14 +1,17 @@
 """`/hog upload strategy`: checked before it is downloaded, judged by the sandbox, answered privately with
 the verdict: the heatmap and exact win rates, or the sandbox's own one-line reason."""
 
+import io
 import json
 import re
+import zipfile
 from hashlib import sha256
 
 import aiohttp
 import numpy as np
 import pytest
 import simcord
+from PIL import Image
 
 from bot.discord.errors import APOLOGY
 from hogengine.rules import get_rules
@@ -137,10 +140,69 @@ async def test_a_hostile_upload_gets_exactly_the_sandboxs_verdict(world: World, 
     assert await world.services.strategies.active(GUILD_ID) == []
 
 
+def rows_of(value: str) -> str:
+    """A 100 by 100 JSON table of one value, written as given (NaN and 1e400 are not in JSON proper)."""
+    row = "[" + ", ".join([value] * 100) + "]"
+    return "[" + ", ".join([row] * 100) + "]"
+
+
+def zipped() -> bytes:
+    """A zip archive holding a fine strategy: a file of the wrong kind under a .py or .json name."""
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as files:
+        files.writestr("strategy.py", ROLL_4)
+    return archive.getvalue()
+
+
+def png() -> bytes:
+    image = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(image, "PNG")
+    return image.getvalue()
+
+
+@pytest.mark.parametrize("data", [zipped(), png()], ids=["zip", "png"])
+async def test_an_archive_or_image_named_py_gets_the_sandboxs_verdict(world: World, data: bytes) -> None:
+    result = await world.upload(world.alice, "strategy.py", data)
+
+    verdict = evaluate_strategy(data, range(11), UPLOAD_TIME_LIMIT)
+    assert (private_embed(result).title, private_embed(result).description) == (
+        "Not accepted",
+        verdict.reason,
+    )
+    assert verdict.kind == "not_utf8"
+    named_json = private_embed(await world.upload(world.alice, "strategy.json", data))
+    assert (named_json.title, named_json.description) == ("Not accepted", "The file is not valid UTF-8.")
+    assert await world.services.strategies.active(GUILD_ID) == []
+
+
 @pytest.mark.parametrize(
     "text",
-    ['{"rows": []}', "[1, 2", json.dumps([[4] * 100] * 99 + [[4] * 99 + [12]])],
-    ids=["not_a_list_of_rows", "not_json", "illegal_choice"],
+    [
+        '{"rows": []}',
+        "[1, 2",
+        json.dumps([[4] * 100] * 99 + [[4] * 99 + [12]]),
+        json.dumps([[4] * 100] * 99 + [[4] * 101]),
+        rows_of("NaN"),
+        rows_of("1e400"),
+        rows_of("4.5"),
+        rows_of("4.0"),
+        rows_of("true"),
+        rows_of('"4"'),
+        rows_of("1" + "0" * 30),
+    ],
+    ids=[
+        "not_a_list_of_rows",
+        "not_json",
+        "illegal_choice",
+        "ragged",
+        "nan",
+        "infinite",
+        "fraction",
+        "float",
+        "boolean",
+        "string",
+        "huge",
+    ],
 )
 async def test_a_bad_json_table_gets_exactly_the_checkers_reason(world: World, text: str) -> None:
     result = await world.upload(world.alice, "table.json", text.encode())
