@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from hogengine.dice import seeded_rolls
-from hogengine.game import State, new_game, resolve
+from hogengine.game import State, TurnResult, choice_label, legal_choices, new_game, resolve
 from tests.bot.discord.harness import World, fields, labels, replay
 
 NAMES = ("alice", "bob")
@@ -48,13 +48,15 @@ GAMES = {  # how both players choose, what the boards must have said, the button
 }
 
 
-def states_after_each_turn(record: dict[str, Any]) -> list[State]:
-    """The engine's state after every turn of an exported game, hidden parts included."""
-    state, states = new_game(record["rules"], record["goal"]), []
+def results_of_each_turn(record: dict[str, Any]) -> list[TurnResult]:
+    """The engine's result of every turn of an exported game: its events and the state after it, hidden
+    parts included."""
+    state, results = new_game(record["rules"], record["goal"]), []
     for turn in record["turns"]:
-        state = resolve(state, turn["choice"], turn["rolls"]).after
-        states.append(state)
-    return states
+        result = resolve(state, turn["choice"], turn["rolls"])
+        results.append(result)
+        state = result.after
+    return results
 
 
 def commentary(scores: Sequence[tuple[int, int]]) -> list[str]:
@@ -84,12 +86,25 @@ def player_fields(board: discord.Message) -> list[str]:
     return [shown[name] for name in NAMES]
 
 
-def check_boards(boards: list[discord.Message], states: list[State]) -> list[str]:
+def check_boards(boards: list[discord.Message], results: list[TurnResult]) -> list[str]:
     """Every board after a turn shows the scores with their bars towards the goal, the Pig Fest streaks
-    and multipliers, and the commentary on the scores so far; every commentary line seen."""
+    and multipliers, every rule that fired in the last turn, the commentary on the scores so far, and a
+    button for each legal choice while the game is on; every commentary line seen."""
     seen = []
+    states = [result.after for result in results]
     assert len(boards) == len(states) + 1  # the first board, then one after each press
-    for number, (board, state) in enumerate(zip(boards[1:], states, strict=True), 1):
+    for number, (board, result) in enumerate(zip(boards[1:], results, strict=True), 1):
+        state = result.after
+        rules_fired = [line for line in fields(board)["Last turn"].splitlines() if line.startswith("• ")]
+        described = [
+            event.describe().replace("Player 0", "alice").replace("Player 1", "bob")
+            for event in result.events
+        ]
+        assert rules_fired == [f"• {text}" for text in described]
+        if not state.over:
+            assert sorted(labels(board)) == sorted(
+                choice_label(state, choice) for choice in legal_choices(state)
+            )
         for seat, field in enumerate(player_fields(board)):
             score = state.scores[seat]
             filled = min(10, 10 * score // state.goal)
@@ -128,8 +143,9 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
 
     record = await world.export(match.id)
-    states = states_after_each_turn(record)
-    said = check_boards(boards, states)
+    results = results_of_each_turn(record)
+    states = [result.after for result in results]
+    said = check_boards(boards, results)
     if rules == "pig-fest":  # a streak of two or more was shown, with a multiplier above 1
         assert max(streak for state in states for streak in state.streaks) >= 2
     assert any("takes the lead" in line for line in said)
