@@ -85,11 +85,16 @@ class HogBot(commands.Bot):
             log.info("synced %d command(s) globally", len(synced))
 
     async def moved_on(self, match: Match) -> None:
-        """After a match changed: let the house bot move if it is its turn; rate a finished game."""
+        """After a match changed: let the house bot move if it is its turn; rate a finished game. Never
+        raises: a rating that fails is logged (the game is stored either way, and the next game to end
+        rates it too), so the board is still shown."""
         if match.is_bot_turn:
             self.schedule_bot(match.id)
         elif not match.status.is_open:
-            await self.services.ratings.record()
+            try:
+                await self.services.ratings.record()
+            except Exception:
+                log.exception("could not rate a finished game", extra={"match": match.id})
 
     def schedule_bot(self, match_id: int) -> None:
         """Let the house bot play its turn(s) in this match after a short pause, unless it already is."""
@@ -168,10 +173,7 @@ class HogBot(commands.Bot):
             return
         for match in closed:  # each on its own: one game that cannot be shown must not hold up the rest
             await self.redraw(match.id)
-            try:
-                await self.moved_on(match)
-            except Exception:
-                log.exception("could not rate a game the clock closed", extra={"match": match.id})
+            await self.moved_on(match)
         for match_id in waiting:
             self.schedule_bot(match_id)
 

@@ -2,6 +2,7 @@
 a user only ever sees a domain message or a short apology."""
 
 import logging
+import sqlite3
 
 import pytest
 
@@ -194,3 +195,23 @@ async def test_a_rematch_against_the_bot_that_cannot_be_posted_leaves_the_bot_vo
     assert rematch is not None and rematch.rematch_of == match.id
     await world.env.advance_time(BOT_PAUSE + 1)
     assert (await world.board(rematch.id)).content == f"{world.alice.mention}, your move."
+
+
+async def test_a_rating_that_fails_is_logged_and_the_game_still_ends_on_its_board(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    match = await world.challenge(goal=1)  # any first turn wins
+    board = await world.board(match.id)
+
+    async def locked() -> list[int]:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(world.services.ratings, "record", locked)
+
+    pressed = await world.alice.click(board, label="Roll 3")
+
+    assert pressed.acknowledged and not pressed.followups  # no apology: the game is over and stored
+    assert world.message(board.id).embeds[0].description == "**alice** reached 1 and wins!"
+    (logged,) = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert (logged.getMessage(), logged.match) == ("could not rate a finished game", match.id)
+    caplog.clear()
