@@ -7,6 +7,8 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from pydantic import ValidationError
+
 from bot.config import Settings
 from bot.health import healthy
 
@@ -41,7 +43,7 @@ class JsonLines(logging.Formatter):
 def configure_logging(level: str) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(JsonLines())
-    logging.basicConfig(level=level.upper(), handlers=[handler], force=True)
+    logging.basicConfig(level=level, handlers=[handler], force=True)
 
 
 def run(settings: Settings, token: str, sync_global: bool) -> int:
@@ -73,7 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--health", action="store_true", help="exit 0 if a running bot is connected and ticking"
     )
     args = parser.parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:  # an operator's typo: say which setting, not a traceback
+        print(f"A setting is not valid (.env.example describes each one): {error}", file=sys.stderr)
+        return 2
     if args.health:
         return 0 if healthy(settings.heartbeat_file) else 1
     configure_logging(settings.log_level)

@@ -6,9 +6,13 @@ how to get one instead of crashing.
 """
 
 from pathlib import Path
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, BeforeValidator, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The levels the logs know, in any case ("info" is INFO).
+LogLevel = Annotated[Literal["DEBUG", "INFO", "WARNING", "ERROR"], BeforeValidator(lambda v: str(v).upper())]
 
 
 class Settings(BaseSettings):
@@ -31,7 +35,7 @@ class Settings(BaseSettings):
     upload_max_waiting: int = Field(default=8, ge=1)  # uploads checked or queued; more are turned away
     upload_time_limit_seconds: float = Field(default=10.0, gt=0, le=600)  # CPU seconds per upload
     strategies_per_person: int = Field(default=3, ge=1)  # kept per server and rule set by one person
-    log_level: str = "INFO"
+    log_level: LogLevel = "INFO"
     heartbeat_path: Path | None = None  # the health check's heartbeat file; default: beside the database
     solver_cache_path: Path | None = (
         None  # solved rule sets kept across restarts; default: beside the database

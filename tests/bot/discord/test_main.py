@@ -40,6 +40,14 @@ def test_without_a_token_python_m_bot_explains_where_to_get_one(tmp_path: Path) 
     assert not (tmp_path / "data").exists()  # nothing is created before there is a token
 
 
+def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Path) -> None:
+    done = run([sys.executable, "-m", "bot"], tmp_path, HOG_LOG_LEVEL="loud", HOG_TURN_TIMEOUT_SECONDS="0")
+    assert done.returncode == 2
+    assert "log_level" in done.stderr and "turn_timeout_seconds" in done.stderr
+    assert ".env.example" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "data").exists()
+
+
 def test_make_run_starts_the_bot(tmp_path: Path) -> None:
     """`make run` in an empty folder (no .env), with the project's virtualenv taken as installed."""
     make = ["make", "-s", "-f", ROOT / "Makefile", "-o", ".venv/.installed", f"BIN={ROOT}/.venv/bin", "run"]
