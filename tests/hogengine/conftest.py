@@ -29,10 +29,16 @@ def start(rules: str, scores: tuple[int, int] = (0, 0), mover: int = 0, **hidden
     return replace(new_game(rules, 100, scores, mover), **hidden)
 
 
-def random_game(rules: str, rng: Random, goal: int = 100, seed: bytes | None = None) -> list[TurnResult]:
-    """A whole game of random legal choices: commit-reveal dice from `seed`, else fair dice from `rng`."""
-    state, results = new_game(rules, goal), []
-    while not state.over:
+def random_game(
+    start: State | str, rng: Random, goal: int = 100, seed: bytes | None = None
+) -> list[TurnResult]:
+    """A whole game of random legal choices from `start` (a state, or a rule set's new game to `goal`):
+    commit-reveal dice from `seed`, else fair dice from `rng`. Every turn but a Pork Chop adds a point and
+    both scores stay below the goal until the end, so a game longer than 2 * goal - 1 turns plus a Pork
+    Chop per player fails, rather than hangs, the test."""
+    state = new_game(start, goal) if isinstance(start, str) else start
+    results: list[TurnResult] = []
+    for _ in range(2 * state.goal + 1):
         choice = rng.choice(legal_choices(state))
         count, sides = dice_for(state, choice)
         if seed is None:
@@ -41,7 +47,9 @@ def random_game(rules: str, rng: Random, goal: int = 100, seed: bytes | None = N
             rolls = seeded_rolls(seed, state.turn, count, sides)
         results.append(resolve(state, choice, rolls))
         state = results[-1].after
-    return results
+        if state.over:
+            return results
+    raise AssertionError(f"the game from {results[0].before} did not end in {len(results)} turns")
 
 
 @pytest.fixture(scope="session")

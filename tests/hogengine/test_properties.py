@@ -1,5 +1,6 @@
 """Properties every rule set keeps, checked on random games (hypothesis)."""
 
+import json
 from dataclasses import replace
 from random import Random
 
@@ -12,89 +13,116 @@ from hogengine.errors import BadRolls
 from hogengine.events import EventKind
 from hogengine.game import State, dice_for, dice_rules, legal_choices, new_game, resolve
 from hogengine.position import Position
-from hogengine.replay import parse_record, replay, to_record
+from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import RULE_SETS, get_rules
 
 RULES = [rules.id for rules in RULE_SETS]
-rule_ids = st.sampled_from(RULES)
+per_rule_set = pytest.mark.parametrize("rules", RULES)
 seeds = st.integers(0, 2**32)
 
 
 @st.composite
-def states(draw: st.DrawFn) -> State:
-    """Any state a game can reach: scores below the goal, with every hidden part in range."""
-    rules, goal = draw(rule_ids), draw(st.integers(1, 100))
+def states(draw: st.DrawFn, rules: str) -> State:
+    """Any state a game of these rules can reach: scores below the goal, and the hidden parts these rules
+    keep (a Pork Chop spent per player; Pig Fest streaks and Ham Hijinks exchanges) anywhere in range."""
+    goal = draw(st.integers(1, 100))
     scores = (draw(st.integers(0, goal - 1)), draw(st.integers(0, goal - 1)))
-    return replace(
-        new_game(rules, goal, scores, draw(st.integers(0, 1))),
-        chop_used=(draw(st.booleans()), draw(st.booleans())),
-        streaks=(draw(st.integers(0, 3)), draw(st.integers(0, 3))),
-        exchanges=draw(st.integers(0, 9)),
-    )
+    state = new_game(rules, goal, scores, draw(st.integers(0, 1)))
+    if rules == "pork-chop":
+        state = replace(state, chop_used=(draw(st.booleans()), draw(st.booleans())))
+    if rules == "pig-fest":
+        streaks = (draw(st.integers(0, 3)), draw(st.integers(0, 3)))
+        state = replace(state, streaks=streaks, exchanges=draw(st.integers(0, 9)))
+    return state
 
 
-@settings(max_examples=300, deadline=None)
-@given(states(), st.data())
-def test_a_turn_takes_exactly_its_dice_each_on_the_die(state, data):
-    choice = data.draw(st.sampled_from(legal_choices(state)))
+@st.composite
+def moves(draw: st.DrawFn, state: State) -> tuple[int, list[int]]:
+    """A legal choice in this state and outcomes that fit its dice."""
+    choice = draw(st.sampled_from(legal_choices(state)))
     count, sides = dice_for(state, choice)
-    rolls = data.draw(st.lists(st.integers(1, sides), min_size=count, max_size=count))
-    resolve(state, choice, rolls)
+    return choice, draw(st.lists(st.integers(1, sides), min_size=count, max_size=count))
+
+
+@per_rule_set
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_a_turn_takes_exactly_its_dice_each_on_the_die(rules, data):
+    state = data.draw(states(rules))
+    choice, rolls = data.draw(moves(state))
+    sides = dice_for(state, choice)[1]
+    assert resolve(state, choice, rolls).outcomes == tuple(rolls)
     with pytest.raises(BadRolls):
         resolve(state, choice, [*rolls, 1])
-    if count:
+    if rolls:
         with pytest.raises(BadRolls):
             resolve(state, choice, rolls[1:])
         with pytest.raises(BadRolls):
             resolve(state, choice, [*rolls[1:], data.draw(st.sampled_from([0, sides + 1]))])
 
 
-@settings(max_examples=300, deadline=None)
-@given(states())
-def test_the_rules_named_for_the_dice_are_the_ones_that_set_them(state):
+@per_rule_set
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_the_rules_named_for_the_dice_are_the_ones_that_set_them(rules, data):
     """Each rule dice_rules names swaps six-sided dice for four-sided ones or back, so they say why."""
+    state = data.draw(states(rules))
     named = dice_rules(state)
     assert set(named) <= {EventKind.HOG_WILD, EventKind.HAM_HIJINKS}
     assert dice_for(state, 1)[1] == (4 if len(named) % 2 else 6)
 
 
-@settings(max_examples=100, deadline=None)
-@given(rule_ids, seeds, st.integers(1, 100))
-def test_every_turn_adds_a_point_but_a_pork_chop_and_every_game_ends(random_games, rules, seed, goal):
-    results = random_games(rules, Random(seed), goal)
-    assert len(results) <= 2 * goal + 2  # a point a turn, plus at most one Pork Chop per player
-    for result in results:
-        before, after = sum(result.before.scores), sum(result.after.scores)
-        if EventKind.PORK_CHOP in [event.kind for event in result.events]:
-            assert after == before
-        else:
-            assert after >= before + 1
+@per_rule_set
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_every_turn_adds_a_point_to_the_total_but_a_pork_chop_which_spends_the_movers_flag(rules, data):
+    state = data.draw(states(rules))
+    result = resolve(state, *data.draw(moves(state)))
+    before, after = sum(state.scores), sum(result.after.scores)
+    if EventKind.PORK_CHOP in [event.kind for event in result.events]:
+        assert after == before
+        assert (state.chop_used[state.mover], result.after.chop_used[state.mover]) == (False, True)
+    else:
+        assert after >= before + 1
+        assert result.after.chop_used == state.chop_used
+
+
+@per_rule_set
+@settings(max_examples=50, deadline=None)
+@given(data=st.data(), seed=seeds)
+def test_every_game_ends_from_any_state(random_games, rules, data, seed):
+    """random_games fails a game that outlasts the turns its goal allows, so none can run forever."""
+    results = random_games(data.draw(states(rules)), Random(seed))
     assert results[-1].after.over
     assert all(not result.before.over for result in results)
 
 
-@settings(max_examples=60, deadline=None)
-@given(rule_ids, seeds, st.binary(min_size=1, max_size=32))
-def test_a_game_replays_from_its_rolls_and_from_its_seed(random_games, rules, seed, dice_seed):
-    results = random_games(rules, Random(seed), seed=dice_seed)
-    start = results[0].before
-    played = [result.after for result in results]
-    from_rolls = replay(parse_record(to_record(start, results)))
-    assert [result.after for result in from_rolls] == played
-    from_seed = replay(parse_record(to_record(start, results, dice_seed)))
-    assert [result.after for result in from_seed] == played
+@per_rule_set
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), seed=seeds, dice_seed=st.binary(min_size=1, max_size=32))
+def test_a_game_replays_from_its_json_record_by_its_rolls_and_by_its_seed(
+    random_games, rules, data, seed, dice_seed
+):
+    goal = data.draw(st.integers(1, 100))
+    scores = (data.draw(st.integers(0, goal - 1)), data.draw(st.integers(0, goal - 1)))
+    start = new_game(rules, goal, scores, data.draw(st.integers(0, 1)))
+    results = random_games(start, Random(seed), seed=dice_seed)
+    for revealed in (None, dice_seed):
+        record = load_record(json.dumps(to_record(start, results, revealed)))
+        replayed = list(replay(record))
+        assert [result.after for result in replayed] == [result.after for result in results]
+        assert [result.to_json() for result in replayed] == [result.to_json() for result in results]
 
 
 @st.composite
 def turns(draw: st.DrawFn, rules: str) -> tuple[State, int, list[int]]:
     """A reachable state, a legal choice in it, and dice that fit."""
-    state = draw(states().map(lambda s: replace(s, rules=rules, goal=100)))
-    choice = draw(st.sampled_from(legal_choices(state)))
-    count, sides = dice_for(state, choice)
-    return state, choice, draw(st.lists(st.integers(1, sides), min_size=count, max_size=count))
+    state = replace(draw(states(rules)), goal=100)
+    choice, rolls = draw(moves(state))
+    return state, choice, rolls
 
 
-@pytest.mark.parametrize("rules", RULES)
+@per_rule_set
 @settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_vectorised_step_agrees_with_scalar_step_element_by_element(rules, data):
