@@ -56,6 +56,15 @@ def test_seeded_rolls_follow_the_documented_derivation():
     assert commitment(seed) == hashlib.sha256(seed).hexdigest()
 
 
+def test_the_readmes_worked_example_of_the_derivation():
+    """The numbers the README gives, so anyone re-deriving rolls by hand gets exactly these."""
+    seed = bytes.fromhex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
+    assert commitment(seed) == "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+    assert hashlib.sha256(seed + bytes(16)).digest()[:4] == bytes.fromhex("efb030fb")
+    assert seeded_rolls(seed, 0, 5, 6) == [6, 1, 1, 3, 4]
+    assert seeded_rolls(seed, 1, 3, 4) == [1, 4, 2]
+
+
 def test_a_digest_byte_that_would_bias_a_six_sided_die_is_skipped():
     """Bytes 252..255 would make faces 1-4 likelier than 5-6; the next byte below 252 is used instead."""
     seed = b"no modulo bias"

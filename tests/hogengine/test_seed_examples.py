@@ -120,6 +120,23 @@ def test_hogtimus_prime_leaves_one_and_zero(begin, turns):
     assert [pieces.hogtimus_prime(n) for n in (0, 1, 2, 11, 17, 19, 53, 59)] == [0, 1, 3, 13, 19, 23, 59, 61]
 
 
+# Hog Wild
+
+
+@pytest.mark.parametrize("rules", DIGIT_RULES)
+@pytest.mark.parametrize(
+    ("scores", "sides"), [((0, 0), 4), ((3, 4), 4), ((14, 0), 4), ((10, 11), 4), ((35, 0), 4)]
+)
+def test_hog_wild_examples_0_7_14_21_35_roll_four_sided_dice(begin, rules, scores, sides):
+    assert dice_for(begin(rules, scores), 2) == (2, sides)
+
+
+@pytest.mark.parametrize("rules", DIGIT_RULES)
+@pytest.mark.parametrize("scores", [(1, 0), (3, 5), (20, 0), (50, 49)])
+def test_hog_wild_leaves_six_sided_dice_when_the_sum_is_not_a_multiple_of_7(begin, rules, scores):
+    assert dice_for(begin(rules, scores), 2) == (2, 6)
+
+
 # Swine Swap
 
 
@@ -200,6 +217,13 @@ def test_rules_clarification_a_player_can_take_four_turns_in_a_row(begin, turns)
     assert notes == ["swine_align", "pig_pass", "swine_align"]
 
 
+def test_swine_align_and_pig_pass_are_never_active_together():
+    """Seed 004, Problem 5: "It's not mathematically possible", so an extra turn names one rule."""
+    scores = range(200)
+    both = [(a, b) for a in scores for b in scores if pieces.swine_align(a, b) and pieces.pig_pass(a, b)]
+    assert both == []
+
+
 def test_swine_align_example_4_needs_both_scores_positive(begin, turns):
     (result,) = turns(begin("swine-align", (9, 0)), [(1, [6])])
     assert result.after.scores == (15, 0)
@@ -227,7 +251,15 @@ def test_pork_chop_sample_game(begin, turns):
     results = turns(begin("pork-chop", (14, 42)), [(0, []), (-1, []), (-1, []), (-1, [1] + [2] * 9)])
     assert [r.after.scores for r in results] == [(42, 21), (21, 42), (42, 21), (42, 22)]
     assert results[0].points == 7
-    assert kinds(results[1]) == [EventKind.PORK_CHOP]
+    events = [[(event.kind, event.player, event.value) for event in result.events] for result in results]
+    assert events[0] == [
+        (EventKind.FREE_BACON, 0, 5),  # 1 + max(1, 4)
+        (EventKind.PRIME_BOOST, 0, 7),  # 5 is prime: the next prime is 7
+        (EventKind.SWAP, 0, 0),  # 21 against 42
+    ]
+    assert events[1] == [(EventKind.PORK_CHOP, 1, 0)]  # 42 against 21 is a double, but one swap a turn
+    assert events[2] == [(EventKind.PORK_CHOP, 0, 0)]
+    assert events[3] == [(EventKind.HOG_WILD, 1, 4), (EventKind.PIG_OUT, 1, 1)]  # 63: a multiple of 7
     assert (results[3].dice, results[3].sides, results[3].points) == (10, 4, 1)
 
 
