@@ -193,10 +193,11 @@ class GameService:
                 return match
             if match.rematch_of is None:
                 return await self._close(match, MatchStatus.CANCELLED, None)
-            old = await self._store.load(match.rematch_of)
-            votes = {f"rematch_vote{seat}": int(seat == old.bot_seat) for seat in (0, 1)}
-            changes = {**self._closing(MatchStatus.CANCELLED, None), "rematch_of": None}
-            return await self._store.save(match, changes, vote=(old, votes))
+            async with self._store.lock(match.rematch_of):  # nobody holds the old game's lock for a new one
+                old = await self._store.load(match.rematch_of)
+                votes = {f"rematch_vote{seat}": int(seat == old.bot_seat) for seat in (0, 1)}
+                changes = {**self._closing(MatchStatus.CANCELLED, None), "rematch_of": None}
+                return await self._store.save(match, changes, vote=(old, votes))
 
     async def open_match_in_channel(self, channel_id: int, user_id: int) -> Match | None:
         """The user's pending or active match in this channel, if any (at most one exists)."""
