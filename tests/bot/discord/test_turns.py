@@ -1,6 +1,8 @@
 """During a game only the player to move can press; everyone else is told why, privately, and a stale
 or double press changes nothing."""
 
+import asyncio
+
 from bot.services import MatchStatus
 from tests.bot.discord.conftest import TURN_TIMEOUT
 from tests.bot.discord.harness import World, fields, labels, said
@@ -105,3 +107,19 @@ async def test_a_spent_pork_chop_button_says_it_rolls_ten_dice(world: World) -> 
     assert "Pork Chop: used (-1 rolls 10 dice)" in fields(mine)["▶ alice"]
     await world.alice.click(mine, label="Roll 10 (-1)")
     assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 10 ")
+
+
+async def test_two_presses_at_once_play_one_turn(world: World) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    as_rendered = world.rendering(board)
+
+    presses = await asyncio.gather(
+        world.press_stale(world.alice, as_rendered, "Roll 3"),
+        world.press_stale(world.alice, as_rendered, "Roll 5"),
+    )
+
+    refused = [said(press) for press in presses if press.followups]
+    assert refused == ["That turn was already played."]
+    assert [turn.turn for turn in await world.service.turns(match.id)] == [0]
+    assert world.message(board.id).content == f"{world.bob.mention}, your move."
