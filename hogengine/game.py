@@ -54,18 +54,6 @@ class State:
             self.exchanges,
         )
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rules": self.rules,
-            "goal": self.goal,
-            "score": list(self.scores),
-            "mover": self.mover,
-            "chop_used": list(self.chop_used),
-            "streaks": list(self.streaks),
-            "exchanges": self.exchanges,
-            "turn": self.turn,
-        }
-
 
 def new_game(
     rules: str = DEFAULT_RULES, goal: int = MAX_GOAL, scores: tuple[int, int] = (0, 0), mover: int = 0
