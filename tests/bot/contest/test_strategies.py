@@ -3,7 +3,8 @@ figures, rationed by a cooldown, replaced with history, deleted by their owner o
 
 import asyncio
 import json
-import time
+import threading
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ from bot.services.contest_errors import (
 from bot.services.rations import FREE_TRIES
 from bot.services.strategies import StrategyService, UploadLimits, strategy_name, table_bytes
 from bot.storage import Database
-from hogengine.sandbox import SandboxUnavailable
+from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4
@@ -102,8 +103,6 @@ REFUSALS = [
 async def test_refusals_carry_the_sandbox_verdict(
     db: Database, clock: FakeClock, source: bytes, kind: str
 ) -> None:
-    from hogengine.sandbox import evaluate_strategy  # noqa: PLC0415 - the reference verdict
-
     limits = UploadLimits(cooldown_seconds=0.0, time_limit=0.5)
     service = StrategyService(db, clock, limits)
     try:
@@ -318,28 +317,47 @@ def test_bad_names_are_refused() -> None:
         strategy_name("<@everyone>", "x.py")
 
 
-async def test_event_loop_keeps_ticking_during_an_upload(strategies: StrategyService) -> None:
-    slow = b"import time\nwhile time.process_time() < 1.0:\n    pass\n" + ROLL_4
-    gaps: list[float] = []
-    done = asyncio.Event()
+WAIT = 30.0  # seconds before a held gate fails the test rather than hang it
 
-    async def ticker() -> None:
-        last = time.monotonic()
-        while not done.is_set():
-            await asyncio.sleep(0.01)
-            now = time.monotonic()
-            gaps.append(now - last)
-            last = now
 
-    ticking = asyncio.create_task(ticker())
-    started = time.monotonic()
-    upload = await strategies.upload(GUILD, ALICE, "slow.py", slow)
-    elapsed = time.monotonic() - started
-    done.set()
-    await ticking
-    assert upload.strategy.cpu_seconds is not None and upload.strategy.cpu_seconds >= 1.0
-    assert elapsed >= 1.0 and len(gaps) >= 50
-    assert max(gaps) < 0.1
+class Gate:
+    """Holds every sandbox run in its worker thread until opened, so a test sees what the event loop does
+    meanwhile; a run on the loop itself would block it until the wait gives up and fails."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+
+    def run(self, source: bytes, legal: range, time_limit: float) -> Verdict:
+        self.entered.set()
+        if not self.opened.wait(WAIT):
+            raise AssertionError("the sandbox was held and never let go")
+        return evaluate_strategy(source, legal, time_limit)
+
+    async def reached(self) -> None:
+        """Until a run has entered the sandbox (waited for in a thread of its own, not on the loop)."""
+        assert await asyncio.to_thread(self.entered.wait, WAIT), "nothing reached the sandbox"
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    held = Gate()
+    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", held.run)
+    yield held
+    held.opened.set()
+
+
+async def test_the_event_loop_serves_others_while_the_sandbox_runs(
+    strategies: StrategyService, gate: Gate
+) -> None:
+    upload = asyncio.create_task(strategies.upload(GUILD, ALICE, "four.py", ROLL_4))
+    await gate.reached()
+
+    listed = await strategies.active(GUILD)  # the loop answers while the sandbox is busy
+
+    assert listed == [] and not upload.done()
+    gate.opened.set()
+    assert (await upload).strategy.name == "four"
 
 
 def test_table_bytes_are_row_major_int8() -> None:
@@ -348,19 +366,20 @@ def test_table_bytes_are_row_major_int8() -> None:
     assert len(data) == 10_000 and data[101] == table[1, 1]
 
 
-async def test_uploads_beyond_the_waiting_limit_are_refused(db: Database, clock: FakeClock) -> None:
+async def test_uploads_beyond_the_waiting_limit_are_refused(
+    db: Database, clock: FakeClock, gate: Gate
+) -> None:
     service = StrategyService(db, clock, UploadLimits(workers=1, waiting=1))
-    slow = b"import time\nwhile time.process_time() < 0.3:\n    pass\n" + ROLL_4
     try:
-        first = asyncio.create_task(service.upload(GUILD, ALICE, "slow.py", slow))
-        await asyncio.sleep(0.1)  # the first is in the sandbox now, for 0.3 s of CPU
+        first = asyncio.create_task(service.upload(GUILD, ALICE, "four.py", ROLL_4))
+        await gate.reached()  # the first is in the sandbox now
         with pytest.raises(UploadsBusy):
-            await service.upload(GUILD, BOB, "four.py", ROLL_4)
-        assert (await first).strategy.name == "slow"
-        assert (
-            await service.upload(GUILD, BOB, "four.py", ROLL_4)
-        ).strategy.name == "four"  # no cooldown spent
+            await service.upload(GUILD, BOB, "five.py", ROLL_4)
+        gate.opened.set()
+        assert (await first).strategy.name == "four"
+        assert (await service.upload(GUILD, BOB, "five.py", ROLL_4)).strategy.name == "five"  # no cooldown
     finally:
+        gate.opened.set()
         service.close()
 
 
