@@ -127,6 +127,8 @@ def board(state: State, names: tuple[str, str]) -> str:
 
 def ask(state: State, name: str) -> int:
     """Read a legal choice from stdin, explaining every rejected line; EOFError when input ends."""
+    if sys.stdin is None:  # started with standard input closed (`hog play <&-`): nothing will ever come
+        raise EOFError
     choices = legal_choices(state)
     low, high = choices[0], choices[-1]
     while True:

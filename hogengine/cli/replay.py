@@ -21,6 +21,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Re-play the record on stdin, printing each turn as soon as it is resolved."""
+    if sys.stdin is None:  # started with standard input closed (`hog replay <&-`)
+        raise BadReplay("There is no record to read: standard input is closed.")
     try:
         text = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError:

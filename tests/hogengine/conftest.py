@@ -1,5 +1,6 @@
 """Shared test helpers: play turns and random games, run `hog` (session fixtures, as hypothesis needs)."""
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -67,11 +68,17 @@ def random_games() -> Callable[..., list[TurnResult]]:
     return random_game
 
 
-def run_hog(*args: str, stdin: str | bytes = "") -> subprocess.CompletedProcess[bytes]:
-    """`python -m hogengine ARGS` in a child process, as a user runs it, with `stdin` as its input."""
+def run_hog(*args: str, stdin: str | bytes | None = "") -> subprocess.CompletedProcess[bytes]:
+    """`python -m hogengine ARGS` in a child process, as a user runs it, with `stdin` as its input
+    (None: started with standard input closed, as `hog ... <&-`)."""
     data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
-        [sys.executable, "-m", "hogengine", *args], check=False, input=data, capture_output=True, timeout=60
+        [sys.executable, "-m", "hogengine", *args],
+        check=False,
+        input=data,
+        capture_output=True,
+        timeout=60,
+        preexec_fn=(lambda: os.close(0)) if data is None else None,
     )
 
 

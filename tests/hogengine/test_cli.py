@@ -215,6 +215,13 @@ def test_play_takes_a_line_that_is_not_text_as_a_bad_choice():
     assert "Player 0 rolls 2 six-sided dice" in out  # the next line still counts
 
 
+def test_play_with_standard_input_closed_ends_as_input_that_ran_out(hog):
+    done = hog("play", "--seed", SEED, "--vs", "always:4", stdin=None)
+    assert done.returncode == 1
+    assert done.stderr == b"hog play: the input ended before the game did.\n"
+    assert f"Dice seed: {SEED}".encode() in done.stdout
+
+
 def test_play_through_a_pipe_never_shows_a_traceback(hog):
     done = hog("play", "--seed", SEED, stdin="x\n" * 3 + "5\n")
     assert done.returncode == 1

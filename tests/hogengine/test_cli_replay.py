@@ -129,6 +129,12 @@ def test_hostile_records_are_one_line_and_exit_1(hog, record, message):
     assert message in stderr
 
 
+def test_replay_with_standard_input_closed_says_so(hog):
+    done = hog("replay", stdin=None)
+    assert done.returncode == 1
+    assert done.stderr == b"hog replay: There is no record to read: standard input is closed.\n"
+
+
 def test_replay_takes_a_record_that_starts_with_a_byte_order_mark(hog):
     done = hog("replay", stdin=b"\xef\xbb\xbf" + json.dumps(SAMPLE).encode())
     assert done.returncode == 0, done.stderr
