@@ -1,12 +1,13 @@
 """Ratings of games between people (the bot's are unrated), the leaderboard, stats, history and forget-me."""
 
 import json
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 from bot.services import Match, Player
 from bot.services.privacy import FORGOTTEN_NAME
-from tests.bot.discord.harness import World, labels, picture, private, private_embed, said
+from tests.bot.discord.harness import World, labels, picture, private, private_embed, replay, said
 
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
 
@@ -92,6 +93,41 @@ async def test_stats_show_a_players_record_and_rating_history(world: World) -> N
     fresh = await world.carol.slash(world.channel, "hog stats")
     assert private(fresh).attachments == []  # no rated game, no chart
     assert {f.name: f.value for f in private_embed(fresh).fields}["Ratings"] == "not rated yet"
+
+
+def longest_pig_out_run(turns: list[dict[str, Any]], seat: int) -> int:
+    """The most Pig Outs in a row among one seat's turns of `hog replay`'s output."""
+    best = run = 0
+    for turn in turns:
+        if turn["player"] == seat:
+            run = run + 1 if any(event["kind"] == "pig_out" for event in turn["events"]) else 0
+            best = max(best, run)
+    return best
+
+
+async def test_stats_count_pork_chops_and_the_longest_pig_fest_streak(world: World) -> None:
+    chops = await world.challenge("pork-chop")  # alice always plays -1: her first one is a Pork Chop
+    await world.play_to_end(chops.id, lambda state: -1 if state.mover == 0 else 5)
+    fest = await world.challenge("pig-fest")  # alice always rolls ten dice: Pig Outs in a row
+    await world.play_to_end(fest.id, lambda state: 10 if state.mover == 0 else 5)
+
+    result = await world.carol.slash(world.channel, "hog stats", user=world.alice)
+
+    chopped = replay(await world.export(chops.id))
+    assert [turn["choice"] for turn in chopped if turn["player"] == 0].count(-1) > 1
+    assert sum(event["kind"] == "pork_chop" for turn in chopped for event in turn["events"]) == 1
+    streak = longest_pig_out_run(replay(await world.export(fest.id)), 0)
+    assert streak >= 2
+    games = [await world.match(match.id) for match in (chops, fest)]
+    wins = sum(game.winner == 0 for game in games)
+    shown = {field.name: field.value for field in private_embed(result).fields}
+    assert shown["Games"] == "2 (0 against the house bot)" and shown["Wins"] == f"{wins} ({wins / 2:.0%})"
+    assert shown["Favourite number of dice"] == "10 dice"  # a spent Pork Chop's -1 is not a number
+    assert shown["Pork Chops used"] == "1"
+    assert shown["Longest Pig Fest streak"] == f"{streak} Pig Out(s)"
+    (chart,) = private(result).attachments
+    await picture(chart)
+    assert (chart.description or "").startswith("Rating history of alice: ")
 
 
 async def test_history_lists_the_latest_games(world: World) -> None:
