@@ -36,6 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command and flush its output here, so every failed write meets the handlers below."""
+    if sys.stdout is None:  # started with standard output closed (`hog ... >&-`): nothing could be shown
+        print(f"hog {args.command}: cannot write the output: standard output is closed", file=sys.stderr)
+        return 1
     try:
         status = _command(args)
         sys.stdout.flush()  # a write that fails now is reported, not left to a warning at exit

@@ -68,9 +68,11 @@ def random_games() -> Callable[..., list[TurnResult]]:
     return random_game
 
 
-def run_hog(*args: str, stdin: str | bytes | None = "") -> subprocess.CompletedProcess[bytes]:
-    """`python -m hogengine ARGS` in a child process, as a user runs it, with `stdin` as its input
-    (None: started with standard input closed, as `hog ... <&-`)."""
+def run_hog(
+    *args: str, stdin: str | bytes = "", closed: int | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """`python -m hogengine ARGS` in a child process, as a user runs it, with `stdin` as its input;
+    `closed` starts it with that descriptor closed, as `hog ... <&-` (0) or `hog ... >&-` (1) do."""
     data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
         [sys.executable, "-m", "hogengine", *args],
@@ -78,7 +80,7 @@ def run_hog(*args: str, stdin: str | bytes | None = "") -> subprocess.CompletedP
         input=data,
         capture_output=True,
         timeout=60,
-        preexec_fn=(lambda: os.close(0)) if data is None else None,
+        preexec_fn=None if closed is None else lambda: os.close(closed),
     )
 
 

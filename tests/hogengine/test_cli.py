@@ -216,10 +216,20 @@ def test_play_takes_a_line_that_is_not_text_as_a_bad_choice():
 
 
 def test_play_with_standard_input_closed_ends_as_input_that_ran_out(hog):
-    done = hog("play", "--seed", SEED, "--vs", "always:4", stdin=None)
+    done = hog("play", "--seed", SEED, "--vs", "always:4", closed=0)
     assert done.returncode == 1
     assert done.stderr == b"hog play: the input ended before the game did.\n"
     assert f"Dice seed: {SEED}".encode() in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["replay"], ["play", "--seed", SEED], ["simulate", "turns", "--trials", "5"], ["solve", "--goal", "5"]],
+)
+def test_every_command_started_with_standard_output_closed_says_so_on_stderr(hog, args):
+    done = hog(*args, stdin=json.dumps(SAMPLE), closed=1)
+    assert done.returncode == 1
+    assert done.stderr.decode() == f"hog {args[0]}: cannot write the output: standard output is closed\n"
 
 
 def test_play_through_a_pipe_never_shows_a_traceback(hog):

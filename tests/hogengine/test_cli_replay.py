@@ -130,7 +130,7 @@ def test_hostile_records_are_one_line_and_exit_1(hog, record, message):
 
 
 def test_replay_with_standard_input_closed_says_so(hog):
-    done = hog("replay", stdin=None)
+    done = hog("replay", closed=0)
     assert done.returncode == 1
     assert done.stderr == b"hog replay: There is no record to read: standard input is closed.\n"
 
