@@ -18,6 +18,7 @@ COMMANDS = ("play", "replay", "simulate", "solve", "winrate", "tournament", "che
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `hog` parser, each command's module imported only now (numpy and the solver take a moment)."""
     parser = argparse.ArgumentParser(prog="hog", description="Hog, the dice game of CS 61A.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:

@@ -15,6 +15,7 @@ BASELINE = 5
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add `hog solve` and its options."""
     parser = subparsers.add_parser(
         "solve", help="exact optimal play and the best contest table", description=__doc__
     )
@@ -38,10 +39,11 @@ def source(table: Table, rules: str, goal: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the first mover's chance under optimal play; with --export, write and rate the best table."""
     rules = get_rules(args.rules)
     build_model(rules, args.goal)
     solution = solve(rules, args.goal, cache_dir())
-    report_ = {"rules": rules.id, "goal": args.goal, "first_mover": solution.first_mover}
+    report = {"rules": rules.id, "goal": args.goal, "first_mover": solution.first_mover}
     if args.export:
         table = optimal_table(rules, args.goal)
         baseline = table_from_function(always_roll(BASELINE), rules)
@@ -50,13 +52,13 @@ def run(args: argparse.Namespace) -> int:
             Path(args.export).write_text(source(table, rules.id, args.goal), encoding="utf-8")
         except OSError as error:
             raise HogError(f"Cannot write {shown(args.export)}: {error.strerror}.") from None
-        report_ |= {
+        report |= {
             "export": args.export,
             "table_vs_optimal": against[0].average,
             f"table_vs_always_roll_{BASELINE}": against[1].average,
         }
     if args.json:
-        print(json.dumps(report_))
+        print(json.dumps(report))
         return 0
     print(f"{rules.id} to {args.goal}: the first mover wins {solution.first_mover:.12f} under optimal play.")
     if args.export:

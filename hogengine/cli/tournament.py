@@ -11,6 +11,7 @@ from hogengine.solver import tournament_exact, tournament_sampled
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add `hog tournament FILE...` and its options."""
     parser = subparsers.add_parser(
         "tournament", help="round robin of strategies, contest style", description=__doc__
     )
@@ -27,6 +28,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the round robin and print the standings, best first (the sampled format reports its seed)."""
     rules = get_rules(args.rules)
     build_model(rules, args.goal)
     entries = [(name_of(spec), load(spec, rules, args.goal)) for spec in args.files]

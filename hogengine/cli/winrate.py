@@ -9,6 +9,7 @@ from hogengine.solver import exact_winrate
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add `hog winrate A B` and its options."""
     parser = subparsers.add_parser(
         "winrate", help="exact win rate of strategy A against B", description=__doc__
     )
@@ -19,6 +20,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print A's exact win rate against B from the solver: moving first, second and on average."""
     rules = get_rules(args.rules)
     build_model(rules, args.goal)
     a, b = load(args.a, rules, args.goal), load(args.b, rules, args.goal)
