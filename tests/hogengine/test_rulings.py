@@ -5,7 +5,7 @@ import pytest
 from hogengine.errors import BadRolls, GameOver, IllegalChoice
 from hogengine.events import EventKind
 from hogengine.game import choice_label, dice_for, dice_rules, legal_choices, new_game, resolve
-from hogengine.rules import RULE_SETS, get_rules, pieces
+from hogengine.rules import RULE_SETS, get_rules, pieces, pig_fest
 from hogengine.rules.pig_fest import HAM_HIJINKS_USES_MULTIPLIER
 
 
@@ -116,8 +116,13 @@ def test_a_turn_rolls_all_its_dice_even_after_a_one(begin):
 # Pig Fest
 
 
-def test_ham_hijinks_multiplier_ruling_is_one_named_switch():
+@pytest.mark.parametrize(("switch", "points"), [(True, 2), (False, 1)])
+def test_ham_hijinks_multiplier_ruling_is_one_named_switch(begin, turns, monkeypatch, switch, points):
+    """Our ruling is on; flipping its one constant is all it takes to play it the other way."""
     assert HAM_HIJINKS_USES_MULTIPLIER is True
+    monkeypatch.setattr(pig_fest, "HAM_HIJINKS_USES_MULTIPLIER", switch)
+    (result,) = turns(begin("pig-fest", (10, 30), streaks=(2, 0)), [(-1, [])])
+    assert result.points == points
 
 
 def test_ham_hijinks_exchanges_are_shared_and_unlimited(begin, turns):
