@@ -6,13 +6,14 @@ import os
 import re
 import subprocess
 import sys
-import time
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from hogengine.cli import main
+from hogengine.cli.play import NOTE_AFTER
 from hogengine.cli.progress import Progress
 from hogengine.dice import commitment
 from hogengine.game import dice_in_words, new_game
@@ -97,13 +98,18 @@ def test_play_against_the_perfect_player_who_plays_the_solvers_best_choice(monke
 
 
 def test_a_slow_solve_for_the_perfect_player_says_what_it_is_doing(monkeypatch, capsys):
-    def slow_solve(*args):
-        time.sleep(0.5)
-        return solve(*args)
+    started = []
 
-    monkeypatch.setattr("hogengine.cli.play.NOTE_AFTER", 0.05)
-    monkeypatch.setattr("hogengine.cli.play.solve", slow_solve)
+    class AtOnce(threading.Timer):
+        """The note's timer, fired as it starts: the test need not wait NOTE_AFTER seconds for it."""
+
+        def start(self) -> None:
+            started.append(self.interval)
+            self.function(*self.args, **self.kwargs)
+
+    monkeypatch.setattr("hogengine.cli.play.threading.Timer", AtOnce)
     _, _, err = play(monkeypatch, capsys, "", "--goal", "10", "--vs", "perfect")
+    assert started == [NOTE_AFTER]
     assert err.startswith("Working out perfect play for swine-align to 10...\n")
 
 
