@@ -122,7 +122,7 @@ async def test_stats_count_pork_chops_and_the_longest_pig_fest_streak(world: Wor
     wins = sum(game.winner == 0 for game in games)
     shown = {field.name: field.value for field in private_embed(result).fields}
     assert shown["Games"] == "2 (0 against the house bot)" and shown["Wins"] == f"{wins} ({wins / 2:.0%})"
-    assert shown["Favourite number of dice"] == "10 dice"  # a spent Pork Chop's -1 is not a number
+    assert shown["Favourite number of dice"] == "10 dice"
     assert shown["Pork Chops used"] == "1"
     assert shown["Longest Pig Fest streak"] == f"{streak} Pig Out(s)"
     (chart,) = private(result).attachments
