@@ -279,6 +279,21 @@ async def test_a_failed_download_turns_checking_into_an_apology(
     assert private_embed(await world.upload(world.alice, "four.py", ROLL_4)).title == "Accepted: four"
 
 
+@pytest.mark.parametrize("name", ["@everyone", f"<@{GUILD_ID}>", "**bold**", "   ", "`x`", "-dash"])
+async def test_names_that_would_ping_format_or_vanish_are_refused_before_the_download(
+    world: World, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    async def never(url: str) -> bytes:
+        raise AssertionError("downloaded")
+
+    monkeypatch.setattr(world.bot.http, "get_from_cdn", never)
+
+    refused = await world.upload(world.alice, "four.py", ROLL_4, name=name)
+
+    assert said(refused) == "A strategy name is 1 to 32 letters, digits, spaces, '_', '.' or '-'."
+    assert world.domain_errors() == [said(refused)]
+
+
 async def test_names_longer_than_allowed_are_refused_by_discord(world: World) -> None:
     with pytest.raises(simcord.OptionError, match="at most 32 characters"):
         await world.upload(world.alice, "four.py", ROLL_4, name="x" * 33)
