@@ -215,3 +215,17 @@ async def test_a_rating_that_fails_is_logged_and_the_game_still_ends_on_its_boar
     (logged,) = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert (logged.getMessage(), logged.match) == ("could not rate a finished game", match.id)
     caplog.clear()
+
+
+async def test_a_new_game_is_remembered_from_discords_answer_with_no_call_that_could_fail(
+    world: World,
+) -> None:
+    world.env.inject_error("GET", "/webhooks/*/messages/@original", status=503)  # asking for it again
+
+    posted = await world.alice.slash(world.channel, "hog challenge", opponent=world.bob)
+
+    assert posted.response is not None and not posted.response.ephemeral
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None and match.message_id == posted.response.id
+    await world.bob.click(world.message(match.message_id), label="Accept")
+    assert world.message(match.message_id).content == f"{world.alice.mention}, your move."
