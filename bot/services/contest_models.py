@@ -57,7 +57,6 @@ class Upload:
     strategy: StoredStrategy
     replaced: StoredStrategy | None
     duplicate_of: StoredStrategy | None  # an active strategy of this server with the very same table
-    labels: dict[int, str]  # how each legal choice reads, for the heatmap's legend
 
 
 @dataclass(frozen=True, slots=True)

@@ -305,7 +305,7 @@ class StrategyService:
         replaced = None if old_id is None else await self._load(old_id)
         twin = await repo.same_table(self._db, strategy.rules, strategy.table_hash, guild_id, new_id)
         duplicate = None if twin is None else strategy_from(twin)
-        return Upload(strategy, replaced, duplicate, choice_labels(strategy.rules))
+        return Upload(strategy, replaced, duplicate)
 
     async def _load(self, strategy_id: int, with_table: bool = False) -> StoredStrategy:
         row = await repo.get_strategy(self._db, strategy_id, with_table)
