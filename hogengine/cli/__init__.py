@@ -6,6 +6,7 @@ input exits 1 with one clear line on stderr, never a traceback.
 
 import argparse
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -40,6 +41,8 @@ def _run(args: argparse.Namespace) -> int:
     if sys.stdout is None:  # started with standard output closed (`hog ... >&-`): nothing could be shown
         print(f"hog {args.command}: cannot write the output: standard output is closed", file=sys.stderr)
         return 1
+    if isinstance(sys.stdout, io.TextIOWrapper):  # an ASCII-only terminal shows '±' as \xb1, not a crash
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         status = _command(args)
         sys.stdout.flush()  # a write that fails now is reported, not left to a warning at exit

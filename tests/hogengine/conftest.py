@@ -69,10 +69,11 @@ def random_games() -> Callable[..., list[TurnResult]]:
 
 
 def run_hog(
-    *args: str, stdin: str | bytes = "", closed: int | None = None
+    *args: str, stdin: str | bytes = "", closed: int | None = None, encoding: str | None = None
 ) -> subprocess.CompletedProcess[bytes]:
     """`python -m hogengine ARGS` in a child process, as a user runs it, with `stdin` as its input;
-    `closed` starts it with that descriptor closed, as `hog ... <&-` (0) or `hog ... >&-` (1) do."""
+    `closed` starts it with that descriptor closed, as `hog ... <&-` (0) or `hog ... >&-` (1) do, and
+    `encoding` is its terminal's (PYTHONIOENCODING)."""
     data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
         [sys.executable, "-m", "hogengine", *args],
@@ -81,6 +82,7 @@ def run_hog(
         capture_output=True,
         timeout=60,
         preexec_fn=None if closed is None else lambda: os.close(closed),
+        env=None if encoding is None else {**os.environ, "PYTHONIOENCODING": encoding},
     )
 
 

@@ -238,6 +238,12 @@ def test_every_command_started_with_standard_output_closed_says_so_on_stderr(hog
     assert done.stderr.decode() == f"hog {args[0]}: cannot write the output: standard output is closed\n"
 
 
+def test_output_an_ascii_terminal_cannot_show_is_escaped_not_a_crash(hog):
+    done = hog("simulate", "games", "always:4", "always:5", "--games", "10", "--seed", "1", encoding="ascii")
+    assert done.returncode == 0, done.stderr
+    assert "% \\xb1 " in done.stdout.decode()  # the ± of the win rate's margin
+
+
 def test_play_through_a_pipe_never_shows_a_traceback(hog):
     done = hog("play", "--seed", SEED, stdin="x\n" * 3 + "5\n")
     assert done.returncode == 1
