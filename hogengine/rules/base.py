@@ -82,8 +82,8 @@ class RuleSet(ABC):
         return pieces.where(self.four_sided(position), 4, 6)
 
     def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
-        """The rules that set a roll's dice at this live position, so boards can say why: each one
-        (Hog Wild, an odd number of Ham Hijinks exchanges) swaps six-sided dice for four-sided or back."""
+        """The rules that set a roll's dice at this live position, so boards can say why (by default Hog
+        Wild, whenever they are four-sided); each one swaps six-sided dice for four-sided or back."""
         return (EventKind.HOG_WILD,) if self.four_sided(position) else ()
 
     def roll_summary(self, outcomes: Sequence[int]) -> tuple[bool, int]:
