@@ -334,6 +334,27 @@ def test_progress_bar_is_silent_off_a_terminal():
 
 
 @pytest.mark.parametrize(
+    ("args", "label", "total"),
+    [
+        (["simulate", "games", "always:4", "always:5", "--games", "30"], "simulate games", 30),
+        (["simulate", "turns", "--trials", "3"], "simulate turns", 33),  # 3 turns for each of 0..10 dice
+    ],
+)
+def test_simulate_draws_its_progress_bar_to_the_end_on_a_terminal(monkeypatch, capsys, args, label, total):
+    """On a terminal, a run that outlasts the bar's delay (none here) is drawn, and finished at its total."""
+    stream = io.StringIO()
+
+    class OnATerminal(Progress):
+        def __init__(self, total: int, label: str) -> None:
+            super().__init__(total, label, stream=stream, enabled=True, delay=0.0)
+
+    monkeypatch.setattr("hogengine.cli.simulate.Progress", OnATerminal)
+    assert main([*args, "--seed", "1"]) == 0
+    assert stream.getvalue().startswith(f"\r{label} [")
+    assert stream.getvalue().endswith(f"100% {total}/{total} ~0s left\n")
+
+
+@pytest.mark.parametrize(
     ("args", "stdin"),
     [
         (["replay"], json.dumps(SAMPLE)),
