@@ -23,7 +23,7 @@ from hogengine.game import MAX_GOAL, dice_for, new_game, resolve
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.rules.swine_align import extra_turn
 from hogengine.strategies import Strategy, always_roll
-from hogengine.text import is_whole
+from hogengine.text import is_whole, shown
 
 P = ParamSpec("P")
 SWINE_ALIGN = get_rules("swine-align")
@@ -60,7 +60,7 @@ def roll_dice(
 ) -> int:
     """Roll `num_rolls` dice together (every die is rolled, even after a 1) and score them with Pig Out."""
     if not is_whole(num_rolls) or not 1 <= num_rolls <= 10:
-        raise IllegalChoice(f"roll_dice rolls 1 to 10 dice, not {num_rolls!r}.")
+        raise IllegalChoice(f"roll_dice rolls 1 to 10 dice, not {shown(num_rolls)}.")
     roll = dice or fair_dice(6, rng or Random())
     return get_rules(rules).roll_summary([roll() for _ in range(num_rolls)])[1]
 

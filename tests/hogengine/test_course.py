@@ -38,6 +38,8 @@ def test_roll_dice_sums_or_pigs_out_and_consumes_every_die():
     assert roll_dice(2, make_test_dice(1, 1), rules="pork-chop") == 2  # that rule set's Pig Out
     with pytest.raises(IllegalChoice):
         roll_dice(0, dice)
+    with pytest.raises(IllegalChoice, match="not a number of about 5001 digits"):
+        roll_dice(10**5000, dice)  # too long for repr(): the error still says what was wrong
 
 
 def test_roll_dice_with_fair_dice_from_an_injected_random_source():
