@@ -87,20 +87,19 @@ class Boards:
         async with self._lock(match_id):
             match = await self.service.get(match_id)
             message = {key: value for key, value in (await self._render(match)).items() if value is not None}
-            sent: discord.Message | None
+            sent: object
             try:
                 if interaction.response.is_done():
                     sent = await interaction.followup.send(**message, wait=True)
                 else:  # Discord answers with the message it posted: no second call that could fail
-                    resource = (await interaction.response.send_message(**message)).resource
-                    sent = resource if isinstance(resource, discord.Message) else None
+                    sent = (await interaction.response.send_message(**message)).resource
             except DISCORD_FAILURES as error:
                 log.warning("could not post a new game, calling it off: %s", error, extra={"match": match_id})
                 await self.service.call_off(match_id)
                 raise NotPosted(
                     "I could not post the game in this channel, so it was called off. Please try again."
                 ) from None
-            if sent is None:
+            if not isinstance(sent, discord.Message):
                 raise RuntimeError("Discord did not return the message it posted")
             await self.service.set_message(match_id, sent.channel.id, sent.id)
 
