@@ -22,9 +22,12 @@ from bot.services.contest_errors import (
     UploadsUnavailable,
     WrongRules,
 )
+from bot.services.contests import ContestService
+from bot.services.ratings import RatingService
 from bot.services.rations import FREE_TRIES
 from bot.services.strategies import StrategyService, UploadLimits, strategy_name, table_bytes
 from bot.storage import Database
+from hogengine.errors import UnknownRules
 from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
@@ -286,6 +289,20 @@ async def test_identical_tables_are_recognised(strategies: StrategyService, cloc
     assert twin.duplicate_of is not None and twin.duplicate_of.id == first.id
     assert twin.strategy.table_hash == first.table_hash and twin.strategy.figures == first.figures
     assert twin.strategy.source_hash != first.source_hash
+
+
+async def test_unknown_rules_are_refused_before_anything_runs(
+    strategies: StrategyService, contests: ContestService, ratings: RatingService
+) -> None:
+    with pytest.raises(UnknownRules, match="bogus"):
+        await strategies.admit(GUILD, ALICE, "four.py", 100, rules="bogus")
+    with pytest.raises(UnknownRules, match="bogus"):
+        await strategies.active(GUILD, rules="bogus")
+    with pytest.raises(UnknownRules, match="bogus"):
+        await contests.run(GUILD, ALICE, "bogus")
+    with pytest.raises(UnknownRules, match="bogus"):
+        await ratings.leaderboard("bogus")
+    assert await contests.latest(GUILD) is None
 
 
 async def test_opponent_lookup_checks_rules(strategies: StrategyService) -> None:

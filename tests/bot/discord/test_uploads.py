@@ -299,6 +299,17 @@ async def test_names_longer_than_allowed_are_refused_by_discord(world: World) ->
         await world.upload(world.alice, "four.py", ROLL_4, name="x" * 33)
 
 
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("hog upload strategy", {"file": ("four.py", ROLL_4)}), ("hog tournament", {}), ("hog leaderboard", {})],
+)
+async def test_unknown_rules_are_refused_by_discord(
+    world: World, command: str, options: dict[str, object]
+) -> None:
+    with pytest.raises(simcord.OptionError, match=r"'rules' .* only allows"):
+        await world.mod.slash(world.channel, command, rules="bogus", **options)
+
+
 @pytest.fixture
 def undumpable(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Records the bot's call of make_undumpable (set up before the bot starts)."""
