@@ -229,7 +229,9 @@ def analysis(found: MatchAnalysis) -> discord.Embed:
             name=f"{md(found.names[summary.player])}: accuracy {summary.accuracy:.1f}%",
             value="\n".join(
                 [
-                    f"{summary.moves} choice(s), {summary.expected_loss:.1%} of winning chances given away.",
+                    # Summed over choices, in points: a long game's bad choices can add up past 100.
+                    f"{summary.moves} choice(s), {100 * summary.expected_loss:.1f} points of winning chance "
+                    "given away in all.",
                     *(mistakes or [clean]),
                 ]
             ),

@@ -81,7 +81,9 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(
         assert field.name == f"{name}: accuracy {100 * (1 - sum(costs) / len(costs)):.1f}%"
         worst = sorted((c for c in choices[seat] if c[0] >= MISTAKE), key=lambda c: -c[0])[:3]
         lines = (field.value or "").splitlines()
-        assert lines[0] == f"{len(costs)} choice(s), {sum(costs):.1%} of winning chances given away."
+        assert lines[0] == (
+            f"{len(costs)} choice(s), {100 * sum(costs):.1f} points of winning chance given away in all."
+        )
         assert lines[1:] == (
             [line for _, line in worst] or ["No mistakes: every choice within 0.5% of the best."]
         )
