@@ -59,6 +59,11 @@ class Solution:
     choice_table: FloatArray  # (layers, goal, goal, choices): the mover's win probability per choice
     policy: Int8Array  # (layers, goal, goal): the optimal choice
 
+    def __post_init__(self) -> None:
+        """Solutions are shared by every caller in the process, so nobody may write into them."""
+        for array in (self.values, self.choice_table, self.policy):
+            array.flags.writeable = False
+
     @property
     def first_mover(self) -> float:
         """The first mover's win probability when both players play optimally."""

@@ -40,3 +40,12 @@ def test_a_damaged_stored_solution_is_solved_again(tmp_path: Path, monkeypatch: 
     again = solve("pork-chop", 10, tmp_path)
     assert np.array_equal(again.policy, solved.policy)
     optimal._solve.cache_clear()
+
+
+@pytest.mark.parametrize("where", [None, "disk"])
+def test_one_caller_cannot_change_the_solution_every_caller_shares(where: str | None, tmp_path: Path) -> None:
+    solution = solve("swine-align", 12, None if where is None else tmp_path)
+    for array in (solution.values, solution.choice_table, solution.policy):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0, 0, 0] = 0
+    assert solve("swine-align", 12, None if where is None else tmp_path) is solution
