@@ -1,4 +1,4 @@
-"""`/hog tournament`, `leaderboard`, `stats`, `history`, `analyze` and `forget-me`."""
+"""`/hog tournament`, `standings`, `leaderboard`, `stats`, `history`, `analyze` and `forget-me`."""
 
 import math
 import time
@@ -12,10 +12,11 @@ from discord import app_commands
 from bot.discord import contest_embeds
 from bot.discord.analysis import send_analysis
 from bot.discord.cogs.common import RULES, Commands, guild_of, player
+from bot.discord.embeds import timestamp
 from bot.discord.pictures import rendered, shown_in
 from bot.discord.views import ForgetButton
 from bot.images import rating_history_chart, standings_table
-from bot.services import FORMATS, Stats
+from bot.services import FORMATS, Stats, Tournament
 from hogengine.rules import DEFAULT_RULES
 
 PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
@@ -53,6 +54,14 @@ class Progress:
         )
 
 
+async def standings_message(result: Tournament) -> tuple[str, discord.File]:
+    """A tournament's standings as text and as a table picture (rendered off the event loop)."""
+    title = f"{result.format} tournament · {result.rules}"
+    rows = contest_embeds.standings_rows(result)
+    picture = await rendered(standings_table, title, contest_embeds.STANDINGS_HEADER, rows)
+    return contest_embeds.standings_text(result), picture
+
+
 def rating_series(found: Stats) -> dict[str, list[float]]:
     """Each rule set's rating before the player's first rated game under it and after every one."""
     series: dict[str, list[float]] = {}
@@ -76,10 +85,7 @@ class RecordCommands(Commands):
         async with contests.reserve(guild_of(interaction), rules, fmt) as draw:  # refusals: private
             await interaction.response.defer(thinking=True)
             result = await contests.play(draw, player(interaction.user), Progress(interaction))
-        title = f"{result.format} tournament · {result.rules}"
-        rows = contest_embeds.standings_rows(result)
-        picture = await rendered(standings_table, title, contest_embeds.STANDINGS_HEADER, rows)
-        text = contest_embeds.standings_text(result)
+        text, picture = await standings_message(result)
         # Public, with owners' display names in it: a name such as "@everyone" or "<@id>" pings no one.
         if answerable(interaction):
             await interaction.edit_original_response(
@@ -89,6 +95,28 @@ class RecordCommands(Commands):
             channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
             starter = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
             await channel.send(f"{interaction.user.mention}: {text}", file=picture, allowed_mentions=starter)
+
+    @app_commands.command(name="standings", description="The standings of this server's latest tournament")
+    @app_commands.describe(rules="Only tournaments under this rule set (default: any)")
+    @app_commands.choices(rules=RULES)
+    async def standings(self, interaction: discord.Interaction[Any], rules: str | None = None) -> None:
+        found = await self.bot.services.contests.latest(guild_of(interaction), rules)
+        if found is None:
+            under = "" if rules is None else f" under {rules}"
+            await interaction.response.send_message(
+                f"No tournament has been played on this server{under} yet: someone who manages the server "
+                "starts one with `/hog tournament`.",
+                ephemeral=True,
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text, picture = await standings_message(found)
+        await interaction.followup.send(
+            f"Played {timestamp(found.finished_at)}. {text}",
+            file=picture,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(name="leaderboard", description="The best rated players of this server")
     @app_commands.describe(rules="The rule set")

@@ -122,6 +122,7 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "strategies",
         "strategy",
         "tournament",
+        "standings",
         "leaderboard",
         "stats",
         "history",

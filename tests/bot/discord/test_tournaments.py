@@ -19,7 +19,7 @@ from hogengine.solver import exact_winrate, tournament_exact
 from hogengine.strategies import Table, always_roll, table_from_function
 from tests.bot.contest.conftest import entries
 from tests.bot.discord.conftest import GUILD_ID
-from tests.bot.discord.harness import World, picture, said
+from tests.bot.discord.harness import World, picture, private, said
 
 RULES = "swine-align"
 
@@ -191,6 +191,27 @@ async def test_refusals_are_private(world: World, entered: object) -> None:
     assert said(running) == "A tournament is already running on this server."
     assert world.domain_errors() == [said(too_few), said(running)]
     assert not [r for r in world.env.http_requests if r.path.endswith("/callback") and r.json == {"type": 5}]
+
+
+async def test_anyone_sees_the_latest_standings_again_privately(world: World, entered: object) -> None:
+    before = await world.alice.slash(world.channel, "hog standings")
+    ran = await world.mod.slash(world.channel, "hog tournament", format="sampled")
+    again = await world.alice.slash(world.channel, "hog standings")
+    other_rules = await world.alice.slash(world.channel, "hog standings", rules="pork-chop")
+
+    assert said(before) == (
+        "No tournament has been played on this server yet: someone who manages the server starts one with "
+        "`/hog tournament`."
+    )
+    assert said(other_rules).startswith("No tournament has been played on this server under pork-chop yet")
+    assert ran.response is not None
+    stored = await world.services.contests.latest(GUILD_ID)
+    assert stored is not None
+    shown = private(again)
+    assert shown.content == f"Played <t:{int(stored.finished_at)}:R>. {ran.response.content}"
+    (standings,) = shown.attachments
+    await picture(standings)
+    assert standings.description == ran.response.attachments[0].description
 
 
 class Answer:
