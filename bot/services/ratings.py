@@ -121,7 +121,8 @@ class RatingService:
         matches = {row["id"]: match_from(row) for row in rows}
         rows = await repo.turns_of(self._db, player.id)
         turns = [turn_from(row) for row in rows if row["match_id"] in matches]
-        dice = Counter(turn.choice for turn in turns if turn.choice >= 0)
+        # Dice chosen, Free Bacon's 0 included; a spent Pork Chop's -1 counts as the dice it rolls.
+        dice = Counter(turn.dice for turn in turns if turn.choice >= 0 or turn.dice)
         chops = sum(1 for turn in turns for event in turn.events if event.kind is EventKind.PORK_CHOP)
         fest = [turn for turn in turns if matches[turn.match_id].rules == PIG_FEST]
         wins = sum(1 for match in matches.values() if _won(match, player.id))

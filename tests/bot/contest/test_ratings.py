@@ -118,7 +118,7 @@ async def test_stats(
     turns = [turn for match in played for turn in await service.turns(match.id) if turn.user_id == ALICE.id]
     assert [turn.choice for turn in turns[:2]] == [-1, -1]
     assert stats.pork_chops == 1  # the first -1 chops; the second is played as 10 dice
-    dice = Counter(turn.choice for turn in turns if turn.choice >= 0)
+    dice = Counter(turn.dice for turn in turns if turn.choice >= 0 or turn.dice)
     assert stats.favourite_dice == dice.most_common(1)[0][0]
     pig_outs = [
         (t.player, any(e.kind is EventKind.PIG_OUT for e in t.events)) for t in await service.turns(fest.id)
@@ -130,6 +130,13 @@ async def test_stats(
     assert stats.rating_history[-2].after < stats.rating_history[-2].before  # the forfeit lost rating
     there = await ratings.stats(ALICE, GUILD + 1)
     assert (there.games, there.wins, there.rating_history) == (1, 1, stats.rating_history)
+
+
+async def test_a_spent_pork_chop_counts_as_the_ten_dice_it_rolls(ratings: RatingService, duel: Duel) -> None:
+    await duel(ALICE, BOB, "pork-chop", lambda state: -1 if state.mover == 0 else 4)
+    assert (await ratings.stats(ALICE, GUILD)).favourite_dice == 10  # one chop, then -1 rolls 10 dice
+    await duel(CAROL, BOB, "pig-fest", lambda state: -1 if state.mover == 0 else 3)
+    assert (await ratings.stats(CAROL, GUILD)).favourite_dice is None  # Ham Hijinks chooses no dice
 
 
 async def test_history_names_each_opponent(
