@@ -91,6 +91,17 @@ class World:
         assert match is not None and match.status is MatchStatus.ACTIVE
         return match
 
+    async def beat(self, winner: simcord.MemberActor, loser: simcord.MemberActor) -> Match:
+        """A game between two people: each rolls one die (so it is rated), then the loser gives up."""
+        await winner.slash(self.channel, "hog challenge", opponent=loser)
+        await loser.click(self.channel.last_message, label="Accept")
+        match = await self.service.open_match_in_channel(self.channel.id, winner.id)
+        assert match is not None
+        await winner.click(await self.board(match.id), label="Roll 1")
+        await loser.click(await self.board(match.id), label="Roll 1")
+        await loser.slash(self.channel, "hog forfeit")
+        return await self.match(match.id)
+
     async def play_to_end(self, match_id: int, choose: Choose) -> list[discord.Message]:
         """Press the chosen button for whoever is to move until the game is over; every board seen."""
         match = await self.match(match_id)

@@ -63,13 +63,7 @@ async def test_a_name_matplotlib_would_read_as_tex_still_gets_its_pictures(world
     tex = world.channel.guild.add_member(world.env.create_user("$\\frac$"))  # mathtext cannot parse it
     for person, dice in ((tex, 4), (world.bob, 6)):
         await world.upload(person, f"roll{dice}.json", json.dumps([[dice] * 100] * 100).encode())
-    await tex.slash(world.channel, "hog challenge", opponent=world.bob)
-    await world.bob.click(world.channel.last_message, label="Accept")
-    match = await world.service.open_match_in_channel(world.channel.id, tex.id)
-    assert match is not None
-    await tex.click(await world.board(match.id), label="Roll 1")
-    await world.bob.click(await world.board(match.id), label="Roll 1")
-    await world.bob.slash(world.channel, "hog forfeit")
+    match = await world.beat(tex, world.bob)
 
     tournament = await world.mod.slash(world.channel, "hog tournament")  # tex's name in the standings
     stats = await world.bob.slash(world.channel, "hog stats", user=tex)  # in the rating chart's title

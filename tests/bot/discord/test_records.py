@@ -12,19 +12,6 @@ from tests.bot.discord.harness import World, labels, picture, private, private_e
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
 
 
-async def beat(world: World, winner: str, loser: str) -> Match:
-    """A game between two of alice, bob and carol: each rolls one die, then the loser gives up."""
-    first, second = getattr(world, winner), getattr(world, loser)
-    await first.slash(world.channel, "hog challenge", opponent=second)
-    await second.click(world.channel.last_message, label="Accept")
-    match = await world.service.open_match_in_channel(world.channel.id, first.id)
-    assert match is not None
-    await first.click(await world.board(match.id), label="Roll 1")
-    await second.click(await world.board(match.id), label="Roll 1")  # rated once both moved
-    await second.slash(world.channel, "hog forfeit")
-    return await world.match(match.id)
-
-
 async def elsewhere(world: World, person: Player) -> Match:
     """A game the person gave up against the house bot on another server: not one of this server's."""
     match = await world.service.vs_bot(999, person, guild_id=world.channel.guild.id + 1)
@@ -40,7 +27,7 @@ async def test_games_between_people_are_rated_as_they_end_and_bot_games_never(wo
     games = [("alice", "bob"), ("alice", "carol"), ("bob", "carol")]
     ids = []
     for winner, loser in games:
-        ids.append((await beat(world, winner, loser)).id)
+        ids.append((await world.beat(getattr(world, winner), getattr(world, loser))).id)
         assert await rated_matches(world) == ids  # rated as soon as it ended
     await world.carol.slash(world.channel, "hog vs-bot")
     await world.carol.slash(world.channel, "hog forfeit")
@@ -64,8 +51,8 @@ async def test_games_between_people_are_rated_as_they_end_and_bot_games_never(wo
 
 
 async def test_stats_show_a_players_record_and_rating_history(world: World) -> None:
-    await beat(world, "alice", "bob")
-    await beat(world, "bob", "alice")
+    await world.beat(world.alice, world.bob)
+    await world.beat(world.bob, world.alice)
     await world.alice.slash(world.channel, "hog vs-bot")
     await world.alice.slash(world.channel, "hog forfeit")
 
@@ -131,7 +118,7 @@ async def test_stats_count_pork_chops_and_the_longest_pig_fest_streak(world: Wor
 
 
 async def test_history_lists_the_latest_games(world: World) -> None:
-    first = await beat(world, "alice", "bob")
+    first = await world.beat(world.alice, world.bob)
     await world.alice.slash(world.channel, "hog vs-bot", level="course")
     bot_game = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert bot_game is not None
@@ -154,7 +141,7 @@ async def test_history_lists_the_latest_games(world: World) -> None:
 
 async def test_forget_me_asks_first_then_forgets(world: World) -> None:
     await world.upload(world.alice, "four.py", ROLL_4)
-    match = await beat(world, "bob", "alice")
+    match = await world.beat(world.bob, world.alice)
 
     asked = await world.alice.slash(world.channel, "hog forget-me")
 
@@ -188,13 +175,7 @@ async def test_names_show_as_written_not_as_markdown(world: World) -> None:
     uploaded = private_embed(
         await world.upload(star, "x.json", json.dumps([[4] * 100] * 100).encode(), name="my__init__")
     )
-    await star.slash(world.channel, "hog challenge", opponent=world.bob)
-    await world.bob.click(world.channel.last_message, label="Accept")
-    match = await world.service.open_match_in_channel(world.channel.id, star.id)
-    assert match is not None
-    await star.click(await world.board(match.id), label="Roll 1")
-    await world.bob.click(await world.board(match.id), label="Roll 1")
-    await world.bob.slash(world.channel, "hog forfeit")
+    match = await world.beat(star, world.bob)
 
     listed = private_embed(await world.bob.slash(world.channel, "hog strategies", user=star))
     board = private_embed(await world.bob.slash(world.channel, "hog leaderboard"))
