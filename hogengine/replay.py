@@ -9,7 +9,7 @@ is a HogError; once turns are involved its message starts with the turn it conce
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import HogError
@@ -137,7 +137,17 @@ def replay(record: GameRecord) -> Iterator[TurnResult]:
         state = result.after
 
 
-def to_record(start: State, results: Sequence[TurnResult], seed: bytes | None = None) -> dict[str, Any]:
+class Played(Protocol):
+    """A turn as played: the choice and what the dice showed (a TurnResult, or a turn read from storage)."""
+
+    @property
+    def choice(self) -> int: ...
+
+    @property
+    def outcomes(self) -> Sequence[int]: ...
+
+
+def to_record(start: State, results: Sequence[Played], seed: bytes | None = None) -> dict[str, Any]:
     """The record of a played game (the export shape): with its seed, choices alone re-derive the rolls."""
     record: dict[str, Any] = {"rules": start.rules, "goal": start.goal, "score": list(start.scores)}
     if start.mover:

@@ -26,6 +26,7 @@ from bot.storage import Database, open_migrated, strategy_repo
 from bot.storage import repositories as repo
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import State, dice_for, new_game, resolve
+from hogengine.replay import to_record
 
 PLAYED_STATUSES = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 Seats = tuple[Player | None, Player | None]
@@ -273,12 +274,7 @@ class GameService:
         """
         match = await self._store.load_visible(match_id, guild_id, user_id, "export")
         turns = await self.turns(match_id)
-        data: dict[str, Any] = {
-            "rules": match.rules,
-            "goal": match.goal,
-            "score": [0, 0],
-            "turns": [{"choice": turn.choice, "rolls": list(turn.outcomes)} for turn in turns],
-        }
+        data = to_record(new_game(match.rules, match.goal), turns)  # the rolls, even before the seed is out
         if match.seed is not None:
             data |= {"seed": match.seed, "commitment": match.seed_hash}
         return data
