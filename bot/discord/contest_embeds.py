@@ -33,7 +33,8 @@ TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
 STANDINGS_HEADER = ("#", "strategy", "owner", "wins", "losses", "tie-break")
 # The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).
 ALIGN, LIMITS = "><<>>>", (4, MAX_NAME, 16, 4, 6, 9)
-TEXT_ROWS = 20  # places in the text (a message holds 2,000 characters); the picture shows them all
+TEXT_ROWS = 20  # places in the text at most; the picture shows them all
+MESSAGE_LIMIT = 2000  # characters Discord takes in a message
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
 MAX_LINES = 25
 
@@ -129,20 +130,25 @@ def _text_row(cells: Sequence[str], widths: Sequence[int]) -> str:
     return row.rstrip().replace("`", "'")
 
 
-def standings_text(tournament: Tournament) -> str:
-    """The standings in a code block, each column as wide as its longest cell (up to its limit); the
-    picture beside it shows every place."""
+def standings_text(tournament: Tournament, lead: str = "") -> str:
+    """`lead`, then the standings in a code block, each column as wide as its longest cell (up to its limit):
+    as many places (up to TEXT_ROWS) as fit in one message; the picture beside it shows every place."""
     head = (
-        f"**{tournament.format} tournament** under {tournament.rules} to {tournament.goal}: "
+        f"{lead}**{tournament.format} tournament** under {tournament.rules} to {tournament.goal}: "
         f"{len(tournament.standings)} strategies; tie-break: {TIE_BREAKS[tournament.format]}."
     )
-    shown = [STANDINGS_HEADER, *standings_rows(tournament)[:TEXT_ROWS]]
-    columns = zip(*shown, strict=True)
-    widths = [min(limit, max(map(len, column))) for limit, column in zip(LIMITS, columns, strict=True)]
-    lines = [_text_row(row, widths) for row in shown]
-    extra = len(tournament.standings) - TEXT_ROWS
-    more = [f"… and {extra} more in the picture."] if extra > 0 else []
-    return "\n".join([head, "```", *lines, "```", *_replay(tournament), *more])
+    rows = standings_rows(tournament)
+    for count in range(min(TEXT_ROWS, len(rows)), -1, -1):
+        shown = [STANDINGS_HEADER, *rows[:count]]
+        columns = zip(*shown, strict=True)
+        widths = [min(limit, max(map(len, column))) for limit, column in zip(LIMITS, columns, strict=True)]
+        lines = [_text_row(row, widths) for row in shown]
+        extra = len(rows) - count
+        more = [f"… and {extra} more in the picture."] if extra > 0 else []
+        text = "\n".join([head, "```", *lines, "```", *_replay(tournament), *more])
+        if len(text) <= MESSAGE_LIMIT:
+            break
+    return text
 
 
 def _replay(tournament: Tournament) -> list[str]:

@@ -54,12 +54,13 @@ class Progress:
         )
 
 
-async def standings_message(result: Tournament) -> tuple[str, discord.File]:
-    """A tournament's standings as text and as a table picture (rendered off the event loop)."""
+async def standings_message(result: Tournament, lead: str = "") -> tuple[str, discord.File]:
+    """A tournament's standings as text after `lead` (one message in all) and as a table picture (rendered
+    off the event loop)."""
     title = f"{result.format} tournament · {result.rules}"
     rows = contest_embeds.standings_rows(result)
     picture = await rendered(standings_table, title, contest_embeds.STANDINGS_HEADER, rows)
-    return contest_embeds.standings_text(result), picture
+    return contest_embeds.standings_text(result, lead), picture
 
 
 def rating_series(found: Stats) -> dict[str, list[float]]:
@@ -85,16 +86,17 @@ class RecordCommands(Commands):
         async with contests.reserve(guild_of(interaction), rules, fmt) as draw:  # refusals: private
             await interaction.response.defer(thinking=True)
             result = await contests.play(draw, player(interaction.user), Progress(interaction))
-        text, picture = await standings_message(result)
         # Public, with owners' display names in it: a name such as "@everyone" or "<@id>" pings no one.
         if answerable(interaction):
+            text, picture = await standings_message(result)
             await interaction.edit_original_response(
                 content=text, attachments=[picture], allowed_mentions=discord.AllowedMentions.none()
             )
         else:  # a long tournament outlived the answer's token: the standings come as a new message
+            text, picture = await standings_message(result, f"{interaction.user.mention}: ")
             channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
             starter = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
-            await channel.send(f"{interaction.user.mention}: {text}", file=picture, allowed_mentions=starter)
+            await channel.send(text, file=picture, allowed_mentions=starter)
 
     @app_commands.command(name="standings", description="The standings of this server's latest tournament")
     @app_commands.describe(rules="Only tournaments under this rule set (default: any)")
@@ -110,9 +112,9 @@ class RecordCommands(Commands):
             )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text, picture = await standings_message(found)
+        text, picture = await standings_message(found, f"Played {timestamp(found.finished_at)}. ")
         await interaction.followup.send(
-            f"Played {timestamp(found.finished_at)}. {text}",
+            text,
             file=picture,
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),

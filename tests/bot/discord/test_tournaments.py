@@ -256,6 +256,23 @@ def test_long_standings_fit_a_message_and_the_rest_is_in_the_picture() -> None:
     assert len(standings_rows(tournament)) == 23
 
 
+@pytest.mark.parametrize("lead", ["", "Played <t:1790000000:R>. ", "<@123456789012345678>: "])
+def test_standings_after_any_lead_fit_one_message(lead: str) -> None:
+    standings = tuple(
+        Standing(place, f"{place:02d}" + "n" * 30, place, "o" * 16, 40 - place, place - 1, 0.5)
+        for place in range(1, 41)
+    )
+    seed = "ab" * 32  # with the widest columns, 20 places and this seed's replay line fill 1,992 characters
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "sampled", seed, None, 0.0, 1.0, standings)
+
+    text = standings_text(tournament, lead)
+
+    assert text.startswith(lead + "**sampled tournament**") and 1900 < len(text) <= 2000
+    shown = table_rows(text)
+    assert [row[1] for row in shown] == [standing.name for standing in standings[: len(shown)]]
+    assert text.endswith(f"… and {40 - len(shown)} more in the picture.") and len(shown) >= 15
+
+
 def test_the_text_standings_show_whole_names_in_columns_that_fit_them() -> None:
     name = "a-strategy-name-of-32-characters"
     standings = (
