@@ -15,7 +15,7 @@ from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL
 from hogengine.position import Position
 from hogengine.rules import RuleSet, get_rules
-from hogengine.text import NumberTooLong, read_json, shown, whole_number
+from hogengine.text import NumberTooLong, RepeatedKey, read_json, shown, whole_number
 
 Strategy: TypeAlias = Callable[[int, int], int]
 Table: TypeAlias = npt.NDArray[np.int8]
@@ -89,6 +89,8 @@ def table_from_json(text: str, rules: RuleSet | str) -> Table:
         rows = read_json(text)
     except NumberTooLong as error:
         raise BadStrategy(f"The strategy table holds {error}.") from None
+    except RepeatedKey:  # valid JSON, but an object: a table is never one
+        raise BadStrategy(f"A strategy table is a list of {SIZE} rows, one per score.") from None
     except (ValueError, RecursionError) as error:
         raise BadStrategy(f"The strategy table is not valid JSON ({str(error)[:200]}).") from None
     if not isinstance(rows, list) or len(rows) != SIZE:

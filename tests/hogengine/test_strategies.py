@@ -72,6 +72,7 @@ def test_load_table_json_from_text_and_from_a_file(tmp_path):
         (json.dumps([[5] * 100] * 99 + [[5] * 99 + [True]]), "row 99, column 99: True"),
         (json.dumps([[5] * 100] * 99 + [[5] * 99 + [4.0]]), "row 99, column 99: 4.0"),
         (json.dumps({"rows": []}), "list of 100 rows"),
+        ('{"rows": [], "rows": []}', "^A strategy table is a list of 100 rows, one per score.$"),
     ],
 )
 def test_load_table_json_errors_say_what_is_wrong(text, message):
