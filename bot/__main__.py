@@ -78,7 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = Settings()
     except ValidationError as error:  # an operator's typo: say which setting, not a traceback
-        print(f"A setting is not valid (.env.example describes each one): {error}", file=sys.stderr)
+        print("Settings that are not valid (.env.example describes each one):", file=sys.stderr)
+        for problem in error.errors():
+            field = str(problem["loc"][0])
+            print(
+                f"  {field if field.isupper() else 'HOG_' + field.upper()}: {problem['msg']}", file=sys.stderr
+            )
         return 2
     if args.health:
         return 0 if healthy(settings.heartbeat_file) else 1
