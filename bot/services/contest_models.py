@@ -122,7 +122,7 @@ class Stats:
     games: int
     wins: int
     bot_games: int
-    favourite_dice: int | None  # the choice of 0 dice or more they make most often
+    favourite_dice: int | None  # the number of dice they roll most often (0: Free Bacon)
     pork_chops: int
     longest_pig_fest_streak: int
     ratings: tuple[Rating, ...]
