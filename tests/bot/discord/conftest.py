@@ -80,3 +80,17 @@ def no_apologies(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     yield
     errors = [record.getMessage() for record in caplog.get_records("call") if record.levelname == "ERROR"]
     assert not errors, errors
+
+
+@pytest.fixture
+def downloads(world: World, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The attachments the bot downloads, as they are downloaded."""
+    seen: list[str] = []
+    download = world.bot.http.get_from_cdn
+
+    async def counted(url: str) -> bytes:
+        seen.append(url)
+        return await download(url)
+
+    monkeypatch.setattr(world.bot.http, "get_from_cdn", counted)
+    return seen

@@ -91,6 +91,13 @@ class World:
         assert match is not None and match.status is MatchStatus.ACTIVE
         return match
 
+    async def vs_bot(self, level: str = "easy") -> Match:
+        """alice starts a game against the house bot at this level: a live game, alice to move."""
+        await self.alice.slash(self.channel, "hog vs-bot", level=level)
+        match = await self.service.open_match_in_channel(self.channel.id, self.alice.id)
+        assert match is not None
+        return match
+
     async def beat(self, winner: simcord.MemberActor, loser: simcord.MemberActor) -> Match:
         """A game between two people: each rolls one die (so it is rated), then the loser gives up."""
         await winner.slash(self.channel, "hog challenge", opponent=loser)

@@ -30,9 +30,7 @@ async def test_a_rematch_needs_both_players(world: World) -> None:
 
 
 async def test_a_rematch_against_the_bot_starts_with_the_bot(world: World) -> None:
-    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
-    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
-    assert match is not None
+    match = await world.vs_bot()
     await world.alice.slash(world.channel, "hog forfeit")
     old_board = await world.board(match.id)
     assert fields(old_board)["Rematch"] == "Hog Bot (easy) wants a rematch."

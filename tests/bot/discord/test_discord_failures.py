@@ -29,9 +29,7 @@ def settings(settings: Settings) -> Settings:
 
 async def bot_to_move(world: World) -> Match:
     """A game against the bot where alice just moved and the bot is pausing before its turn."""
-    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
-    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
-    assert match is not None
+    match = await world.vs_bot()
     await world.alice.click(await world.board(match.id), label="Roll 2")
     return match
 
@@ -174,9 +172,7 @@ async def test_a_rematch_whose_board_cannot_be_posted_is_called_off_and_can_be_v
 
 
 async def test_a_rematch_against_the_bot_that_cannot_be_posted_leaves_the_bot_vote(world: World) -> None:
-    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
-    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
-    assert match is not None
+    match = await world.vs_bot()
     await world.alice.slash(world.channel, "hog forfeit")
     old_board = await world.board(match.id)
     world.env.inject_error("POST", "/webhooks/*", status=503)

@@ -9,7 +9,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord.client import BOT_MOVE_ATTEMPTS, BOT_RETRY_SECONDS
-from bot.services import Match, MatchStatus, Played
+from bot.services import MatchStatus, Played
 from tests.bot.discord.conftest import TURN_TIMEOUT
 from tests.bot.discord.harness import Network, World, fields, labels, said
 
@@ -37,17 +37,10 @@ def failing_first(world: World, monkeypatch: pytest.MonkeyPatch, failures: int) 
     return calls
 
 
-async def vs_bot(world: World) -> Match:
-    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
-    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
-    assert match is not None
-    return match
-
-
 async def test_the_bot_moves_though_the_board_and_its_first_try_fail(
     world: World, network: Network, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    match = await vs_bot(world)
+    match = await world.vs_bot()
     board = await world.board(match.id)
     calls = failing_first(world, monkeypatch, failures=1)
     for method, path in [
@@ -71,7 +64,7 @@ async def test_the_bot_moves_though_the_board_and_its_first_try_fail(
 async def test_the_clock_starts_the_bot_over_once_its_tries_ran_out(
     world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    match = await vs_bot(world)
+    match = await world.vs_bot()
     calls = failing_first(world, monkeypatch, failures=BOT_MOVE_ATTEMPTS)
     await world.alice.click(await world.board(match.id), label="Roll 2")
 

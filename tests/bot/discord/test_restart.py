@@ -55,9 +55,7 @@ async def test_a_challenge_can_be_accepted_after_a_restart(world: World) -> None
 
 
 async def test_the_house_bot_finishes_its_turn_after_a_restart(world: World) -> None:
-    await world.alice.slash(world.channel, "hog vs-bot", level="easy")
-    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
-    assert match is not None
+    match = await world.vs_bot()
     await world.alice.click(await world.board(match.id), label="Roll 2")
     thinking = await world.board(match.id)
     assert "Hog Bot (easy) is thinking…" in (thinking.embeds[0].description or "")

@@ -30,20 +30,6 @@ async def until(condition: Callable[[], Awaitable[bool]], seconds: float = 10.0)
         await asyncio.sleep(0.01)
 
 
-@pytest.fixture
-def downloads(world: World, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The attachments the bot downloads, as they are downloaded."""
-    seen: list[str] = []
-    download = world.bot.http.get_from_cdn
-
-    async def counted(url: str) -> bytes:
-        seen.append(url)
-        return await download(url)
-
-    monkeypatch.setattr(world.bot.http, "get_from_cdn", counted)
-    return seen
-
-
 async def test_a_second_upload_within_the_cooldown_is_refused_before_its_download(
     world: World, downloads: list[str]
 ) -> None:

@@ -219,17 +219,8 @@ async def test_a_bad_json_table_gets_exactly_the_checkers_reason(world: World, t
     [("big.py", 1_000_001, "The file is larger than 1 MB."), ("notes.txt", 10, "Upload a Python file (.py)")],
 )
 async def test_size_and_type_are_refused_before_anything_is_downloaded(
-    world: World, monkeypatch: pytest.MonkeyPatch, filename: str, size: int, words: str
+    world: World, downloads: list[str], filename: str, size: int, words: str
 ) -> None:
-    downloads: list[str] = []
-    download = world.bot.http.get_from_cdn
-
-    async def counted(url: str) -> bytes:
-        downloads.append(url)
-        return await download(url)
-
-    monkeypatch.setattr(world.bot.http, "get_from_cdn", counted)
-
     refused = await world.upload(world.alice, filename, b"#" * size)
 
     assert said(refused).startswith(words)
