@@ -134,20 +134,6 @@ class ContestService:
         finally:
             self._running.discard(guild_id)
 
-    async def run(
-        self,
-        guild_id: int,
-        started_by: Player,
-        rules: str = DEFAULT_RULES,
-        fmt: str = "exact",
-        *,
-        progress: Progress | None = None,
-        goal: int = MAX_GOAL,
-    ) -> Tournament:
-        """`reserve` and `play` in one go."""
-        async with self.reserve(guild_id, rules, fmt, goal=goal) as draw:
-            return await self.play(draw, started_by, progress)
-
     async def play(self, draw: Draw, started_by: Player, progress: Progress | None = None) -> Tournament:
         """Every drawn strategy plays every other; the stored result (also when an entrant was deleted or
         its owner forgotten meanwhile)."""

@@ -222,20 +222,6 @@ class StrategyService:
         }
         return await self._store(ticket.owner, values)
 
-    async def upload(
-        self,
-        guild_id: int,
-        owner: Player,
-        filename: str,
-        data: bytes,
-        *,
-        name: str | None = None,
-        rules: str = DEFAULT_RULES,
-    ) -> Upload:
-        """`admit` and `evaluate` in one go, for a file already at hand."""
-        ticket = await self.admit(guild_id, owner, filename, len(data), name=name, rules=rules)
-        return await self.evaluate(ticket, data)
-
     async def _figures(self, rules: str, table: Table, table_hash: str) -> tuple[Matchup, ...]:
         """The table's figures: those of an identical table stored before, else computed in the pool."""
         known = await repo.same_table(self._db, rules, table_hash)

@@ -3,16 +3,18 @@ service's tests) on one real SQLite file in tmp_path, each through its own conne
 
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
 from bot.config import Settings
-from bot.services import GameService, Match, Player
+from bot.services import GameService, Match, Player, Tournament, Upload
 from bot.services.analysis import AnalysisService
 from bot.services.contests import ContestService
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
+from bot.services.relay import Progress
 from bot.services.solver import Solver
 from bot.services.strategies import StrategyService, UploadLimits
 from bot.storage import Database
@@ -41,6 +43,28 @@ def entries() -> list[tuple[str, Table]]:
         ("course", course_table("swine-align")),
         ("mixed", mixed),
     ]
+
+
+async def upload_file(
+    strategies: StrategyService, guild_id: int, owner: Player, filename: str, data: bytes, **options: Any
+) -> Upload:
+    """`admit` then `evaluate`, as the bot does with a file it downloaded."""
+    ticket = await strategies.admit(guild_id, owner, filename, len(data), **options)
+    return await strategies.evaluate(ticket, data)
+
+
+async def run_tournament(
+    contests: ContestService,
+    guild_id: int,
+    started_by: Player,
+    rules: str = "swine-align",
+    fmt: str = "exact",
+    *,
+    progress: Progress | None = None,
+) -> Tournament:
+    """`reserve` then `play`, as `/hog tournament` does."""
+    async with contests.reserve(guild_id, rules, fmt) as draw:
+        return await contests.play(draw, started_by, progress)
 
 
 @pytest.fixture

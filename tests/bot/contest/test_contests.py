@@ -12,7 +12,7 @@ from bot.services.privacy import DELETED_STRATEGY, PrivacyService
 from bot.services.strategies import StrategyService
 from hogengine.solver import tournament_exact, tournament_sampled
 from hogengine.strategies import Table
-from tests.bot.contest.conftest import ALICE, BOB, CAROL, GUILD, entries
+from tests.bot.contest.conftest import ALICE, BOB, CAROL, GUILD, entries, run_tournament, upload_file
 from tests.bot.services.conftest import FakeClock
 
 RULES = "swine-align"
@@ -28,8 +28,8 @@ async def entered(strategies: StrategyService, clock: FakeClock) -> list[tuple[s
     """Each entry uploaded as a JSON table by a different owner (alice twice, a minute apart)."""
     for owner, (name, table) in zip((ALICE, BOB, CAROL, ALICE), entries(), strict=True):
         clock.advance(60)
-        await strategies.upload(GUILD, owner, f"{name}.json", json.dumps(table.tolist()).encode())
-    await strategies.upload(GUILD + 1, BOB, "elsewhere.json", json.dumps([[5] * 100] * 100).encode())
+        await upload_file(strategies, GUILD, owner, f"{name}.json", json.dumps(table.tolist()).encode())
+    await upload_file(strategies, GUILD + 1, BOB, "elsewhere.json", json.dumps([[5] * 100] * 100).encode())
     return entries()
 
 
@@ -41,7 +41,7 @@ async def test_exact_standings_are_the_solvers(
     async def progress(done: int, total: int) -> None:
         seen.append((done, total))
 
-    result = await contests.run(GUILD, BOB, RULES, "exact", progress=progress)
+    result = await run_tournament(contests, GUILD, BOB, RULES, "exact", progress=progress)
     assert result.seed is None  # exact win rates need no dice
     expected = tournament_exact(RULES, by_name(entered))
     assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
@@ -59,7 +59,7 @@ async def test_exact_standings_are_the_solvers(
 async def test_sampled_standings_are_the_solvers(
     contests: ContestService, entered: list[tuple[str, Table]]
 ) -> None:
-    result = await contests.run(GUILD, ALICE, "fa20", "sampled")
+    result = await run_tournament(contests, GUILD, ALICE, "fa20", "sampled")
     seed = f"{random.Random(7).getrandbits(64):016x}"  # the service's first seed, from its Random
     assert result.seed == seed
     expected = tournament_sampled(RULES, by_name(entered), random.Random(seed))
@@ -71,27 +71,27 @@ async def test_sampled_standings_are_the_solvers(
 
 async def test_refusals(contests: ContestService, strategies: StrategyService) -> None:
     with pytest.raises(TournamentRefused, match="exact or sampled"):
-        await contests.run(GUILD, ALICE, RULES, "knockout")
-    await strategies.upload(GUILD, ALICE, "fours.json", json.dumps([[4] * 100] * 100).encode())
+        await run_tournament(contests, GUILD, ALICE, RULES, "knockout")
+    await upload_file(strategies, GUILD, ALICE, "fours.json", json.dumps([[4] * 100] * 100).encode())
     with pytest.raises(TournamentRefused, match="at least two"):
-        await contests.run(GUILD, ALICE, RULES)
+        await run_tournament(contests, GUILD, ALICE, RULES)
 
 
 async def test_one_tournament_at_a_time_per_server(
     contests: ContestService, entered: list[tuple[str, Table]]
 ) -> None:
-    first = asyncio.create_task(contests.run(GUILD, ALICE, RULES, "sampled"))
+    first = asyncio.create_task(run_tournament(contests, GUILD, ALICE, RULES, "sampled"))
     await asyncio.sleep(0)  # the first has claimed the server and awaits the database
     with pytest.raises(TournamentRefused, match="already running"):
-        await contests.run(GUILD, BOB, RULES)
+        await run_tournament(contests, GUILD, BOB, RULES)
     await first
-    assert len((await contests.run(GUILD, BOB, RULES)).standings) == 4
+    assert len((await run_tournament(contests, GUILD, BOB, RULES)).standings) == 4
 
 
 async def test_forgotten_owners_leave_anonymous_standings(
     contests: ContestService, privacy: PrivacyService, entered: list[tuple[str, Table]]
 ) -> None:
-    result = await contests.run(GUILD, ALICE, RULES)
+    result = await run_tournament(contests, GUILD, ALICE, RULES)
     await privacy.forget(ALICE.id)
     after = await contests.get(result.id)
     assert after.started_by is None
@@ -111,7 +111,7 @@ async def test_a_strategy_deleted_while_the_tournament_runs_keeps_its_place(
         if not deleted:
             deleted.append(await strategies.delete(GUILD, "sixes", BOB.id))
 
-    result = await contests.run(GUILD, ALICE, RULES, progress=progress)
+    result = await run_tournament(contests, GUILD, ALICE, RULES, progress=progress)
 
     assert deleted
     expected = tournament_exact(RULES, by_name(entered))
@@ -132,7 +132,7 @@ async def test_an_owner_forgotten_while_the_tournament_runs_is_anonymous_in_it(
         if not forgotten:
             forgotten.append(await privacy.forget(ALICE.id))  # she started it and owns two entries
 
-    result = await contests.run(GUILD, ALICE, RULES, progress=progress)
+    result = await run_tournament(contests, GUILD, ALICE, RULES, progress=progress)
 
     assert forgotten and result.started_by is None
     expected = tournament_exact(RULES, by_name(entered))

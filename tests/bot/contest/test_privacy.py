@@ -9,7 +9,7 @@ from bot.services.ratings import RatingService
 from bot.services.strategies import StrategyService
 from bot.storage import Database, strategy_repo
 from bot.storage.privacy_repo import CLEARED, DELETED, REPOINTED
-from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4, Duel
+from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4, Duel, upload_file
 from tests.bot.services.conftest import FakeClock, PlayOut
 
 
@@ -24,10 +24,10 @@ async def test_forget_me(
     duel: Duel,
     play_out: PlayOut,
 ) -> None:
-    kept = await strategies.upload(GUILD, BOB, "bob.py", ROLL_4)
-    mine = await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)
+    kept = await upload_file(strategies, GUILD, BOB, "bob.py", ROLL_4)
+    mine = await upload_file(strategies, GUILD, ALICE, "mine.py", ROLL_4)
     clock.advance(60)
-    await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)  # a second version: history goes too
+    await upload_file(strategies, GUILD, ALICE, "mine.py", ROLL_4)  # a second version: history goes too
     versus = await service.vs_bot(CHANNEL, BOB, "swine-align")
     stored = mine.strategy
     assert stored.table is not None

@@ -31,7 +31,7 @@ from hogengine.errors import UnknownRules
 from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
-from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4
+from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4, run_tournament, upload_file
 from tests.bot.services.conftest import FakeClock, PlayOut
 
 RULES = "swine-align"
@@ -43,7 +43,7 @@ def json_upload(table: np.ndarray) -> bytes:
 
 
 async def test_python_upload_is_stored_with_exact_figures(strategies: StrategyService) -> None:
-    upload = await strategies.upload(GUILD, ALICE, "mod.py", SCORE_MOD)
+    upload = await upload_file(strategies, GUILD, ALICE, "mod.py", SCORE_MOD)
     stored = upload.strategy
     expected = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
     assert stored.table is not None and np.array_equal(stored.table, expected)
@@ -63,7 +63,7 @@ async def test_python_upload_is_stored_with_exact_figures(strategies: StrategySe
 
 async def test_the_perfect_bot_of_the_figures_sees_the_hidden_state(strategies: StrategyService) -> None:
     table = table_from_function(always_roll(6), "pork-chop")
-    upload = await strategies.upload(GUILD, ALICE, "six.json", json_upload(table), rules="pork-chop")
+    upload = await upload_file(strategies, GUILD, ALICE, "six.json", json_upload(table), rules="pork-chop")
 
     (perfect,) = [figure for figure in upload.strategy.figures if figure.opponent == "optimal"]
     rate = exact_winrate("pork-chop", table, solve("pork-chop").policy)  # the vs-bot perfect level's play
@@ -72,7 +72,9 @@ async def test_the_perfect_bot_of_the_figures_sees_the_hidden_state(strategies: 
 
 async def test_json_upload_is_accepted(strategies: StrategyService) -> None:
     table = table_from_function(always_roll(5), RULES)
-    upload = await strategies.upload(GUILD, BOB, "five.json", json_upload(table), name="Fiver", rules="fa20")
+    upload = await upload_file(
+        strategies, GUILD, BOB, "five.json", json_upload(table), name="Fiver", rules="fa20"
+    )
     assert upload.strategy.source_kind == "json" and upload.strategy.cpu_seconds is None
     assert upload.strategy.rules == RULES and upload.strategy.name == "Fiver"
     assert upload.strategy.table is not None and np.array_equal(upload.strategy.table, table)
@@ -109,7 +111,7 @@ async def test_refusals_carry_the_sandbox_verdict(
     service = StrategyService(db, clock, limits)
     try:
         with pytest.raises(StrategyRefused) as refused:
-            await service.upload(GUILD, ALICE, "bad.py", source)
+            await upload_file(service, GUILD, ALICE, "bad.py", source)
     finally:
         service.close()
     verdict = evaluate_strategy(source, range(11), 0.5)
@@ -131,7 +133,7 @@ async def test_refusals_carry_the_sandbox_verdict(
 )
 async def test_bad_json_tables_are_refused(strategies: StrategyService, text: str, words: str) -> None:
     with pytest.raises(StrategyRefused, match=words) as refused:
-        await strategies.upload(GUILD, ALICE, "table.json", text.encode())
+        await upload_file(strategies, GUILD, ALICE, "table.json", text.encode())
     assert refused.value.kind == "bad_table"
 
 
@@ -147,21 +149,21 @@ async def test_size_and_type_are_refused_before_the_sandbox(
 
     monkeypatch.setattr("bot.services.strategies.evaluate_strategy", never)
     with pytest.raises(UploadRefused, match=words):
-        await strategies.upload(GUILD, ALICE, filename, b"x" * size)
+        await upload_file(strategies, GUILD, ALICE, filename, b"x" * size)
     # refused before anything else: no cooldown was started
     with pytest.raises(AssertionError, match="must not run"):
-        await strategies.upload(GUILD, ALICE, "ok.py", ROLL_4)
+        await upload_file(strategies, GUILD, ALICE, "ok.py", ROLL_4)
 
 
 async def test_cooldown_per_user(strategies: StrategyService, clock: FakeClock) -> None:
-    await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+    await upload_file(strategies, GUILD, ALICE, "a.py", ROLL_4)
     clock.advance(10)
     with pytest.raises(OnCooldown, match="20 s") as cooling:
-        await strategies.upload(GUILD, ALICE, "b.py", ROLL_4)
+        await upload_file(strategies, GUILD, ALICE, "b.py", ROLL_4)
     assert cooling.value.retry_after == pytest.approx(20)
-    await strategies.upload(GUILD, BOB, "c.py", ROLL_4)  # someone else is not held back
+    await upload_file(strategies, GUILD, BOB, "c.py", ROLL_4)  # someone else is not held back
     clock.advance(20)
-    await strategies.upload(GUILD, ALICE, "b.py", ROLL_4)
+    await upload_file(strategies, GUILD, ALICE, "b.py", ROLL_4)
 
 
 SYNTAX_ERROR = REFUSALS[0][1]
@@ -172,32 +174,32 @@ async def test_a_mistake_fixed_at_once_is_not_held_back_by_the_cooldown(
 ) -> None:
     for source in (SYNTAX_ERROR, b"def final_strategy(s):\n    return 4\n"):  # FREE_TRIES - 1 of them
         with pytest.raises(StrategyRefused):
-            await strategies.upload(GUILD, ALICE, "a.py", source)
+            await upload_file(strategies, GUILD, ALICE, "a.py", source)
         clock.advance(1)
     with pytest.raises(StrategyRefused, match="not valid JSON"):
-        await strategies.upload(GUILD, ALICE, "a.json", b"[1, 2")
+        await upload_file(strategies, GUILD, ALICE, "a.json", b"[1, 2")
 
-    assert (await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)).strategy.name == "a"
+    assert (await upload_file(strategies, GUILD, ALICE, "a.py", ROLL_4)).strategy.name == "a"
     with pytest.raises(OnCooldown):  # a completed run starts the cooldown
-        await strategies.upload(GUILD, ALICE, "b.json", json_upload(np.full((100, 100), 5)))
+        await upload_file(strategies, GUILD, ALICE, "b.json", json_upload(np.full((100, 100), 5)))
 
 
 async def test_quick_refusals_in_a_row_start_the_cooldown(strategies: StrategyService) -> None:
     for _ in range(FREE_TRIES):
         with pytest.raises(StrategyRefused):
-            await strategies.upload(GUILD, ALICE, "a.py", SYNTAX_ERROR)
+            await upload_file(strategies, GUILD, ALICE, "a.py", SYNTAX_ERROR)
     with pytest.raises(OnCooldown):  # the sandbox is not a syntax checker to hammer
-        await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+        await upload_file(strategies, GUILD, ALICE, "a.py", ROLL_4)
 
 
 async def test_a_refused_run_that_did_real_work_starts_the_cooldown(
     strategies: StrategyService, clock: FakeClock
 ) -> None:
     with pytest.raises(StrategyRefused, match="ZeroDivisionError"):
-        await strategies.upload(GUILD, ALICE, "a.py", REFUSALS[3][1])
+        await upload_file(strategies, GUILD, ALICE, "a.py", REFUSALS[3][1])
     clock.advance(1)
     with pytest.raises(OnCooldown):
-        await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+        await upload_file(strategies, GUILD, ALICE, "a.py", ROLL_4)
 
 
 async def test_without_a_sandbox_a_json_table_may_follow_at_once(
@@ -208,15 +210,17 @@ async def test_without_a_sandbox_a_json_table_may_follow_at_once(
 
     monkeypatch.setattr("bot.services.strategies.evaluate_strategy", unavailable)
     with pytest.raises(UploadsUnavailable, match="upload a JSON table instead"):
-        await strategies.upload(GUILD, ALICE, "a.py", ROLL_4)
+        await upload_file(strategies, GUILD, ALICE, "a.py", ROLL_4)
     clock.advance(1)
-    assert (await strategies.upload(GUILD, ALICE, "a.json", json_upload(np.full((100, 100), 4)))).strategy
+    assert (
+        await upload_file(strategies, GUILD, ALICE, "a.json", json_upload(np.full((100, 100), 4)))
+    ).strategy
 
 
 async def test_admission_checks_everything_known_before_the_download(
     strategies: StrategyService, clock: FakeClock
 ) -> None:
-    await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)
+    await upload_file(strategies, GUILD, ALICE, "mine.py", ROLL_4)
     clock.advance(1)
     with pytest.raises(OnCooldown):
         await strategies.admit(GUILD, ALICE, "next.py", 100)
@@ -232,7 +236,7 @@ async def test_one_person_keeps_a_few_strategies_per_server_and_rule_set(
     strategies: StrategyService, clock: FakeClock
 ) -> None:
     for name in ("a", "b", "c"):
-        await strategies.upload(GUILD, ALICE, f"{name}.json", json_upload(np.full((100, 100), 4)))
+        await upload_file(strategies, GUILD, ALICE, f"{name}.json", json_upload(np.full((100, 100), 4)))
         clock.advance(60)
 
     with pytest.raises(TooManyStrategies) as refused:
@@ -242,36 +246,42 @@ async def test_one_person_keeps_a_few_strategies_per_server_and_rule_set(
         "You already keep 3 swine-align strategies on this server ('a', 'b', 'c'), the most one person may: "
         "delete one, or upload under one of those names to replace it."
     )
-    assert (await strategies.upload(GUILD, ALICE, "B.json", json_upload(np.full((100, 100), 5)))).replaced
+    assert (
+        await upload_file(strategies, GUILD, ALICE, "B.json", json_upload(np.full((100, 100), 5)))
+    ).replaced
     clock.advance(60)
-    await strategies.upload(GUILD, ALICE, "d.json", json_upload(np.full((100, 100), 4)), rules="pork-chop")
+    await upload_file(
+        strategies, GUILD, ALICE, "d.json", json_upload(np.full((100, 100), 4)), rules="pork-chop"
+    )
     clock.advance(60)
-    await strategies.upload(GUILD + 1, ALICE, "d.json", json_upload(np.full((100, 100), 4)))
+    await upload_file(strategies, GUILD + 1, ALICE, "d.json", json_upload(np.full((100, 100), 4)))
     clock.advance(60)
     await strategies.delete(GUILD, "a", ALICE.id)
-    assert (await strategies.upload(GUILD, ALICE, "d.json", json_upload(np.full((100, 100), 6)))).strategy
+    assert (
+        await upload_file(strategies, GUILD, ALICE, "d.json", json_upload(np.full((100, 100), 6)))
+    ).strategy
 
 
 async def test_replace_keeps_history_and_names_are_per_server(
     strategies: StrategyService, clock: FakeClock
 ) -> None:
-    first = (await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)).strategy
+    first = (await upload_file(strategies, GUILD, ALICE, "mine.py", ROLL_4)).strategy
     clock.advance(60)
-    second = await strategies.upload(GUILD, ALICE, "other.py", SCORE_MOD, name="Mine")
+    second = await upload_file(strategies, GUILD, ALICE, "other.py", SCORE_MOD, name="Mine")
     assert second.replaced is not None and second.replaced.id == first.id and not second.replaced.active
     history = await strategies.history(GUILD, "mine")
     assert [version.id for version in history] == [first.id, second.strategy.id]
     assert [version.active for version in history] == [False, True]
     assert [s.id for s in await strategies.active(GUILD)] == [second.strategy.id]
     with pytest.raises(NameTaken, match="alice"):
-        await strategies.upload(GUILD, BOB, "mine.py", ROLL_4)
-    assert (await strategies.upload(GUILD + 1, BOB, "mine.py", ROLL_4)).strategy.guild_id == GUILD + 1
+        await upload_file(strategies, GUILD, BOB, "mine.py", ROLL_4)
+    assert (await upload_file(strategies, GUILD + 1, BOB, "mine.py", ROLL_4)).strategy.guild_id == GUILD + 1
 
 
 async def test_delete_is_for_the_owner_only(strategies: StrategyService, clock: FakeClock) -> None:
-    await strategies.upload(GUILD, ALICE, "mine.py", ROLL_4)
+    await upload_file(strategies, GUILD, ALICE, "mine.py", ROLL_4)
     clock.advance(60)
-    await strategies.upload(GUILD, ALICE, "mine.py", SCORE_MOD)
+    await upload_file(strategies, GUILD, ALICE, "mine.py", SCORE_MOD)
     with pytest.raises(NotYourStrategy, match="Only alice"):
         await strategies.delete(GUILD, "mine", BOB.id)
     deleted = await strategies.delete(GUILD, "Mine", ALICE.id)
@@ -282,10 +292,10 @@ async def test_delete_is_for_the_owner_only(strategies: StrategyService, clock: 
 
 
 async def test_identical_tables_are_recognised(strategies: StrategyService, clock: FakeClock) -> None:
-    first = (await strategies.upload(GUILD, ALICE, "four.py", ROLL_4)).strategy
+    first = (await upload_file(strategies, GUILD, ALICE, "four.py", ROLL_4)).strategy
     clock.advance(60)
     table = table_from_function(always_roll(4), RULES)
-    twin = await strategies.upload(GUILD, BOB, "fours.json", json_upload(table))
+    twin = await upload_file(strategies, GUILD, BOB, "fours.json", json_upload(table))
     assert twin.duplicate_of is not None and twin.duplicate_of.id == first.id
     assert twin.strategy.table_hash == first.table_hash and twin.strategy.figures == first.figures
     assert twin.strategy.source_hash != first.source_hash
@@ -299,14 +309,14 @@ async def test_unknown_rules_are_refused_before_anything_runs(
     with pytest.raises(UnknownRules, match="bogus"):
         await strategies.active(GUILD, rules="bogus")
     with pytest.raises(UnknownRules, match="bogus"):
-        await contests.run(GUILD, ALICE, "bogus")
+        await run_tournament(contests, GUILD, ALICE, "bogus")
     with pytest.raises(UnknownRules, match="bogus"):
         await ratings.leaderboard("bogus")
     assert await contests.latest(GUILD) is None
 
 
 async def test_opponent_lookup_checks_rules(strategies: StrategyService) -> None:
-    await strategies.upload(GUILD, ALICE, "four.py", ROLL_4)
+    await upload_file(strategies, GUILD, ALICE, "four.py", ROLL_4)
     found = await strategies.opponent(GUILD, "four", "fa20")
     assert found.table is not None and np.array_equal(found.table, table_from_function(always_roll(4), RULES))
     with pytest.raises(WrongRules, match="swine-align"):
@@ -366,7 +376,7 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
 async def test_the_event_loop_serves_others_while_the_sandbox_runs(
     strategies: StrategyService, gate: Gate
 ) -> None:
-    upload = asyncio.create_task(strategies.upload(GUILD, ALICE, "four.py", ROLL_4))
+    upload = asyncio.create_task(upload_file(strategies, GUILD, ALICE, "four.py", ROLL_4))
     await gate.reached()
 
     listed = await strategies.active(GUILD)  # the loop answers while the sandbox is busy
@@ -387,13 +397,15 @@ async def test_uploads_beyond_the_waiting_limit_are_refused(
 ) -> None:
     service = StrategyService(db, clock, UploadLimits(workers=1, waiting=1))
     try:
-        first = asyncio.create_task(service.upload(GUILD, ALICE, "four.py", ROLL_4))
+        first = asyncio.create_task(upload_file(service, GUILD, ALICE, "four.py", ROLL_4))
         await gate.reached()  # the first is in the sandbox now
         with pytest.raises(UploadsBusy):
-            await service.upload(GUILD, BOB, "five.py", ROLL_4)
+            await upload_file(service, GUILD, BOB, "five.py", ROLL_4)
         gate.opened.set()
         assert (await first).strategy.name == "four"
-        assert (await service.upload(GUILD, BOB, "five.py", ROLL_4)).strategy.name == "five"  # no cooldown
+        assert (
+            await upload_file(service, GUILD, BOB, "five.py", ROLL_4)
+        ).strategy.name == "five"  # no cooldown
     finally:
         gate.opened.set()
         service.close()
@@ -402,7 +414,7 @@ async def test_uploads_beyond_the_waiting_limit_are_refused(
 async def test_a_bot_game_plays_the_stored_table_and_so_does_its_rematch(
     strategies: StrategyService, service: GameService, play_out: PlayOut
 ) -> None:
-    uploaded = (await strategies.upload(GUILD, ALICE, "mod.py", SCORE_MOD)).strategy
+    uploaded = (await upload_file(strategies, GUILD, ALICE, "mod.py", SCORE_MOD)).strategy
     stored = await strategies.opponent(GUILD, "MOD", RULES)
     assert stored.table is not None
     match = await service.vs_bot(CHANNEL, BOB, RULES, strategy=stored, guild_id=GUILD)
