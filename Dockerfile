@@ -23,7 +23,6 @@ COPY --from=deps /opt/venv /opt/venv
 WORKDIR /app
 COPY hogengine ./hogengine
 COPY bot ./bot
-COPY migrations ./migrations
 USER hog
 VOLUME ["/app/data"]
 # Healthy while the bot is connected and its clock ticks (it touches /app/data/hogbot.heartbeat every tick).

@@ -1,4 +1,5 @@
-"""The migration runner: applies `migrations/NNNN_name.sql` in order, each in its own transaction.
+"""The migration runner: applies `bot/migrations/NNNN_name.sql` (shipped in the package) in order, each in
+its own transaction.
 
 Applied versions are rows of `schema_migrations` (portable, unlike `PRAGMA user_version`); a file
 that fails rolls back entirely and stops the run, leaving every earlier version applied. Foreign keys
@@ -10,13 +11,15 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from functools import partial
+from importlib.resources import files
 from pathlib import Path
 
 import aiosqlite
 
 from bot.storage.db import Database
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+# Package data (pyproject.toml ships *.sql), so a wheel install migrates exactly as the source tree does.
+MIGRATIONS_DIR = Path(str(files("bot") / "migrations"))
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
