@@ -1,6 +1,6 @@
 """Commentary functions of the CS 61A project: each prints about the scores and returns the next one.
 
-The exact texts are binding (RULES.md, swine-align rule 7): programs and doctests compare them.
+The exact texts are binding (RULES.md, Swine Align rule 7): programs and doctests compare them.
 """
 
 from typing import Protocol

@@ -26,7 +26,7 @@ from hogengine.strategies import Strategy, always_roll
 from hogengine.text import is_whole, shown
 
 P = ParamSpec("P")
-SWINE_ALIGN = get_rules("swine-align")
+COURSE_RULES = get_rules(DEFAULT_RULES)  # the course's own rule set (Fall 2020) is the default
 
 
 def play(  # noqa: PLR0917 - the course's signature, positional arguments included
@@ -85,12 +85,12 @@ def max_scoring_num_rolls(
 
 def bacon_strategy(score: int, opponent_score: int, cutoff: int = 8, num_rolls: int = 6) -> int:
     """Roll 0 when Free Bacon gives at least `cutoff` points, else `num_rolls`."""
-    return 0 if SWINE_ALIGN.free_bacon(opponent_score) >= cutoff else num_rolls
+    return 0 if COURSE_RULES.free_bacon(opponent_score) >= cutoff else num_rolls
 
 
 def extra_turn_strategy(score: int, opponent_score: int, cutoff: int = 8, num_rolls: int = 6) -> int:
     """Roll 0 when Free Bacon would earn an extra turn; otherwise play `bacon_strategy`."""
-    if extra_turn(score + SWINE_ALIGN.free_bacon(opponent_score), opponent_score):
+    if extra_turn(score + COURSE_RULES.free_bacon(opponent_score), opponent_score):
         return 0
     return bacon_strategy(score, opponent_score, cutoff, num_rolls)
 

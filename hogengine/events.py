@@ -6,17 +6,18 @@ from typing import Any
 
 
 class EventKind(StrEnum):
-    """Every rule a turn can trigger, named as in DESIGN.md."""
+    """Every rule a turn can trigger, named as in DESIGN.md, in the order the rules act within a turn (the
+    order a turn reports them in)."""
 
-    PIG_OUT = "pig_out"
-    FREE_BACON = "free_bacon"
-    PRIME_BOOST = "prime_boost"
     HOG_WILD = "hog_wild"
-    SWAP = "swap"
     PORK_CHOP = "pork_chop"
     HAM_HIJINKS = "ham_hijinks"
-    MULTIPLIER = "multiplier"
+    FREE_BACON = "free_bacon"
+    PIG_OUT = "pig_out"
     PIGGY_BACK = "piggy_back"
+    MULTIPLIER = "multiplier"
+    PRIME_BOOST = "prime_boost"
+    SWAP = "swap"
     EXTRA_TURN = "extra_turn"
     GAME_OVER = "game_over"
 

@@ -1,30 +1,39 @@
 """A live game: the immutable state, and `resolve`, which plays one turn from a choice and its dice."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from hogengine.errors import BadRolls, BadState, GameOver, IllegalChoice
 from hogengine.events import Event, EventKind
+from hogengine.numeric import Num
 from hogengine.position import Position
-from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
+from hogengine.rules import DEFAULT_RULES, HiddenPart, RuleSet, get_rules
 from hogengine.text import is_whole, shown
 
 MAX_GOAL = 100
 
 
+# The values of the hidden parts a rule set declares: seat 0's and seat 1's own, then those both share.
+Hidden = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+HiddenValues = Mapping[str, int | Sequence[int]]
+
+
 @dataclass(frozen=True, slots=True)
 class State:
-    """Everything the rules read: scores, who moves, goal, turn number and every hidden part."""
+    """Everything the rules read: scores, who moves, goal, turn number and the rule set's hidden parts."""
 
     rules: str = DEFAULT_RULES
     goal: int = MAX_GOAL
     scores: tuple[int, int] = (0, 0)
     mover: int = 0
-    chop_used: tuple[bool, bool] = (False, False)  # Pork Chop spent, per player
-    streaks: tuple[int, int] = (0, 0)  # consecutive Pig Outs, per player (Pig Fest)
-    exchanges: int = 0  # Ham Hijinks exchanges so far, shared
-    turn: int = 0  # turns played so far, extra turns included
+    hidden: Hidden = ((), (), ())  # left empty: every part at its first value
+    turn: int = 0
+
+    def __post_init__(self) -> None:
+        if self.hidden == ((), (), ()) and self.ruleset.hidden_parts:
+            start = self.ruleset.start_position(0, 0)
+            object.__setattr__(self, "hidden", (start.mine, start.theirs, start.shared))
 
     @property
     def ruleset(self) -> RuleSet:
@@ -43,16 +52,53 @@ class State:
 
     def position(self) -> Position:
         """This state seen from the player to move."""
-        me, you = self.mover, 1 - self.mover
+        me = self.mover
         return Position(
-            self.scores[me],
-            self.scores[you],
-            int(self.chop_used[me]),
-            int(self.chop_used[you]),
-            self.streaks[me],
-            self.streaks[you],
-            self.exchanges,
+            self.scores[me], self.scores[1 - me], self.hidden[me], self.hidden[1 - me], self.hidden[2]
         )
+
+    def hidden_value(self, part: HiddenPart, seat: int | None) -> int:
+        """One hidden part's value: a seat's own (`seat`), or the shared one (None)."""
+        same_kind = [each for each in self.ruleset.hidden_parts if each.per_seat == part.per_seat]
+        return self.hidden[2 if seat is None else seat][same_kind.index(part)]
+
+    def hidden_by_name(self) -> dict[str, int | tuple[int, int]]:
+        """The hidden parts by name, a pair per seat or one shared number: how records and storage keep
+        them, so a new rule set needs no new field or column."""
+        return {
+            part.name: (self.hidden_value(part, 0), self.hidden_value(part, 1))
+            if part.per_seat
+            else self.hidden_value(part, None)
+            for part in self.ruleset.hidden_parts
+        }
+
+    def with_hidden(self, values: HiddenValues) -> "State":
+        """This state with hidden parts set by name (as `hidden_by_name` gives them), each checked against
+        its declared values; parts not named keep theirs."""
+        parts = self.ruleset.hidden_parts
+        unknown = set(values) - {part.name for part in parts}
+        if unknown:
+            raise BadState(f"{self.ruleset.id} has no hidden part {shown(sorted(unknown)[0])}.")
+        seats: list[list[int]] = [list(self.hidden[0]), list(self.hidden[1]), list(self.hidden[2])]
+        for kind in (True, False):
+            for index, part in enumerate(each for each in parts if each.per_seat == kind):
+                if part.name in values:
+                    for seat, value in zip(
+                        (0, 1) if kind else (2,), _hidden_values(part, values[part.name]), strict=True
+                    ):
+                        seats[seat][index] = value
+        return replace(self, hidden=(tuple(seats[0]), tuple(seats[1]), tuple(seats[2])))
+
+
+def _hidden_values(part: HiddenPart, given: int | Sequence[int]) -> tuple[int, ...]:
+    """A part's value(s) as given for it by name, checked: a pair per seat, or one shared number."""
+    values: tuple[object, ...] = tuple(given) if isinstance(given, Sequence) else (given,)
+    checked = tuple(value for value in values if is_whole(value) and value in part.values)
+    if len(checked) != len(values) or len(values) != (2 if part.per_seat else 1):
+        low, high = part.values[0], part.values[-1]
+        each = "a pair of whole numbers" if part.per_seat else "a whole number"
+        raise BadState(f"Hidden part {part.name} must be {each} from {low} to {high}, not {shown(given)}.")
+    return checked
 
 
 def new_game(
@@ -86,18 +132,11 @@ def dice_rules(state: State) -> tuple[EventKind, ...]:
 
 
 SIDES = {4: "four-sided", 6: "six-sided"}
-# Why the dice are what they are, in words, for each rule dice_rules can name.
-_DICE_REASONS: dict[EventKind, Callable[[State], str]] = {
-    EventKind.HOG_WILD: lambda state: (
-        f"Hog Wild: {state.scores[0]} + {state.scores[1]} = {sum(state.scores)} is a multiple of 7"
-    ),
-    EventKind.HAM_HIJINKS: lambda state: f"the dice were exchanged {state.exchanges} time(s), an odd number",
-}
 
 
 def dice_in_words(state: State) -> str:
     """The dice a roll uses now and, in words, each rule that set them: for boards and terminals."""
-    reasons = [_DICE_REASONS[rule](state) for rule in dice_rules(state)]
+    reasons = [state.ruleset.dice_reason(state, rule) for rule in dice_rules(state)]
     return f"{SIDES[dice_for(state, 1)[1]]} dice" + (f" ({'; '.join(reasons)})" if reasons else "")
 
 
@@ -169,14 +208,11 @@ def resolve(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
         return (mine, theirs) if me == 0 else (theirs, mine)
 
     score0, score1 = seats(seen.mover, seen.opponent)
-    chop0, chop1 = seats(seen.chop_mover, seen.chop_opponent)
-    streak0, streak1 = seats(seen.streak_mover, seen.streak_opponent)
+    seat0, seat1 = seats(seen.mine, seen.theirs)
     after = replace(
         state,
         scores=(int(score0), int(score1)),
-        chop_used=(bool(chop0), bool(chop1)),
-        streaks=(int(streak0), int(streak1)),
-        exchanges=int(seen.exchanges),
+        hidden=(_ints(seat0), _ints(seat1), _ints(seen.shared)),
         mover=me if extra else 1 - me,
         turn=state.turn + 1,
     )
@@ -184,9 +220,13 @@ def resolve(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
         Event(
             kind, me, int(step.values.get(kind, 0)), ruleset.event_note(kind, int(step.values.get(kind, 0)))
         )
-        for kind, fired in step.fired.items()
-        if fired
+        for kind in EventKind  # in the order the rules act
+        if step.fired.get(kind, False)
     ]
     if after.over:
         events.append(Event(EventKind.GAME_OVER, me, after.winner if after.winner is not None else me))
     return TurnResult(state, after, choice, count, sides, rolls, int(step.points), tuple(events))
+
+
+def _ints(values: Sequence[Num]) -> tuple[int, ...]:
+    return tuple(int(value) for value in values)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, new_game, resolve
+from hogengine.rules import DEFAULT_RULES
 from hogengine.text import NumberTooLong, RepeatedKey, is_whole, listed, read_json, shown
 
 RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
@@ -79,7 +80,7 @@ def parse_record(data: object) -> GameRecord:
     rules, goal = data["rules"], data.get("goal", MAX_GOAL)
     score, mover = data.get("score", [0, 0]), data.get("mover", 0)
     if not isinstance(rules, str):
-        raise BadReplay('"rules" must be a rule set id such as "pork-chop".')
+        raise BadReplay(f'"rules" must be a rule set id such as "{DEFAULT_RULES}".')
     if not is_whole(goal):
         raise BadReplay('"goal" must be a whole number.')
     if not isinstance(score, list) or len(score) != 2 or not all(map(is_whole, score)):

@@ -13,7 +13,6 @@ import numpy.typing as npt
 
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL
-from hogengine.position import Position
 from hogengine.rules import RuleSet, get_rules
 from hogengine.text import NumberTooLong, RepeatedKey, read_json, shown, whole_number
 
@@ -109,7 +108,7 @@ def course_table(rules: RuleSet | str, goal: int = MAX_GOAL, cutoff: int = 8, nu
     follows it, gains at least `cutoff`, wins or earns an extra turn; otherwise roll `num_rolls`."""
     ruleset = _ruleset(rules)
     score, opponent = np.indices((SIZE, SIZE), dtype=np.int64)
-    step = ruleset.step(Position(score, opponent), 0, False, 0, goal)
+    step = ruleset.step(ruleset.start_position(score, opponent), 0, False, 0, goal)
     after = np.asarray(step.position.mover)
     bacon = (after - score >= cutoff) | (after >= goal) | np.asarray(step.extra, dtype=bool)
     return np.where(bacon, 0, num_rolls).astype(np.int8)

@@ -13,9 +13,7 @@ from bot.discord.text import (
 )
 from bot.services import Match, MatchStatus, TurnRecord
 from hogengine.game import dice_in_words
-from hogengine.rules import get_rules
-from hogengine.rules.pig_fest import PigFest, multiplier
-from hogengine.rules.pork_chop import CHOPPED_DICE, PorkChop
+from hogengine.rules import RuleSet, get_rules
 
 LIVE = discord.Colour.blurple()
 DONE = discord.Colour.green()
@@ -54,18 +52,16 @@ def challenge(match: Match) -> discord.Embed:
     return embed
 
 
+def rules(ruleset: RuleSet) -> discord.Embed:
+    """`/hog rules`: the rule set's own rule text."""
+    return discord.Embed(title=ruleset.title, description=ruleset.explain())
+
+
 def _player_field(match: Match, seat: int) -> str:
     state = match.state
     score = state.scores[seat]
     lines = [f"**{score}** / {match.goal}", f"`{progress(score, match.goal)}`"]
-    ruleset = state.ruleset
-    if isinstance(ruleset, PorkChop):
-        lines.append(
-            f"Pork Chop: used (-1 rolls {CHOPPED_DICE} dice)" if state.chop_used[seat] else "Pork Chop: ready"
-        )
-    if isinstance(ruleset, PigFest):
-        streak = state.streaks[seat]
-        lines.append(f"Pig Fest: {streak} Pig Out(s) in a row, next x{multiplier(streak)}")
+    lines += state.ruleset.describe_hidden(state, seat)
     return "\n".join(lines)
 
 
@@ -73,6 +69,7 @@ def _status(match: Match, seats: tuple[str, str]) -> str:
     if match.status is MatchStatus.ACTIVE:
         mover = seats[match.state.mover]
         lines = [f"**{mover}** to move with {dice_in_words(match.state)}."]
+        lines += match.state.ruleset.describe_hidden(match.state, None)
         if match.is_bot_turn:
             lines.append(f"{mover} is thinking…")
         elif match.turn_deadline is not None:

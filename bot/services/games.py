@@ -27,6 +27,7 @@ from bot.storage import repositories as repo
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import State, dice_for, new_game, resolve
 from hogengine.replay import to_record
+from hogengine.rules import DEFAULT_RULES
 
 PLAYED_STATUSES = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 Seats = tuple[Player | None, Player | None]
@@ -68,7 +69,7 @@ class GameService:
         challenger: Player,
         opponent: Player,
         opponent_is_bot: bool = False,
-        rules: str = "swine-align",
+        rules: str = DEFAULT_RULES,
         goal: int = 100,
         *,
         guild_id: int | None = None,
@@ -112,7 +113,7 @@ class GameService:
         self,
         channel_id: int,
         player: Player,
-        rules: str = "swine-align",
+        rules: str = DEFAULT_RULES,
         goal: int = 100,
         level: str = "easy",
         *,

@@ -13,17 +13,17 @@ from functools import partial
 import aiosqlite
 from openskill.models import PlackettLuce
 
-from bot.services.analysis import seat_name
+from bot.services.analysis import replayed, seat_name
 from bot.services.contest_models import HistoryEntry, Rating, RatingChange, Stats
-from bot.services.models import Match, Player, TurnRecord
+from bot.services.models import Match, Player
 from bot.services.records import match_from, turn_from
 from bot.services.store import Clock
 from bot.storage import Database, Row
 from bot.storage import rating_repo as repo
+from bot.storage import repositories as game_repo
 from hogengine.events import EventKind
 from hogengine.rules import DEFAULT_RULES, get_rules
-
-PIG_FEST = "pig-fest"
+from hogengine.rules.pig_fest import STREAK
 
 
 def _rating(row: Row) -> Rating:
@@ -113,6 +113,15 @@ class RatingService:
         rows = await repo.played_matches(self._db, player_id, guild_id, limit)
         return [_entry(row, player_id) for row in rows]
 
+    async def _longest_streak(self, match: Match, player_id: int) -> int:
+        """The longest Pig Fest streak the player reached in a match, read from the engine's states as the
+        stored turns replay them (0 where the rule set keeps no streak)."""
+        if STREAK not in get_rules(match.rules).hidden_parts:
+            return 0
+        seat = 0 if match.players[0] is not None and match.players[0].id == player_id else 1
+        turns = [turn_from(row) for row in await game_repo.get_turns(self._db, match.id)]
+        return max((result.after.hidden_value(STREAK, seat) for result in replayed(match, turns)), default=0)
+
     async def stats(self, player: Player, guild_id: int) -> Stats:
         """A player's games on this server (wins, favourite dice, Pork Chops, longest Pig Fest streak) and
         their ratings, which are global like the leaderboard's."""
@@ -124,7 +133,7 @@ class RatingService:
         # Dice chosen, Free Bacon's 0 included; a spent Pork Chop's -1 counts as the dice it rolls.
         dice = Counter(turn.dice for turn in turns if turn.choice >= 0 or turn.dice)
         chops = sum(1 for turn in turns for event in turn.events if event.kind is EventKind.PORK_CHOP)
-        fest = [turn for turn in turns if matches[turn.match_id].rules == PIG_FEST]
+        streaks = [await self._longest_streak(match, player.id) for match in matches.values()]
         wins = sum(1 for match in matches.values() if _won(match, player.id))
         return Stats(
             player=player,
@@ -133,7 +142,7 @@ class RatingService:
             bot_games=sum(1 for match in matches.values() if match.bot_level is not None),
             favourite_dice=min(dice, key=lambda n: (-dice[n], n)) if dice else None,
             pork_chops=chops,
-            longest_pig_fest_streak=_longest_pig_out_run(fest),
+            longest_pig_fest_streak=max(streaks, default=0),
             ratings=tuple(_rating(row) for row in await repo.ratings_of(self._db, player.id)),
             rating_history=tuple(_change(row) for row in await repo.rating_history(self._db, player.id)),
         )
@@ -142,14 +151,3 @@ class RatingService:
 def _won(match: Match, player_id: int) -> bool:
     winner = match.winner_player
     return winner is not None and winner.id == player_id
-
-
-def _longest_pig_out_run(turns: list[TurnRecord]) -> int:
-    """The most Pig Outs one player rolled in a row within one game (the engine caps its own count at 3)."""
-    best = run = 0
-    previous = None
-    for turn in turns:
-        pigged = any(event.kind is EventKind.PIG_OUT for event in turn.events)
-        run = run + 1 if pigged and turn.match_id == previous else int(pigged)
-        best, previous = max(best, run), turn.match_id
-    return best

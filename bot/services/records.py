@@ -10,31 +10,25 @@ from hogengine.game import State, TurnResult
 
 
 def state_columns(state: State) -> dict[str, Any]:
-    """The match columns that hold an engine State."""
+    """The match columns that hold an engine State: its hidden parts by name, whatever the rule set."""
     return {
         "score0": state.scores[0],
         "score1": state.scores[1],
         "mover": state.mover,
         "turn": state.turn,
-        "chop_used0": int(state.chop_used[0]),
-        "chop_used1": int(state.chop_used[1]),
-        "streak0": state.streaks[0],
-        "streak1": state.streaks[1],
-        "exchanges": state.exchanges,
+        "hidden": json.dumps(state.hidden_by_name()),
     }
 
 
 def state_from(row: Row) -> State:
-    return State(
+    state = State(
         rules=row["rules"],
         goal=row["goal"],
         scores=(row["score0"], row["score1"]),
         mover=row["mover"],
-        chop_used=(bool(row["chop_used0"]), bool(row["chop_used1"])),
-        streaks=(row["streak0"], row["streak1"]),
-        exchanges=row["exchanges"],
         turn=row["turn"],
     )
+    return state.with_hidden(json.loads(row["hidden"]))
 
 
 def _player(row: Row, seat: int) -> Player | None:

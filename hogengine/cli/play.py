@@ -29,8 +29,6 @@ from hogengine.game import (
 )
 from hogengine.replay import parse_seed, to_record
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.rules.pig_fest import PigFest, multiplier
-from hogengine.rules.pork_chop import PorkChop
 from hogengine.solver import solve
 from hogengine.strategies import strategy_from_spec
 from hogengine.text import shown, whole_number
@@ -93,14 +91,10 @@ def opponent_for(spec: str, rules: RuleSet, goal: int) -> Opponent | None:
 
 
 def player_line(state: State, player: int, names: tuple[str, str]) -> str:
-    """One player's row on the board: score and every hidden part this rule set has."""
+    """One player's row on the board: score and every hidden part of theirs the rule set declares."""
     width = max(map(len, names))
     parts = [f"{names[player]:<{width}} {state.scores[player]:>3}"]
-    if isinstance(state.ruleset, PorkChop):
-        parts.append("Pork Chop used" if state.chop_used[player] else "Pork Chop available")
-    if isinstance(state.ruleset, PigFest):
-        streak = state.streaks[player]
-        parts.append(f"Pig Outs in a row: {streak} (next other turn x{multiplier(streak)})")
+    parts += state.ruleset.describe_hidden(state, player)
     return "   ".join(parts)
 
 
@@ -117,11 +111,10 @@ def board(state: State, names: tuple[str, str]) -> str:
     rules = state.ruleset
     lines = [f"--- Turn {state.turn} - {rules.title} - first to {state.goal} ---"]
     lines += [f"  {player_line(state, player, names)}" for player in (0, 1)]
-    if isinstance(rules, PigFest):
-        lines.append(f"  Dice exchanged {state.exchanges} time(s) by Ham Hijinks")
+    lines += [f"  {line}" for line in rules.describe_hidden(state, None)]
     lines.append(f"{names[state.mover]} to move with {dice_in_words(state)}.")
     special = [choice_text(state, choice) for choice in legal_choices(state) if choice <= 0]
-    lines.append(f"Choices: {' | '.join(special)} | 1 to 10 dice")
+    lines.append(f"Choices: {' | '.join(special)} | 1 to {legal_choices(state)[-1]} dice")
     return "\n".join(lines)
 
 
@@ -162,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
     seed = parse_seed(args.seed) if args.seed is not None else new_seed()
     names = ("Player 0 (you)", f"Player 1 ({args.vs})") if opponent else ("Player 0", "Player 1")
     print(f"Hog: {rules.title}. First to {state.goal} wins.")
+    print(rules.explain().replace("**", ""))  # the rule text `/hog rules` shows, without its bold marks
     print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")
     say = both(announce_highest(0), both(announce_highest(1), announce_lead_changes()))
     results: list[TurnResult] = []

@@ -5,8 +5,11 @@ import json
 import sys
 
 from hogengine.replay import BadReplay, load_record, replay
+from hogengine.rules import DEFAULT_RULES
 
-EXAMPLE = '{"rules": "pork-chop", "goal": 100, "score": [0, 0], "turns": [{"choice": 3, "rolls": [2, 4, 1]}]}'
+EXAMPLE = json.dumps(
+    {"rules": DEFAULT_RULES, "goal": 100, "score": [0, 0], "turns": [{"choice": 3, "rolls": [2, 4, 1]}]}
+)
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

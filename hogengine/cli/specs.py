@@ -46,7 +46,7 @@ def cache_dir() -> Path | None:
 
 
 def build_model(rules: RuleSet, goal: int) -> None:
-    """Build the solver's model of these rules (seconds for pig-fest) with a progress bar."""
+    """Build the solver's model of these rules (seconds for the largest) with a progress bar."""
     with progress_bar("build model") as report:
         model(rules, goal, report)
 

@@ -1,18 +1,24 @@
 """`pig-fest`: CS 61A Summer 2015 (seed 001): digit Swine Swap, Hog Wild, Ham Hijinks and Pig Fest."""
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hogengine.events import EventKind
 from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
-from hogengine.rules.base import RuleSet, Step
+from hogengine.rules.base import HiddenPart, RuleSet, Step
+
+if TYPE_CHECKING:
+    from hogengine.game import State
 
 HAM_HIJINKS = -1
 # Pig Fest multiplies by min(3, max(1, streak)), so streaks above 3 play like 3.
 MAX_STREAK = 3
 # Our ruling (RULES.md): a Ham Hijinks turn is a turn without Pig Out, so it takes and resets the multiplier.
 HAM_HIJINKS_USES_MULTIPLIER = True
+STREAK = HiddenPart("streak", "Pig Fest", per_seat=True, values=range(MAX_STREAK + 1))
+# Every Ham Hijinks scores a point, so a game to a goal of at most 100 sees fewer than 200 of them.
+EXCHANGES = HiddenPart("exchanges", "Ham Hijinks", per_seat=False, values=range(200))
 
 
 def multiplier(streak: Num) -> Num:
@@ -22,7 +28,8 @@ def multiplier(streak: Num) -> Num:
 
 def exchanged(position: Position) -> Flag:
     """Ham Hijinks: an odd number of exchanges swaps the four- and six-sided dice."""
-    return position.exchanges % 2 == 1
+    (exchanges,) = position.shared
+    return exchanges % 2 == 1
 
 
 class PigFest(RuleSet):
@@ -32,16 +39,24 @@ class PigFest(RuleSet):
     aliases: ClassVar[tuple[str, ...]] = ("su15",)
     title = "Ham Hijinks + Pig Fest (CS 61A Summer 2015 contest)"
     choices = range(-1, 11)
-    # The exchange parity (bit 0), the mover's streak (bits 1-2), the opponent's streak (bits 3-4).
-    layers = 2 * (MAX_STREAK + 1) ** 2
+    rule_lines = (
+        "A Pig Out scores 1. **Free Bacon** (0 dice): 1 + the largest digit of your opponent's score.",
+        "**Hog Wild**: when the scores add up to a multiple of 7 (0 too), the dice are four-sided.",
+        "**Swine Swap**: when the last two digits of one score are the other's reversed, they trade places.",
+        "**Ham Hijinks** (-1): score 1 and exchange four- and six-sided dice for everyone from now on.",
+        "**Pig Fest**: each Pig Out in a row raises your next scoring turn's multiplier, up to x3.",
+    )
+    hidden_parts = (STREAK, EXCHANGES)
+
+    def hog_wild(self, position: Position) -> Flag:
+        return pieces.hog_wild(position.mover, position.opponent)
 
     def four_sided(self, position: Position) -> Flag:
         """Hog Wild, flipped by an odd number of exchanges."""
-        return pieces.hog_wild(position.mover, position.opponent) ^ exchanged(position)
+        return self.hog_wild(position) ^ exchanged(position)
 
     def dice_rules(self, position: Position) -> tuple[EventKind, ...]:
-        hog_wild = pieces.hog_wild(position.mover, position.opponent)
-        flips = ((EventKind.HOG_WILD, hog_wild), (EventKind.HAM_HIJINKS, exchanged(position)))
+        flips = ((EventKind.HOG_WILD, self.hog_wild(position)), (EventKind.HAM_HIJINKS, exchanged(position)))
         return tuple(rule for rule, applies in flips if applies)
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
@@ -53,62 +68,61 @@ class PigFest(RuleSet):
     def free_bacon(self, opponent: Num) -> Num:
         return pieces.free_bacon_digit(opponent)
 
-    def step(self, position: Position, choice: Num, pig_out: Flag, rolled: Num, goal: int) -> Step:
+    def score(self, position: Position, choice: Num, base: Num, pig_out: Flag, goal: int) -> Step:
         ham = choice == HAM_HIJINKS
-        bacon = choice == 0
-        base = pieces.where(ham, 1, pieces.where(bacon, self.free_bacon(position.opponent), rolled))
+        (streak,) = position.mine
+        (exchanges,) = position.shared
         multiplied = pieces.negate(pig_out) & (pieces.negate(ham) | HAM_HIJINKS_USES_MULTIPLIER)
-        times = pieces.where(multiplied, multiplier(position.streak_mover), 1)
-        points = base * times
-        streak = pieces.where(
-            pig_out,
-            pieces.where(position.streak_mover < MAX_STREAK, position.streak_mover + 1, MAX_STREAK),
-            0,
-        )
+        times = pieces.where(multiplied, multiplier(streak), 1)
+        points = pieces.where(ham, 1, base) * times
+        streak_after = pieces.where(pig_out, pieces.where(streak < MAX_STREAK, streak + 1, MAX_STREAK), 0)
         mover = position.mover + points
         swap = pieces.reversed_digits(mover, position.opponent)
-        exchanges = position.exchanges + pieces.where(ham, 1, 0)
+        exchanges_after = exchanges + pieces.where(ham, 1, 0)
         after = Position(
             *pieces.trade_places(swap, mover, position.opponent),
-            streak_mover=streak,
-            streak_opponent=position.streak_opponent,
-            exchanges=exchanges,
+            mine=(streak_after,),
+            theirs=position.theirs,
+            shared=(exchanges_after,),
         )
-        rolls = pieces.negate(ham) & pieces.negate(bacon)
         return Step(
             after,
             points,
             False,
-            fired={
-                EventKind.HOG_WILD: rolls & pieces.hog_wild(position.mover, position.opponent),
-                EventKind.HAM_HIJINKS: ham,
-                EventKind.FREE_BACON: bacon,
-                EventKind.PIG_OUT: pig_out,
-                EventKind.MULTIPLIER: times > 1,
-                EventKind.SWAP: swap,
-            },
+            fired={EventKind.HAM_HIJINKS: ham, EventKind.MULTIPLIER: times > 1, EventKind.SWAP: swap},
             values={
-                EventKind.HOG_WILD: self.sides(position),
-                EventKind.HAM_HIJINKS: exchanges,
-                EventKind.FREE_BACON: base,
+                EventKind.HAM_HIJINKS: exchanges_after,
                 EventKind.PIG_OUT: points,
                 EventKind.MULTIPLIER: times,
             },
         )
 
+    @property
+    def layers(self) -> int:
+        """The rules read only the exchanges' parity: two layers of it, by both players' streaks."""
+        return 2 * len(STREAK.values) ** 2
+
     def layer(self, position: Position) -> Num:
-        side = MAX_STREAK + 1
-        return position.exchanges % 2 + 2 * (position.streak_mover + side * position.streak_opponent)
+        # The exchange parity (bit 0), the mover's streak (bits 1-2), the opponent's streak (bits 3-4).
+        side = len(STREAK.values)
+        (exchanges,) = position.shared
+        return exchanges % 2 + 2 * (position.mine[0] + side * position.theirs[0])
 
     def at_layer(self, mover: Num, opponent: Num, layer: int) -> Position:
-        side = MAX_STREAK + 1
-        return Position(
-            mover,
-            opponent,
-            streak_mover=(layer >> 1) % side,
-            streak_opponent=(layer >> 1) // side,
-            exchanges=layer & 1,
-        )
+        side = len(STREAK.values)
+        return Position(mover, opponent, ((layer >> 1) % side,), ((layer >> 1) // side,), (layer & 1,))
+
+    def describe_hidden(self, state: "State", seat: int | None) -> tuple[str, ...]:
+        if seat is None:
+            return (f"Ham Hijinks: dice exchanged {state.hidden_value(EXCHANGES, None)} time(s)",)
+        streak = state.hidden_value(STREAK, seat)
+        return (f"Pig Fest: {streak} Pig Out(s) in a row, next x{multiplier(streak)}",)
+
+    def dice_reason(self, state: "State", rule: EventKind) -> str:
+        if rule is EventKind.HAM_HIJINKS:
+            exchanges = state.hidden_value(EXCHANGES, None)
+            return f"the dice were exchanged {exchanges} time(s), an odd number"
+        return super().dice_reason(state, rule)
 
     def choice_label(self, choice: int) -> str:
         return "Ham Hijinks" if choice == HAM_HIJINKS else super().choice_label(choice)

@@ -16,11 +16,18 @@ class PiggyBack(RuleSet):
     aliases: ClassVar[tuple[str, ...]] = ("sp16",)
     title = "Piggy Back (CS 61A Spring 2016)"
     choices = range(0, 11)
+    rule_lines = (
+        "A Pig Out scores 0, and **Piggy Back** gives your opponent one point per die you rolled.",
+        "**Free Bacon** (0 dice): 1 + the largest digit of your opponent's score.",
+        "**Hogtimus Prime**: a prime turn score becomes the next prime.",
+        "**Hog Wild**: when the scores add up to a multiple of 7 (0 too), the dice are four-sided.",
+        "**Swine Swap**: when the last two digits of one score are the other's reversed, they trade places.",
+    )
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
         return choice, self.sides(position)
 
-    def four_sided(self, position: Position) -> Flag:
+    def hog_wild(self, position: Position) -> Flag:
         return pieces.hog_wild(position.mover, position.opponent)
 
     def pig_out_points(self, count: Num, ones: Num) -> Num:
@@ -29,9 +36,7 @@ class PiggyBack(RuleSet):
     def free_bacon(self, opponent: Num) -> Num:
         return pieces.free_bacon_digit(opponent)
 
-    def step(self, position: Position, choice: Num, pig_out: Flag, rolled: Num, goal: int) -> Step:
-        bacon = choice == 0
-        base = pieces.where(bacon, self.free_bacon(position.opponent), rolled)
+    def score(self, position: Position, choice: Num, base: Num, pig_out: Flag, goal: int) -> Step:
         points = pieces.hogtimus_prime(base)
         gift = pieces.where(pig_out, choice, 0)
         mover = position.mover + points
@@ -43,18 +48,9 @@ class PiggyBack(RuleSet):
             points,
             False,
             fired={
-                EventKind.HOG_WILD: pieces.negate(bacon) & self.four_sided(position),
-                EventKind.FREE_BACON: bacon,
-                EventKind.PIG_OUT: pig_out,
                 EventKind.PIGGY_BACK: pig_out,
                 EventKind.PRIME_BOOST: points != base,
                 EventKind.SWAP: swap,
             },
-            values={
-                EventKind.HOG_WILD: self.sides(position),
-                EventKind.FREE_BACON: base,
-                EventKind.PIG_OUT: 0,
-                EventKind.PIGGY_BACK: gift,
-                EventKind.PRIME_BOOST: points,
-            },
+            values={EventKind.PIGGY_BACK: gift, EventKind.PRIME_BOOST: points},
         )

@@ -25,6 +25,12 @@ class SwineAlign(RuleSet):
     aliases: ClassVar[tuple[str, ...]] = ("fa20",)
     title = "Swine Align / Pig Pass (CS 61A Fall 2020)"
     choices = range(0, 11)
+    rule_lines = (
+        "Six-sided dice only. A Pig Out scores 1.",
+        "**Free Bacon** (0 dice): 3 + the n-th digit of pi after the point, n = your opponent's score.",
+        "**Swine Align**: if both scores are positive and share a factor of 10 or more, go again.",
+        "**Pig Pass**: if you end a turn 1 or 2 points behind, go again.",
+    )
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
         return choice, 6
@@ -38,25 +44,15 @@ class SwineAlign(RuleSet):
     def event_note(self, kind: EventKind, value: int) -> str:
         return EXTRA_TURN_RULES.get(value, "") if kind is EventKind.EXTRA_TURN else ""
 
-    def step(self, position: Position, choice: Num, pig_out: Flag, rolled: Num, goal: int) -> Step:
-        bacon = choice == 0
-        points = pieces.where(bacon, self.free_bacon(position.opponent), rolled)
-        after = position._replace(mover=position.mover + points)
+    def score(self, position: Position, choice: Num, base: Num, pig_out: Flag, goal: int) -> Step:
+        after = position._replace(mover=position.mover + base)
         align = pieces.swine_align(after.mover, after.opponent)
         passed = pieces.pig_pass(after.mover, after.opponent)
         extra = (align | passed) & pieces.negate(game_over(after, goal))
         return Step(
             after,
-            points,
+            base,
             extra,
-            fired={
-                EventKind.FREE_BACON: bacon,
-                EventKind.PIG_OUT: pig_out,
-                EventKind.EXTRA_TURN: extra,
-            },
-            values={
-                EventKind.FREE_BACON: points,
-                EventKind.PIG_OUT: points,
-                EventKind.EXTRA_TURN: pieces.where(align, 1, 2),
-            },
+            fired={EventKind.EXTRA_TURN: extra},
+            values={EventKind.EXTRA_TURN: pieces.where(align, 1, 2)},
         )

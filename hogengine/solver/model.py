@@ -137,7 +137,7 @@ class Model:
     @cached_property
     def start(self) -> int:
         """The state at which a game starts: both scores 0, every hidden part at its beginning."""
-        return int(self.index[int(self.rules.layer(Position(0, 0))), 0, 0])
+        return int(self.index[int(self.rules.layer(self.rules.start_position(0, 0))), 0, 0])
 
     def state_of(self, position: Position) -> int:
         """The state number of a live position whose scores are both below the goal."""
@@ -276,7 +276,7 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
 
 
 _BUILT: OrderedDict[tuple[RuleSet, int], Model] = OrderedDict()
-# Models kept in memory at once (pig-fest's is a few hundred megabytes).
+# Models kept in memory at once (the largest, with the most hidden layers, is a few hundred megabytes).
 KEPT_MODELS = 2
 
 

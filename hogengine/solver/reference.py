@@ -29,7 +29,7 @@ def _after(
     step: Step, goal: int, again: Callable[[Position], float], turn: Callable[[Position], float]
 ) -> float:
     """The mover's win probability after a turn: won, lost, moving again, or the opponent's turn."""
-    position = Position(*(int(field) for field in step.position))
+    position = step.position.map(int)
     if position.mover >= goal:
         return 1.0
     if position.opponent >= goal:
@@ -65,5 +65,5 @@ def table_winrate(rules: RuleSet, a: Player, b: Player, goal: int = 100) -> WinR
 
         return _expected(rules, goal, position, choice(a if a_moves else b, position), after)
 
-    start = Position(0, 0)
+    start = rules.start_position(0, 0)
     return WinRate(win(start, True), 1.0 - win(start, False))

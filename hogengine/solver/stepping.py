@@ -34,13 +34,19 @@ def positions(rules: RuleSet, goal: int) -> tuple[IntArray, IntArray, IntArray]:
 
 
 def fields_of(rules: RuleSet, layer: IntArray, mover: IntArray, opponent: IntArray) -> list[IntArray]:
-    """The seven Position fields of every state, as arrays, from the rule set's own `at_layer`."""
-    fields = [np.zeros_like(mover) for _ in Position._fields]
+    """Every state's Position values (scores, then hidden parts) as arrays, from the rule set's `at_layer`."""
+    fields = [np.zeros_like(mover) for _ in rules.start_position(0, 0).values()]
     for number in range(rules.layers):
         chosen = layer == number
-        for field, value in zip(fields, rules.at_layer(mover[chosen], opponent[chosen], number), strict=True):
+        values = rules.at_layer(mover[chosen], opponent[chosen], number).values()
+        for field, value in zip(fields, values, strict=True):
             field[chosen] = value
     return fields
+
+
+def positions_of(rules: RuleSet, fields: list[IntArray], part: IntArray | slice) -> Position:
+    """The positions of some states (`part` of the fields), each as a column for the rules to broadcast."""
+    return rules.start_position(0, 0).with_values(field[part, None] for field in fields)
 
 
 def _spread(values: Num, shape: tuple[int, ...]) -> IntArray:
@@ -104,7 +110,7 @@ class Grid:
 
     rules: RuleSet
     goal: int
-    fields: list[IntArray]  # the seven Position fields of every state (as STEP_DTYPE)
+    fields: list[IntArray]  # every state's Position values (as STEP_DTYPE), from `fields_of`
     targets: Targets
     choices: IntArray
     total: IntArray  # per state: the sum of both scores
@@ -124,7 +130,7 @@ def step_rows(
     states = rows // width
     dice = outcomes(rules, count, sides)
     turn = rules.step(
-        Position(*(field[states][:, None] for field in grid.fields)),
+        positions_of(rules, grid.fields, states),
         grid.choices[rows % width][:, None],
         dice.pig_out[None, :],
         dice.rolled[None, :].astype(STEP_DTYPE),
@@ -138,7 +144,10 @@ def step_rows(
         following = after if again else after.flipped()
     else:
         again = np.broadcast_to(np.asarray(extra, dtype=np.bool_), cells)
-        following = Position(*(np.where(again, a, b) for a, b in zip(after, after.flipped(), strict=True)))
+        flipped = after.flipped().values()
+        following = after.with_values(
+            np.where(again, a, b) for a, b in zip(after.values(), flipped, strict=True)
+        )
     mover, opponent = _spread(following.mover, cells), _spread(following.opponent, cells)
     target = grid.targets(again, _spread(rules.layer(following), cells), mover, opponent)
     constant = (dice.prob * (target <= size)).sum(axis=1)
@@ -163,7 +172,7 @@ def kinds(
     step = max(1, BLOCK_CELLS // width)
     for begin in range(0, size, step):
         part = slice(begin, begin + step)
-        count, sides = rules.dice(Position(*(field[part, None] for field in fields)), choices[None, :])
+        count, sides = rules.dice(positions_of(rules, fields, part), choices[None, :])
         shape = (len(code[part]), width)
         code[part] = _spread(count, shape) * 1000 + _spread(sides, shape)
     codes = np.flatnonzero(np.bincount(code.ravel()))

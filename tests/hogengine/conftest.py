@@ -4,7 +4,6 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -26,8 +25,8 @@ def play_turns(state: State, turns: Turns) -> list[TurnResult]:
 
 
 def start(rules: str, scores: tuple[int, int] = (0, 0), mover: int = 0, **hidden: Any) -> State:
-    """A checked new game, with hidden parts (chop_used, streaks, exchanges) set as given."""
-    return replace(new_game(rules, 100, scores, mover), **hidden)
+    """A checked new game, with hidden parts set by the names their rule set declares (pork_chop=(1, 0))."""
+    return new_game(rules, 100, scores, mover).with_hidden(hidden)
 
 
 def random_game(

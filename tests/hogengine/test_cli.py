@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 import threading
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -148,13 +147,13 @@ def test_play_a_whole_game_against_a_strategy_and_check_the_dice(hog, monkeypatc
 def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, "-1\n", "--rules", "pig-fest", "--seed", SEED, "--vs", "human")
     assert "four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in out
-    assert "Dice exchanged 0 time(s)" in out
-    assert "Pig Outs in a row: 0" in out
+    assert "Ham Hijinks: dice exchanged 0 time(s)" in out
+    assert "Pig Fest: 0 Pig Out(s) in a row, next x1" in out
     assert "-1: Ham Hijinks" in out
     assert "six-sided dice (Hog Wild: 1 + 0 = 1" not in out
     assert "the dice were exchanged 1 time(s), an odd number" in out
     _, out, _ = play(monkeypatch, capsys, "-1\n-1\n-1\n", "--rules", "sp17", "--seed", SEED, "--vs", "human")
-    assert "Pork Chop available" in out
+    assert "Pork Chop: ready" in out
     assert "Player 0 plays Pork Chop" in out
     assert "Choices: -1: Roll 10 (-1) | 0: Free Bacon (+" in out  # what -1 does once the chop is spent
     _, out, _ = play(monkeypatch, capsys, "", "--rules", "pig-fest", "--vs", "human", "--seed", SEED)
@@ -162,7 +161,7 @@ def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys)
 
 
 def test_play_board_says_every_rule_that_chose_the_dice():
-    state = replace(new_game("pig-fest", 100, (3, 4)), exchanges=1)  # Hog Wild, exchanged back
+    state = new_game("pig-fest", 100, (3, 4)).with_hidden({"exchanges": 1})  # Hog Wild, exchanged back
     assert dice_in_words(state) == (
         "six-sided dice (Hog Wild: 3 + 4 = 7 is a multiple of 7;"
         " the dice were exchanged 1 time(s), an odd number)"

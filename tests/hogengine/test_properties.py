@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from hogengine.errors import BadRolls
 from hogengine.events import EventKind
 from hogengine.game import State, dice_for, dice_rules, legal_choices, new_game, resolve
-from hogengine.position import Position
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import RULE_SETS, get_rules
+from hogengine.rules.pork_chop import SPENT
 
 RULES = [rules.id for rules in RULE_SETS]
 per_rule_set = pytest.mark.parametrize("rules", RULES)
@@ -28,12 +28,11 @@ def states(draw: st.DrawFn, rules: str) -> State:
     goal = draw(st.integers(1, 100))
     scores = (draw(st.integers(0, goal - 1)), draw(st.integers(0, goal - 1)))
     state = new_game(rules, goal, scores, draw(st.integers(0, 1)))
-    if rules == "pork-chop":
-        state = replace(state, chop_used=(draw(st.booleans()), draw(st.booleans())))
-    if rules == "pig-fest":
-        streaks = (draw(st.integers(0, 3)), draw(st.integers(0, 3)))
-        state = replace(state, streaks=streaks, exchanges=draw(st.integers(0, 9)))
-    return state
+    values = {}
+    for part in state.ruleset.hidden_parts:  # each drawn from the range the rule set declares
+        value = st.integers(part.values[0], min(part.values[-1], 9))
+        values[part.name] = (draw(value), draw(value)) if part.per_seat else draw(value)
+    return state.with_hidden(values)
 
 
 @st.composite
@@ -81,10 +80,12 @@ def test_every_turn_adds_a_point_to_the_total_but_a_pork_chop_which_spends_the_m
     before, after = sum(state.scores), sum(result.after.scores)
     if EventKind.PORK_CHOP in [event.kind for event in result.events]:
         assert after == before
-        assert (state.chop_used[state.mover], result.after.chop_used[state.mover]) == (False, True)
+        spent = (state.hidden_value(SPENT, state.mover), result.after.hidden_value(SPENT, state.mover))
+        assert spent == (0, 1)
     else:
         assert after >= before + 1
-        assert result.after.chop_used == state.chop_used
+        if SPENT in state.ruleset.hidden_parts:
+            assert result.after.hidden_by_name()["pork_chop"] == state.hidden_by_name()["pork_chop"]
 
 
 @per_rule_set
@@ -133,7 +134,8 @@ def test_vectorised_step_agrees_with_scalar_step_element_by_element(rules, data)
     summaries = [ruleset.roll_summary(rolls) for _, _, rolls in cases]
     pig_out = np.array([pig for pig, _ in summaries])
     rolled = np.array([points for _, points in summaries])
-    columns = Position(*(np.array(field) for field in zip(*positions, strict=True)))
+    values = zip(*(position.values() for position in positions), strict=True)
+    columns = positions[0].with_values(np.array(field) for field in values)
     vector = ruleset.step(columns, choices, pig_out, rolled, 100)
     count, sides = ruleset.dice(columns, choices)
     for i, position in enumerate(positions):
@@ -141,7 +143,9 @@ def test_vectorised_step_agrees_with_scalar_step_element_by_element(rules, data)
         assert (np.broadcast_to(count, choices.shape)[i], np.broadcast_to(sides, choices.shape)[i]) == tuple(
             ruleset.dice(position, cases[i][1])
         )
-        assert [np.broadcast_to(f, choices.shape)[i] for f in vector.position] == list(scalar.position)
+        assert [np.broadcast_to(f, choices.shape)[i] for f in vector.position.values()] == list(
+            scalar.position.values()
+        )
         assert np.broadcast_to(vector.points, choices.shape)[i] == scalar.points
         assert np.broadcast_to(vector.extra, choices.shape)[i] == scalar.extra
         assert vector.fired.keys() == scalar.fired.keys()

@@ -44,7 +44,7 @@ def test_aliases_and_ids_find_the_same_rule_sets():
 
 
 def test_second_pork_chop_rolls_ten_dice_with_hog_wild_and_the_pig_out_cap(begin, turns):
-    state = begin("pork-chop", (30, 40), chop_used=(True, False))  # 70: Hog Wild
+    state = begin("pork-chop", (30, 40), pork_chop=(1, 0))  # 70: Hog Wild
     assert dice_for(state, -1) == (10, 4)
     (result,) = turns(state, [(-1, [1, 1, 1, 2, 2, 2, 2, 2, 2, 2])])
     assert result.points == 1  # three 1s, capped at 11 - 10 = 1
@@ -52,15 +52,13 @@ def test_second_pork_chop_rolls_ten_dice_with_hog_wild_and_the_pig_out_cap(begin
 
 
 def test_second_pork_chop_gets_hogtimus_prime(begin, turns):
-    (result,) = turns(
-        begin("pork-chop", (1, 3), chop_used=(True, True)), [(-1, [2, 2, 2, 2, 2, 2, 2, 3, 6, 6])]
-    )
+    (result,) = turns(begin("pork-chop", (1, 3), pork_chop=(1, 1)), [(-1, [2, 2, 2, 2, 2, 2, 2, 3, 6, 6])])
     assert result.points == 31  # 29 -> 31
     assert EventKind.PRIME_BOOST in kinds(result)
 
 
 def test_having_used_pork_chop_does_not_exempt_from_swine_swap(begin, turns):
-    (result,) = turns(begin("pork-chop", (10, 60), chop_used=(True, False)), [(-1, [2] * 10)])
+    (result,) = turns(begin("pork-chop", (10, 60), pork_chop=(1, 0)), [(-1, [2] * 10)])
     assert result.after.scores == (60, 30)
     assert EventKind.SWAP in kinds(result)
 
@@ -69,7 +67,7 @@ def test_pork_chop_is_the_turns_only_swap(begin, turns):
     (result,) = turns(begin("pork-chop", (21, 42), mover=1), [(-1, [])])
     assert result.after.scores == (42, 21)  # 42 against 21 is a double, yet no second swap
     assert result.points == 0
-    assert result.after.chop_used == (False, True)
+    assert result.after.hidden_by_name()["pork_chop"] == (0, 1)
 
 
 def test_each_player_has_their_own_pork_chop(begin, turns):
@@ -83,7 +81,7 @@ def test_the_minus_one_button_says_what_it_does_for_the_player_to_move(begin, tu
     (chopped,) = turns(begin("pork-chop", (5, 10)), [(-1, [])])
     assert choice_label(chopped.before, -1) == "Pork Chop"
     assert choice_label(chopped.after, -1) == "Pork Chop"  # the opponent still has theirs
-    back = begin("pork-chop", (5, 10), chop_used=(True, False))
+    back = begin("pork-chop", (5, 10), pork_chop=(1, 0))
     assert choice_label(back, -1) == f"Roll {dice_for(back, -1)[0]} (-1)"
     assert choice_label(back, 0) == "Free Bacon" and choice_label(back, 3) == "Roll 3"
     assert choice_label(begin("pig-fest", (5, 10)), -1) == "Ham Hijinks"
@@ -121,30 +119,30 @@ def test_ham_hijinks_multiplier_ruling_is_one_named_switch(begin, turns, monkeyp
     """Our ruling is on; flipping its one constant is all it takes to play it the other way."""
     assert HAM_HIJINKS_USES_MULTIPLIER is True
     monkeypatch.setattr(pig_fest, "HAM_HIJINKS_USES_MULTIPLIER", switch)
-    (result,) = turns(begin("pig-fest", (10, 30), streaks=(2, 0)), [(-1, [])])
+    (result,) = turns(begin("pig-fest", (10, 30), streak=(2, 0)), [(-1, [])])
     assert result.points == points
 
 
 def test_ham_hijinks_exchanges_are_shared_and_unlimited(begin, turns):
     results = turns(begin("pig-fest", (1, 2)), [(-1, [])] * 5)
-    assert [r.after.exchanges for r in results] == [1, 2, 3, 4, 5]
+    assert [r.after.hidden_by_name()["exchanges"] for r in results] == [1, 2, 3, 4, 5]
     assert all(r.points == 1 for r in results)
 
 
 @pytest.mark.parametrize(
-    ("rules", "scores", "exchanges", "named"),
+    ("rules", "scores", "hidden", "named"),
     [
-        ("swine-align", (0, 0), 0, ()),
-        ("pork-chop", (0, 0), 0, (EventKind.HOG_WILD,)),
-        ("piggy-back", (3, 4), 0, (EventKind.HOG_WILD,)),
-        ("piggy-back", (3, 5), 0, ()),
-        ("pig-fest", (1, 2), 1, (EventKind.HAM_HIJINKS,)),
-        ("pig-fest", (3, 4), 1, (EventKind.HOG_WILD, EventKind.HAM_HIJINKS)),
-        ("pig-fest", (3, 4), 2, (EventKind.HOG_WILD,)),
+        ("swine-align", (0, 0), {}, ()),
+        ("pork-chop", (0, 0), {}, (EventKind.HOG_WILD,)),
+        ("piggy-back", (3, 4), {}, (EventKind.HOG_WILD,)),
+        ("piggy-back", (3, 5), {}, ()),
+        ("pig-fest", (1, 2), {"exchanges": 1}, (EventKind.HAM_HIJINKS,)),
+        ("pig-fest", (3, 4), {"exchanges": 1}, (EventKind.HOG_WILD, EventKind.HAM_HIJINKS)),
+        ("pig-fest", (3, 4), {"exchanges": 2}, (EventKind.HOG_WILD,)),
     ],
 )
-def test_the_engine_names_the_rules_that_chose_the_dice(begin, rules, scores, exchanges, named):
-    assert dice_rules(begin(rules, scores, exchanges=exchanges)) == named
+def test_the_engine_names_the_rules_that_chose_the_dice(begin, rules, scores, hidden, named):
+    assert dice_rules(begin(rules, scores, **hidden)) == named
 
 
 def test_pig_fest_dice_flip_with_the_exchange_parity(begin):
@@ -161,10 +159,10 @@ def test_ham_hijinks_turns_end_with_the_swine_swap_check_too(begin, turns):
 
 @pytest.mark.parametrize("streak", [0, 1, 2, 3])
 def test_a_pig_out_scores_exactly_one_whatever_the_streak(begin, turns, streak):
-    (result,) = turns(begin("pig-fest", (10, 30), streaks=(streak, 0)), [(3, [1, 5, 5])])
+    (result,) = turns(begin("pig-fest", (10, 30), streak=(streak, 0)), [(3, [1, 5, 5])])
     assert result.points == 1
     assert result.after.scores == (11, 30)
-    assert result.after.streaks == (min(streak + 1, 3), 0)
+    assert result.after.hidden_by_name()["streak"] == (min(streak + 1, 3), 0)
     assert EventKind.MULTIPLIER not in kinds(result)
 
 

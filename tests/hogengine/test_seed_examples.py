@@ -268,7 +268,7 @@ def test_ham_hijinks_sample_game(begin, turns):
     assert [r.after.scores for r in results] == [(1, 0), (1, 6), (11, 6), (11, 7)]
     assert results[1].sides == 4  # exchanged once
     assert results[2].sides == 6  # Hog Wild (1 + 6 = 7) with an odd exchange count
-    assert results[3].after.exchanges == 2
+    assert results[3].after.hidden_by_name()["exchanges"] == 2
     assert dice_for(results[3].after, 3) == (3, 6)
 
 
@@ -283,27 +283,27 @@ def pig_fest_turns(begin, turns, p0_moves):
 
 def test_pig_fest_multiplier_of_three_streak_turns_twelve_into_thirty_six(begin, turns):
     results = pig_fest_turns(begin, turns, [(1, [1])] * 3 + [(3, [4, 4, 4]), (3, [4, 4, 4])])
-    assert [r.after.streaks[0] for r in results] == [1, 2, 3, 0, 0]
+    assert [r.after.hidden_by_name()["streak"][0] for r in results] == [1, 2, 3, 0, 0]
     assert results[3].points == 36
     assert results[4].points == 12  # the multiplier resets after use
 
 
 def test_pig_fest_streak_caps_at_three(begin, turns):
     results = pig_fest_turns(begin, turns, [(1, [1])] * 5 + [(3, [4, 4, 4])])
-    assert results[4].after.streaks[0] == 3
+    assert results[4].after.hidden_by_name()["streak"][0] == 3
     assert results[5].points == 36
 
 
 def test_ham_hijinks_takes_and_resets_the_multiplier(begin, turns):
     results = pig_fest_turns(begin, turns, [(1, [1]), (1, [1]), (-1, [])])
     assert results[2].points == 2
-    assert results[2].after.streaks == (0, 0)
+    assert results[2].after.hidden_by_name()["streak"] == (0, 0)
 
 
 def test_free_bacon_takes_the_multiplier_and_players_do_not_share_it(begin, turns):
-    (result,) = turns(begin("pig-fest", (1, 42), streaks=(2, 3)), [(0, [])])
+    (result,) = turns(begin("pig-fest", (1, 42), streak=(2, 3)), [(0, [])])
     assert result.points == 10
-    assert result.after.streaks == (0, 3)
+    assert result.after.hidden_by_name()["streak"] == (0, 3)
 
 
 # Piggy Back

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import embeds
 from bot.discord.cogs.common import RULES, guild_of, player
 from bot.discord.cogs.records import RecordCommands
 from bot.discord.cogs.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
-from bot.discord.rulebook import explain
 from bot.services import HOUSE_LEVELS, BotLevel, HogError, Match, MatchStatus
 from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
@@ -181,6 +181,4 @@ class HogCog(
     @app_commands.describe(rules="Which rule set")
     @app_commands.choices(rules=RULES)
     async def rules(self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES) -> None:
-        ruleset = get_rules(rules)
-        embed = discord.Embed(title=ruleset.title, description=explain(ruleset.id))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=embeds.rules(get_rules(rules)), ephemeral=True)

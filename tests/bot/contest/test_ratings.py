@@ -10,6 +10,7 @@ from bot.services.ratings import RatingService
 from bot.storage import Database, strategy_repo
 from hogengine.events import EventKind
 from hogengine.game import State
+from hogengine.rules.pig_fest import MAX_STREAK
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Duel
 from tests.bot.services.conftest import FakeClock, PlayOut
@@ -124,7 +125,8 @@ async def test_stats(
     pig_outs = [
         (t.player, any(e.kind is EventKind.PIG_OUT for e in t.events)) for t in await service.turns(fest.id)
     ]
-    assert stats.longest_pig_fest_streak == longest_pig_out_run(pig_outs, 0) >= 1
+    # The streak the engine keeps: Pig Outs in a row, counted up to the cap where the multiplier stops.
+    assert stats.longest_pig_fest_streak == min(longest_pig_out_run(pig_outs, 0), MAX_STREAK) >= 1
     assert [rating.rules for rating in stats.ratings] == ["pig-fest", "pork-chop", "swine-align"]
     rated = [chops.id, fest.id, lost.id, elsewhere.id]  # ratings are global, as on the leaderboard
     assert [change.match_id for change in stats.rating_history] == rated

@@ -84,7 +84,7 @@ async def test_a_hint_in_the_middle_of_a_game_sees_the_hidden_state(world: World
         await person.click(world.message(board.id), label=label)
     await world.bob.click(world.message(board.id), label="Roll 5")
     state = (await world.match(match.id)).state
-    assert state.mover == 0 and state.chop_used == (True, False) and state.scores != (0, 0)
+    assert state.mover == 0 and state.hidden_by_name()["pork_chop"] == (1, 0) and state.scores != (0, 0)
 
     text = said(await world.alice.slash(world.channel, "hog hint"))
 

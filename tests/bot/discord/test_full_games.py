@@ -110,7 +110,7 @@ def check_boards(boards: list[discord.Message], results: list[TurnResult]) -> li
             filled = min(10, 10 * score // state.goal)
             assert field.startswith(f"**{score}** / {state.goal}\n`{'█' * filled}{'░' * (10 - filled)}`")
             if state.rules == "pig-fest":
-                streak = state.streaks[seat]
+                streak = state.hidden_by_name()["streak"][seat]
                 times = min(3, max(1, streak))
                 assert f"Pig Fest: {streak} Pig Out(s) in a row, next x{times}" in field
         said = commentary([s.scores for s in states[:number]])
@@ -147,7 +147,7 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     states = [result.after for result in results]
     said = check_boards(boards, results)
     if rules == "pig-fest":  # a streak of two or more was shown, with a multiplier above 1
-        assert max(streak for state in states for streak in state.streaks) >= 2
+        assert max(streak for state in states for streak in state.hidden_by_name()["streak"]) >= 2
     assert any("takes the lead" in line for line in said)
     assert any("The most yet for" in line for line in said)
     assert "`██████████`" in player_fields(final)[over.winner or 0]

@@ -7,6 +7,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.services.records import state_from
 from bot.storage import Database, MigrationError, migrate
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
 
@@ -109,7 +110,8 @@ async def test_0003_rebuilds_matches_keeping_every_row_and_reference(db: Databas
     await db.write(fill)
     before = await db.fetch_all("SELECT * FROM matches ORDER BY id")
 
-    assert (await migrate(db))[0] == 3  # and every later one
+    (earlier / discover()[2].path.name).write_text(discover()[2].path.read_text())
+    assert await migrate(db, earlier) == [3]
 
     after = await db.fetch_all("SELECT * FROM matches ORDER BY id")
     for old, new in zip(before, after, strict=True):
@@ -125,3 +127,34 @@ async def test_0003_rebuilds_matches_keeping_every_row_and_reference(db: Databas
     await db.write(lambda conn: conn.execute(strategy_game))
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):  # references are still enforced
         await db.write(lambda conn: conn.execute("UPDATE turns SET match_id = 99"))
+
+
+async def test_0005_keeps_every_hidden_part_under_its_declared_name(db: Database, tmp_path: Path) -> None:
+    """A database at version 4 with a Pork Chop spent and Pig Fest streaks and exchanges: after 0005 the
+    one generic column holds them by the names the rule sets declare, and the matches load as before."""
+    earlier = tmp_path / "up_to_0004"
+    earlier.mkdir()
+    for migration in discover()[:4]:
+        (earlier / migration.path.name).write_text(migration.path.read_text())
+    assert await migrate(db, earlier) == [1, 2, 3, 4]
+    insert = (
+        "INSERT INTO matches (id, rules, goal, status, channel_id, player0_id, player1_id, chop_used0,"
+        " chop_used1, streak0, streak1, exchanges, created_at, updated_at)"
+        " VALUES (?, ?, 100, 'active', 5, 7, 8, ?, ?, ?, ?, ?, 1, 1)"
+    )
+
+    async def fill(conn: aiosqlite.Connection) -> None:
+        await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)")
+        await conn.execute(insert, (1, "pork-chop", 0, 1, 0, 0, 0))
+        await conn.execute(insert, (2, "pig-fest", 0, 0, 3, 1, 5))
+        await conn.execute(insert, (3, "swine-align", 0, 0, 0, 0, 0))
+
+    await db.write(fill)
+    assert 5 in await migrate(db)
+
+    rows = await db.fetch_all("SELECT * FROM matches ORDER BY id")
+    assert not {"chop_used0", "chop_used1", "streak0", "streak1", "exchanges"} & set(rows[0])
+    states = [state_from(row) for row in rows]
+    assert states[0].hidden_by_name() == {"pork_chop": (0, 1)}
+    assert states[1].hidden_by_name() == {"streak": (3, 1), "exchanges": 5}
+    assert states[2].hidden_by_name() == {}

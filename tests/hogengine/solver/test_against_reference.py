@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from hogengine.position import Position
 from hogengine.rules import RULE_SETS, RuleSet
 from hogengine.rules.pig_fest import PigFest
 from hogengine.solver import exact_winrate, exact_winrates, solve, winrate_matrix
@@ -101,4 +100,4 @@ def test_round_robin_blocks_agree_with_one_sweep(monkeypatch: pytest.MonkeyPatch
 
 def test_start_position_matches_layer_zero() -> None:
     rules = RULE_SETS[2]
-    assert model(rules, 11).state_of(Position(0, 0)) == model(rules, 11).start
+    assert model(rules, 11).state_of(rules.start_position(0, 0)) == model(rules, 11).start

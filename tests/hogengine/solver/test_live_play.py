@@ -1,6 +1,5 @@
 """The solver's transition model and exact figures agree with live play through `resolve` and fair dice."""
 
-from dataclasses import replace
 from random import Random
 
 import numpy as np
@@ -24,11 +23,14 @@ def test_every_live_turn_is_a_transition_of_the_model(rules: RuleSet) -> None:
     rng = Random(rules.id)
     for _ in range(400):
         scores = (rng.randrange(GOAL), rng.randrange(GOAL))
-        state = replace(
-            new_game(rules.id, GOAL, scores, rng.randrange(2)),
-            chop_used=(rng.random() < 0.5, rng.random() < 0.5) if rules.id == "pork-chop" else (False, False),
-            streaks=(rng.randrange(4), rng.randrange(4)) if rules.id == "pig-fest" else (0, 0),
-            exchanges=rng.randrange(3) if rules.id == "pig-fest" else 0,
+        # Every hidden part the rule set declares, anywhere in its first few values.
+        state = new_game(rules.id, GOAL, scores, rng.randrange(2)).with_hidden(
+            {
+                part.name: [rng.choice(part.values[:4]) for _ in range(2)]
+                if part.per_seat
+                else rng.choice(part.values[:4])
+                for part in rules.hidden_parts
+            }
         )
         choice = rng.choice(rules.choices)
         count, sides = dice_for(state, choice)
