@@ -125,6 +125,9 @@ def ask(state: State, name: str) -> int:
     choices = legal_choices(state)
     low, high = choices[0], choices[-1]
     while True:
+        # Everything shown so far must be out before we wait (input() ignores a failed flush): a stdout
+        # that cannot be written fails here, whatever its buffering, before the input can run out.
+        sys.stdout.flush()
         text = input(f"{name}, your choice ({low} to {high}): ").strip()
         choice = whole_number(text)
         if choice is not None and choice in choices:

@@ -362,11 +362,15 @@ def test_simulate_draws_its_progress_bar_to_the_end_on_a_terminal(monkeypatch, c
         (["simulate", "games", "always:4", "always:5", "--games", "5", "--json"], ""),
     ],
 )
-def test_output_that_cannot_be_written_is_one_line_and_a_failure(args, stdin):
-    """`hog ... > /dev/full`: every command reports the failed write once, on stderr, and exits 1."""
+@pytest.mark.parametrize("unbuffered", ["1", ""], ids=["unbuffered", "block-buffered"])
+def test_output_that_cannot_be_written_is_one_line_and_a_failure(args, stdin, unbuffered):
+    """`hog ... > /dev/full`: every command reports the failed write once, on stderr, and exits 1, whether
+    Python buffers its output or not (a bare environment has no PYTHONUNBUFFERED)."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
             [sys.executable, "-m", "hogengine", *args],
+            env={**env, "PYTHONUNBUFFERED": unbuffered} if unbuffered else env,
             input=stdin.encode(),
             stdout=full,
             stderr=subprocess.PIPE,
