@@ -50,6 +50,7 @@ def run(settings: Settings, token: str, sync_global: bool) -> int:
     """Run the bot until SIGTERM or Ctrl-C; the exit status."""
     # Imported here, not at the top: the health check runs every minute and needs none of Discord.
     from bot.discord import HogBot, TokenRejectedError, serve  # noqa: PLC0415
+    from bot.storage import MigrationError  # noqa: PLC0415
 
     try:
         asyncio.run(serve(HogBot(settings, sync_global=sync_global), token))
@@ -58,6 +59,9 @@ def run(settings: Settings, token: str, sync_global: bool) -> int:
             "Discord refused the token: reset it (Bot -> Reset Token) and update DISCORD_TOKEN.",
             file=sys.stderr,
         )
+        return 1
+    except MigrationError as error:  # the database cannot be brought up to date: nothing can be stored
+        print(f"hogbot cannot start: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

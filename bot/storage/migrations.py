@@ -87,9 +87,12 @@ async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
         )
     )
+    migrations = discover(directory)
+    if not migrations:  # an install that lost its package data would start on a database with no tables
+        raise MigrationError(f"No migrations found in {directory}: the installation is incomplete.")
     done = set(await applied_versions(db))
     applied: list[int] = []
-    for migration in discover(directory):
+    for migration in migrations:
         if migration.version in done:
             continue
         try:

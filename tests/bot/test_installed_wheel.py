@@ -1,0 +1,113 @@
+"""The bot as a user installs it: `pip install` of the built wheel into a fresh virtualenv (not the source
+tree, not editable), then `python -m bot` against the fake Discord over real sockets creates every table;
+an install that lost its migrations refuses to start with one clear line."""
+
+import asyncio
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage.migrations import MIGRATIONS_DIR
+from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+# Run the installed package's own entry point, with only Discord's address pointed at the fake.
+START = (
+    "import sys, discord, yarl, bot;"
+    " assert 'site-packages' in bot.__file__, bot.__file__;"
+    " discord.http.Route.BASE = sys.argv[1] + '/api/v10';"
+    " discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1].replace('http', 'ws') + '/');"
+    " from bot.__main__ import main; sys.exit(main([]))"
+)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtualenv with the wheel built from a copy of the project (the tree stays untouched)."""
+    work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, text=True
+    ).stdout.split("\0")
+    for name in filter(None, tracked):
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", work / "dist", source], check=True, timeout=300)
+    (wheel,) = (work / "dist").glob("hogbot-*.whl")
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=120)
+    install = [venv / "bin" / "python", "-m", "pip", "--disable-pip-version-check", "-q", "install"]
+    subprocess.run([*install, wheel, "-c", ROOT / "requirements.lock"], check=True, timeout=600)
+    return venv / "bin" / "python"
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def start_bot(python: Path, fake: FakeDiscord, data: Path) -> asyncio.subprocess.Process:
+    env = {
+        "PATH": os.environ["PATH"],
+        "DISCORD_TOKEN": "fake-token",
+        "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
+        "HOG_SOLVER_CACHE_PATH": str(data / "cache"),
+        "HOG_DEV_GUILD_ID": str(GUILD_ID),
+    }
+    return await asyncio.create_subprocess_exec(
+        python, "-c", START, fake.url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
+    )
+
+
+async def test_the_installed_wheel_creates_every_table(installed: Path, fake: FakeDiscord, tmp_path: Path):
+    bot = await start_bot(installed, fake, tmp_path)
+    await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=60)
+    for _ in range(600):  # connected: the gateway got its IDENTIFY (bounded wait, 60 s at most)
+        if fake.identify:
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)  # READY delivered
+    bot.send_signal(signal.SIGTERM)
+    _, stderr = await asyncio.wait_for(bot.communicate(), 30)
+    assert bot.returncode == 0, stderr.decode()
+    with sqlite3.connect(tmp_path / "hog.sqlite3") as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        versions = [version for (version,) in db.execute("SELECT version FROM schema_migrations")]
+    assert {"players", "matches", "turns", "strategies", "ratings"} <= tables
+    assert versions == sorted(int(path.name[:4]) for path in MIGRATIONS_DIR.glob("*.sql"))
+
+
+async def test_an_install_without_migrations_refuses_to_start(
+    installed: Path, fake: FakeDiscord, tmp_path: Path
+) -> None:
+    packaged = subprocess.run(
+        [installed, "-c", "from bot.storage.migrations import MIGRATIONS_DIR; print(MIGRATIONS_DIR)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout.strip()
+    aside = tmp_path / "aside"
+    shutil.move(packaged, aside)  # what an install that dropped its package data looks like
+    try:
+        bot = await start_bot(installed, fake, tmp_path)
+        _, stderr = await asyncio.wait_for(bot.communicate(), 60)
+    finally:
+        shutil.move(aside, packaged)
+    assert bot.returncode == 1
+    assert stderr.decode().splitlines()[-1] == (
+        f"hogbot cannot start: No migrations found in {packaged}: the installation is incomplete."
+    )
+    assert "Traceback" not in stderr.decode()
