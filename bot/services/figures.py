@@ -8,11 +8,11 @@ from hogengine.solver import Player, exact_winrates
 from hogengine.strategies import Table, always_roll, table_from_function
 
 REFERENCE_DICE = (4, 5, 6)
-# The perfect bot: full-state optimal play (`solve(rules, goal).policy`), the very player of
-# `/hog vs-bot level:perfect`. Figures stored before it was (key "perfect") were against the best
-# score-only table, and are read as that.
-PERFECT = "optimal"
-SCORE_ONLY = "perfect"
+# The perfect player: full-state optimal play (`solve(rules, goal).policy`), the very player of
+# `/hog vs-bot level:perfect`. Figures stored before it was were against the best score-only table
+# ("best-table"); migration 0006 renamed the keys the figures were first stored under.
+PERFECT = "perfect"
+SCORE_ONLY = "best-table"
 
 
 def compute_figures(rules: str, table: Table, perfect: Player, goal: int = MAX_GOAL) -> tuple[Matchup, ...]:

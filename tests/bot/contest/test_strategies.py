@@ -51,7 +51,7 @@ async def test_python_upload_is_stored_with_exact_figures(strategies: StrategySe
     assert stored.active and stored.cpu_seconds is not None
     assert upload.replaced is None and upload.duplicate_of is None
     opponents = {f"always_roll({n})": table_from_function(always_roll(n), RULES) for n in (4, 5, 6)}
-    opponents["optimal"] = solve(RULES).policy  # full-state optimal play, as vs-bot level:perfect
+    opponents["perfect"] = solve(RULES).policy  # full-state optimal play, as vs-bot level:perfect
     assert [figure.opponent for figure in stored.figures] == list(opponents)
     for figure in stored.figures:
         rate = exact_winrate(RULES, expected, opponents[figure.opponent])
@@ -65,7 +65,7 @@ async def test_the_perfect_bot_of_the_figures_sees_the_hidden_state(strategies: 
     table = table_from_function(always_roll(6), "pork-chop")
     upload = await upload_file(strategies, GUILD, ALICE, "six.json", json_upload(table), rules="pork-chop")
 
-    (perfect,) = [figure for figure in upload.strategy.figures if figure.opponent == "optimal"]
+    (perfect,) = [figure for figure in upload.strategy.figures if figure.opponent == "perfect"]
     rate = exact_winrate("pork-chop", table, solve("pork-chop").policy)  # the vs-bot perfect level's play
     assert (perfect.first, perfect.second) == pytest.approx((rate.first, rate.second), abs=1e-12)
 

@@ -1,5 +1,6 @@
 """The migration runner: from empty, idempotent, one transaction per file, strict file names."""
 
+import json
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -7,6 +8,8 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.services.contest_models import Matchup
+from bot.services.figures import PERFECT, SCORE_ONLY, figures_from
 from bot.services.records import state_from
 from bot.storage import Database, MigrationError, migrate
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
@@ -158,3 +161,33 @@ async def test_0005_keeps_every_hidden_part_under_its_declared_name(db: Database
     assert states[0].hidden_by_name() == {"pork_chop": (0, 1)}
     assert states[1].hidden_by_name() == {"streak": (3, 1), "exchanges": 5}
     assert states[2].hidden_by_name() == {}
+
+
+async def test_0006_names_the_figures_perfect_and_best_table(db: Database, tmp_path: Path) -> None:
+    """Figures stored under the old keys ("optimal": the perfect player, "perfect": the best score-only
+    table) read under the new ones, each opponent's numbers unchanged."""
+    earlier = tmp_path / "up_to_0005"
+    earlier.mkdir()
+    for migration in discover()[:5]:
+        (earlier / migration.path.name).write_text(migration.path.read_text())
+    await migrate(db, earlier)
+    old = [["always_roll(4)", 0.7, 0.6, 0.65], ["optimal", 0.4, 0.3, 0.35], ["perfect", 0.5, 0.4, 0.45]]
+    insert = (
+        "INSERT INTO strategies (id, guild_id, owner_id, name, name_key, rules, source_kind, table_data,"
+        " source_hash, table_hash, figures, created_at) VALUES (1, 9, 7, 'mine', 'mine', 'pork-chop', 'py',"
+        " x'00', 'a', 'b', ?, 1)"
+    )
+
+    async def fill(conn: aiosqlite.Connection) -> None:
+        await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1)")
+        await conn.execute(insert, (json.dumps(old),))
+
+    await db.write(fill)
+    assert await migrate(db) == [6]
+    row = await db.fetch_one("SELECT figures FROM strategies WHERE id = 1")
+    assert row is not None
+    assert figures_from(row["figures"]) == (
+        Matchup("always_roll(4)", 0.7, 0.6, 0.65),
+        Matchup(PERFECT, 0.4, 0.3, 0.35),
+        Matchup(SCORE_ONLY, 0.5, 0.4, 0.45),
+    )
