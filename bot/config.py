@@ -21,7 +21,12 @@ class Settings(BaseSettings):
     """Everything the bot can be told from outside; defaults suit a local run."""
 
     model_config = SettingsConfigDict(
-        env_prefix="HOG_", env_file=".env", extra="ignore", frozen=True, populate_by_name=True
+        env_prefix="HOG_",
+        env_file=".env",
+        env_ignore_empty=True,  # `HOG_DEV_GUILD_ID=` in .env means unset, not "not a valid integer"
+        extra="ignore",
+        frozen=True,
+        populate_by_name=True,
     )
 
     discord_token: SecretStr | None = Field(

@@ -26,6 +26,9 @@ TICKS_PER_TIMEOUT = 20
 # for every game waiting for the bot).
 BOT_MOVE_ATTEMPTS = 3
 BOT_RETRY_SECONDS = 2.0
+# Hog never joins a voice channel: discord.py's start-up warnings about voice libraries are only noise.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
 
 
 def now() -> float:

@@ -82,6 +82,7 @@ async def test_the_installed_wheel_creates_every_table(installed: Path, fake: Fa
     bot.send_signal(signal.SIGTERM)
     _, stderr = await asyncio.wait_for(bot.communicate(), 30)
     assert bot.returncode == 0, stderr.decode()
+    assert "voice will NOT be supported" not in stderr.decode()  # Hog has no voice: no warning about it
     with sqlite3.connect(tmp_path / "hog.sqlite3") as db:
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         versions = [version for (version,) in db.execute("SELECT version FROM schema_migrations")]

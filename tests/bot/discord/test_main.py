@@ -40,6 +40,12 @@ def test_without_a_token_python_m_bot_explains_where_to_get_one(tmp_path: Path) 
     assert not (tmp_path / "data").exists()  # nothing is created before there is a token
 
 
+def test_a_blank_setting_in_env_means_unset(tmp_path: Path) -> None:
+    """`.env.example` copied with its optional values left blank: the defaults hold, nothing is refused."""
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=\nHOG_DEV_GUILD_ID=\nHOG_TURN_TIMEOUT_SECONDS=\n")
+    check_how_to(run([sys.executable, "-m", "bot"], tmp_path, HOG_LOG_LEVEL=""))
+
+
 def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Path) -> None:
     done = run([sys.executable, "-m", "bot"], tmp_path, HOG_LOG_LEVEL="loud", HOG_TURN_TIMEOUT_SECONDS="0")
     assert done.returncode == 2
