@@ -10,17 +10,25 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 
 from hogengine.errors import HogError
+from hogengine.rules import RULE_SETS
 from hogengine.text import shown
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
-COMMANDS = ("play", "replay", "simulate", "solve", "winrate", "tournament", "check")
+COMMANDS = ("play", "rules", "replay", "simulate", "solve", "winrate", "tournament", "check")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The `hog` parser, each command's module imported only now (numpy and the solver take a moment)."""
-    parser = argparse.ArgumentParser(prog="hog", description="Hog, the dice game of CS 61A.")
+    known = ", ".join(f"{rules.id} ({'/'.join(rules.aliases)})" for rules in RULE_SETS)
+    parser = argparse.ArgumentParser(
+        prog="hog",
+        description="Hog, the dice game of CS 61A.",
+        epilog=f"Rule sets (--rules): {known}; `hog rules` explains each.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version('hogbot')}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"hogengine.cli.{name}").register(subparsers)

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 
 from hogengine.cli.arguments import whole
+from hogengine.cli.rules import plain
 from hogengine.cli.specs import cache_dir
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed, seeded_rolls
@@ -158,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     seed = parse_seed(args.seed) if args.seed is not None else new_seed()
     names = ("Player 0 (you)", f"Player 1 ({args.vs})") if opponent else ("Player 0", "Player 1")
     print(f"Hog: {rules.title}. First to {state.goal} wins.")
-    print(rules.explain().replace("**", ""))  # the rule text `/hog rules` shows, without its bold marks
+    print(f"{plain(rules)}\n(`hog rules` shows every rule set's rules again.)")
     print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")
     say = both(announce_highest(0), both(announce_highest(1), announce_lead_changes()))
     results: list[TurnResult] = []
