@@ -59,8 +59,17 @@ def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Pat
 
 def test_make_run_starts_the_bot(tmp_path: Path) -> None:
     """`make run` in an empty folder (no .env), with the project's virtualenv taken as installed."""
-    make = ["make", "-s", "-f", ROOT / "Makefile", "-o", ".venv/.installed", f"BIN={ROOT}/.venv/bin", "run"]
+    make = ["make", "-s", "-f", ROOT / "Makefile", "-o", ".venv/.runtime", f"BIN={ROOT}/.venv/bin", "run"]
     check_how_to(run(make, tmp_path))
+
+
+@pytest.mark.parametrize(("target", "dev"), [("run", False), ("play", False), ("test", True)])
+def test_make_installs_test_tools_only_for_the_checks(tmp_path: Path, target: str, dev: bool) -> None:
+    """On a fresh clone (no .venv), what each target would install: the runtime dependencies alone for
+    the bot and the terminal game, everything the lock pins for the checks."""
+    planned = run(["make", "-n", "-C", ROOT, f"VENV={tmp_path / 'venv'}", target], tmp_path).stdout
+    assert "pip install -q --constraint requirements.lock --editable ." in planned
+    assert ("pip install -q -r requirements.lock" in planned) == dev
 
 
 def test_the_health_check_follows_the_heartbeat_beside_the_database(tmp_path: Path) -> None:
