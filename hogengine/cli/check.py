@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hogengine.cli.specs import optimal_table, progress_bar
+from hogengine.cli.specs import BEST_TABLE, PERFECT, best_score_only_table, perfect_policy, progress_bar
 from hogengine.errors import UnknownRules
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
@@ -21,7 +21,7 @@ from hogengine.sandbox import (
     evaluate_strategy,
     make_undumpable,
 )
-from hogengine.solver import exact_winrates
+from hogengine.solver import Player, exact_winrates
 from hogengine.strategies import Table, always_roll, table_from_function
 from hogengine.text import shown
 
@@ -81,9 +81,13 @@ def picture(table: Table) -> list[str]:
 
 
 def strengths(rules: RuleSet, table: Table) -> dict[str, dict[str, float]]:
-    """Exact win rates against always_roll(4), (5), (6) and the best score-only table."""
-    opponents = {f"always:{n}": table_from_function(always_roll(n), rules) for n in BASELINES}
-    opponents["optimal"] = optimal_table(rules, MAX_GOAL)
+    """Exact win rates against always_roll(4), (5), (6), the best score-only table and the full-state
+    perfect player (the bot's perfect level, which no table beats on average)."""
+    opponents: dict[str, Player] = {
+        f"always:{n}": table_from_function(always_roll(n), rules) for n in BASELINES
+    }
+    opponents[BEST_TABLE] = best_score_only_table(rules, MAX_GOAL)
+    opponents[PERFECT] = perfect_policy(rules, MAX_GOAL)
     with progress_bar("win rates") as report:
         found = exact_winrates(rules, [(table, opponent) for opponent in opponents.values()], progress=report)
     return {
@@ -104,7 +108,7 @@ def report(verdict: Verdict, rules: RuleSet, rates: dict[str, dict[str, float]])
     lines += picture(table)
     lines += [f"     ({labels})", "", "Exact win rate (first / second / average):"]
     for name, rate in rates.items():
-        lines.append(f"  vs {name:<9} {rate['first']:7.2%} / {rate['second']:7.2%} / {rate['average']:7.2%}")
+        lines.append(f"  vs {name:<10} {rate['first']:7.2%} / {rate['second']:7.2%} / {rate['average']:7.2%}")
     return lines
 
 

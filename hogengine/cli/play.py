@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
-from hogengine.cli.specs import cache_dir
+from hogengine.cli.specs import BEST_TABLE, cache_dir, load_table
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import (
@@ -31,7 +31,6 @@ from hogengine.game import (
 from hogengine.replay import parse_seed, to_record
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.solver import solve
-from hogengine.strategies import strategy_from_spec
 from hogengine.text import shown, whole_number
 
 # Chooses for the player to move, seeing the whole state.
@@ -40,7 +39,7 @@ NOTE_AFTER = 1.0  # seconds a solve may take before the perfect player says it i
 
 
 def perfect(rules: RuleSet, goal: int) -> Opponent:
-    """The exact solver's optimal play over the full state, as the bot's `perfect` level plays; solving
+    """The full-state perfect player, as the bot's `perfect` level plays; solving
     takes seconds under some rule sets, so a slow solve says what it is doing."""
     note = threading.Timer(
         NOTE_AFTER,
@@ -61,9 +60,10 @@ OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {
     "perfect": perfect,
 }
 VS_HELP = (
-    "who plays Player 1: human (a friend at this keyboard), perfect (the exact solver's optimal play,"
-    " the bot's perfect level), always:N (always roll N), course (the course's strategy) or"
-    " FILE.json (a strategy table); default course"
+    "who plays Player 1: human (a friend at this keyboard), perfect (the full-state perfect player,"
+    " the bot's perfect level), best-table (the best score-only table), always:N (always roll N),"
+    " course (the course's strategy), FILE.json (a strategy table) or FILE.py (a final_strategy file,"
+    " run once in the sandbox); default course"
 )
 UNREADABLE = "\ufffd"  # what stdin reads for bytes that are not text in its encoding
 # How a game can stop before its end: what hog play says, and its exit status.
@@ -87,8 +87,8 @@ def opponent_for(spec: str, rules: RuleSet, goal: int) -> Opponent | None:
     """Player 1 as named by `--vs`: None for a second person, else a function of the state."""
     if spec in OPPONENTS:
         return OPPONENTS[spec](rules, goal)
-    strategy = strategy_from_spec(spec, rules, goal, also=tuple(OPPONENTS))
-    return lambda state: strategy(state.scores[state.mover], state.scores[1 - state.mover])
+    table = load_table(spec, rules, goal, also=(*OPPONENTS, BEST_TABLE))
+    return lambda state: int(table[state.scores[state.mover], state.scores[1 - state.mover]])
 
 
 def player_line(state: State, player: int, names: tuple[str, str]) -> str:

@@ -7,10 +7,11 @@ from random import Random
 
 from hogengine.cli.arguments import positive, whole
 from hogengine.cli.progress import Progress
+from hogengine.cli.specs import HELP, load_table
 from hogengine.game import MAX_GOAL, new_game
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.simulate import DICE_COUNTS, average_turn_scores, best_count, play_match
-from hogengine.strategies import strategy_from_spec
+from hogengine.strategies import function_from_table
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -38,8 +39,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="win rate of strategy A against B",
         description="Win rate of A against B, seats alternating.",
     )
-    games.add_argument("a", metavar="A", help="always:N, course, or a FILE.json table")
-    games.add_argument("b", metavar="B", help="always:N, course, or a FILE.json table")
+    games.add_argument("a", metavar="A", help=HELP)
+    games.add_argument("b", metavar="B", help=HELP)
     games.add_argument("--games", type=positive, default=1000, help="games to play (1000)")
     games.set_defaults(func=run_games)
     for experiment in (turns, games):
@@ -82,7 +83,7 @@ def run_games(args: argparse.Namespace) -> int:
     """Print how often A beat B, with its standard error."""
     rules, seed = get_rules(args.rules), _seed(args)
     new_game(rules.id, args.goal)  # checks the goal before the run
-    a, b = (strategy_from_spec(spec, rules, args.goal) for spec in (args.a, args.b))
+    a, b = (function_from_table(load_table(spec, rules, args.goal)) for spec in (args.a, args.b))
     with Progress(args.games, "simulate games") as progress:
         result = play_match(a, b, rules.id, args.games, Random(seed), goal=args.goal, tick=progress.advance)
     if args.json:

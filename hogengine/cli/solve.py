@@ -1,10 +1,10 @@
-"""`hog solve`: optimal play of a rule set; --export writes the best score-only table as final_strategy."""
+"""`hog solve`: perfect play of a rule set; --export writes the best score-only table as final_strategy."""
 
 import argparse
 import json
 from pathlib import Path
 
-from hogengine.cli.specs import add_common, build_model, cache_dir, optimal_table
+from hogengine.cli.specs import add_common, best_score_only_table, build_model, cache_dir
 from hogengine.errors import HogError
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrates, solve
@@ -17,7 +17,7 @@ BASELINE = 5
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add `hog solve` and its options."""
     parser = subparsers.add_parser(
-        "solve", help="exact optimal play and the best contest table", description=__doc__
+        "solve", help="exact perfect play and the best contest table", description=__doc__
     )
     add_common(parser)
     parser.add_argument(
@@ -39,13 +39,13 @@ def source(table: Table, rules: str, goal: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the first mover's chance under optimal play; with --export, write and rate the best table."""
+    """Print the first mover's chance under perfect play; with --export, write and rate the best table."""
     rules = get_rules(args.rules)
     build_model(rules, args.goal)
     solution = solve(rules, args.goal, cache_dir())
     report = {"rules": rules.id, "goal": args.goal, "first_mover": solution.first_mover}
     if args.export:
-        table = optimal_table(rules, args.goal)
+        table = best_score_only_table(rules, args.goal)
         baseline = table_from_function(always_roll(BASELINE), rules)
         against = exact_winrates(rules, [(table, solution.policy), (table, baseline)], args.goal)
         try:
@@ -54,16 +54,16 @@ def run(args: argparse.Namespace) -> int:
             raise HogError(f"Cannot write {shown(args.export)}: {error.strerror}.") from None
         report |= {
             "export": args.export,
-            "table_vs_optimal": against[0].average,
+            "table_vs_perfect": against[0].average,
             f"table_vs_always_roll_{BASELINE}": against[1].average,
         }
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{rules.id} to {args.goal}: the first mover wins {solution.first_mover:.12f} under optimal play.")
+    print(f"{rules.id} to {args.goal}: the first mover wins {solution.first_mover:.12f} under perfect play.")
     if args.export:
         print(
             f"Wrote {args.export}: the best score-only table wins {against[0].average:.6f} against the"
-            f" full-state optimal player and {against[1].average:.6f} against always_roll({BASELINE})."
+            f" full-state perfect player and {against[1].average:.6f} against always_roll({BASELINE})."
         )
     return 0

@@ -1,4 +1,5 @@
-"""Strategy arguments of the solver commands: `always:N`, `course`, `optimal`, a .json table or a .py file."""
+"""The players every `hog` command takes, by one vocabulary: `perfect` (the full-state perfect player),
+`best-table` (the best score-only table), `always:N`, `course`, a .json table or a .py file."""
 
 import argparse
 import os
@@ -13,12 +14,20 @@ from hogengine.cli.progress import Progress
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
+from hogengine.solver import Player, solve
 from hogengine.solver.contest_table import best_table
 from hogengine.solver.model import model
 from hogengine.strategies import BadStrategy, Table, strategy_from_spec, table_from_function
 from hogengine.text import shown
 
-HELP = "always:N, course, optimal, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy)"
+PERFECT = "perfect"  # the full-state perfect player: the exact solver's policy, the bot's perfect level
+BEST_TABLE = "best-table"  # the best score-only table: what a contest file can be at most
+HELP = (
+    f"{PERFECT} (the full-state perfect player), {BEST_TABLE} (the best score-only table), always:N,"
+    " course, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy)"
+)
+# What an old name means now: "optimal" meant either player, depending on the command.
+RENAMED = {"optimal": f"'optimal' is no longer a player: say {BEST_TABLE} or {PERFECT}."}
 
 
 def _from_python(path: Path, rules: RuleSet) -> Table:
@@ -51,19 +60,41 @@ def build_model(rules: RuleSet, goal: int) -> None:
         model(rules, goal, report)
 
 
-def optimal_table(rules: RuleSet, goal: int) -> Table:
+def best_score_only_table(rules: RuleSet, goal: int) -> Table:
     """The best score-only table, from the cache or made with a progress bar (tens of seconds)."""
     with progress_bar("best table") as report:
         return best_table(rules, goal, report, cache_dir())
 
 
-def load(spec: str, rules: RuleSet, goal: int) -> Table:
-    """The table a strategy argument names, or a one-line BadStrategy."""
-    if spec == "optimal":
-        return optimal_table(rules, goal)
+def perfect_policy(rules: RuleSet, goal: int) -> Player:
+    """The perfect player's choice in every full state [hidden layer][score][opponent score]."""
+    build_model(rules, goal)
+    return solve(rules, goal, cache_dir()).policy
+
+
+def load(spec: str, rules: RuleSet, goal: int) -> Player:
+    """The player a command-line argument names, or a one-line BadStrategy: a table by scores, or the
+    perfect player's full-state policy."""
+    if spec == PERFECT:
+        return perfect_policy(rules, goal)
+    return load_table(spec, rules, goal)
+
+
+def load_table(spec: str, rules: RuleSet, goal: int, also: tuple[str, ...] = (PERFECT, BEST_TABLE)) -> Table:
+    """A score-only player: every spec but `perfect`, which sees what a table cannot; an unknown name's
+    error lists `also`, the names the caller accepts besides the strategies."""
+    if spec in RENAMED:
+        raise BadStrategy(RENAMED[spec])
+    if spec == PERFECT:
+        raise BadStrategy(
+            f"{PERFECT} sees the hidden state a score-only strategy cannot, so it cannot play here;"
+            f" {BEST_TABLE} is the best a table can do."
+        )
+    if spec == BEST_TABLE:
+        return best_score_only_table(rules, goal)
     if spec.endswith(".py"):
         return _from_python(Path(spec), rules)
-    return table_from_function(strategy_from_spec(spec, rules, goal), rules)
+    return table_from_function(strategy_from_spec(spec, rules, goal, also=also), rules)
 
 
 def name_of(spec: str) -> str:

@@ -5,7 +5,7 @@ import json
 import secrets
 from random import Random
 
-from hogengine.cli.specs import HELP, add_common, build_model, load, name_of, progress_bar
+from hogengine.cli.specs import HELP, add_common, build_model, load_table, name_of, progress_bar
 from hogengine.rules import get_rules
 from hogengine.solver import tournament_exact, tournament_sampled
 
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the round robin and print the standings, best first (the sampled format reports its seed)."""
     rules = get_rules(args.rules)
     build_model(rules, args.goal)
-    entries = [(name_of(spec), load(spec, rules, args.goal)) for spec in args.files]
+    entries = [(name_of(spec), load_table(spec, rules, args.goal)) for spec in args.files]
     seed = str(args.seed) if args.seed is not None else secrets.token_hex(8)
     with progress_bar(f"{args.format} tournament") as report:
         if args.format == "exact":

@@ -115,10 +115,10 @@ def test_a_slow_solve_for_the_perfect_player_says_what_it_is_doing(monkeypatch, 
 def test_play_help_lists_every_kind_of_opponent(hog):
     done = hog("play", "--help")
     text = " ".join(done.stdout.decode().split())
-    for name in ("human", "perfect", "always:N", "course", "FILE.json"):
+    for name in ("human", "perfect", "best-table", "always:N", "course", "FILE.json", "FILE.py"):
         assert name in text
     assert (
-        "Unknown strategy 'wizard': use one of human, perfect, always:N"
+        "Unknown strategy 'wizard': use one of human, perfect, best-table, always:N"
         in hog("play", "--vs", "wizard").stderr.decode()
     )
 

@@ -93,7 +93,9 @@ def test_the_optimal_table_is_made_once_and_kept_on_disk(
     """A second `hog winrate ... optimal` in a fresh process reads the stored table instead of making it."""
     monkeypatch.setenv("HOG_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(contest_table, "_MADE", {})
-    status, first, _ = run(capsys, "winrate", "--rules", "piggy-back", "--goal", "20", "optimal", "always:5")
+    status, first, _ = run(
+        capsys, "winrate", "--rules", "piggy-back", "--goal", "20", "best-table", "always:5"
+    )
     assert status == 0 and [path.name.split("-")[0] for path in tmp_path.iterdir()] == ["table"]
 
     def never(*_: object) -> None:
@@ -101,7 +103,9 @@ def test_the_optimal_table_is_made_once_and_kept_on_disk(
 
     monkeypatch.setattr(contest_table, "_MADE", {})
     monkeypatch.setattr(contest_table, "_improved", never)
-    status, second, _ = run(capsys, "winrate", "--rules", "piggy-back", "--goal", "20", "optimal", "always:5")
+    status, second, _ = run(
+        capsys, "winrate", "--rules", "piggy-back", "--goal", "20", "best-table", "always:5"
+    )
     assert status == 0 and second == first
 
 
@@ -120,5 +124,5 @@ def test_an_empty_cache_setting_keeps_nothing(
     monkeypatch.setenv("HOG_CACHE_DIR", "")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(contest_table, "_MADE", {})
-    assert run(capsys, "winrate", "--goal", "15", "optimal", "always:5")[0] == 0
+    assert run(capsys, "winrate", "--goal", "15", "best-table", "always:5")[0] == 0
     assert not any(tmp_path.iterdir())

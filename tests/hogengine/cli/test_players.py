@@ -1,0 +1,66 @@
+"""One vocabulary for players in every `hog` command: `perfect` is the full-state perfect player,
+`best-table` the best score-only table; the old, ambiguous `optimal` is refused with the two new names."""
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from hogengine.cli import main
+from hogengine.solver import exact_winrate, solve
+from hogengine.strategies import always_roll, table_from_function
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["winrate", "--goal", "15", "optimal", "always:5"],
+        ["tournament", "--goal", "15", "optimal", "always:5"],
+        ["simulate", "games", "optimal", "always:5", "--games", "2"],
+        ["play", "--vs", "optimal"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_optimal_is_refused_with_the_two_names_that_replace_it(capsys, monkeypatch, command) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    status, _, err = run(capsys, *command)
+    assert status == 1 and "Traceback" not in err
+    assert "'optimal' is no longer a player: say best-table or perfect." in err
+
+
+def test_winrate_takes_the_perfect_player_with_its_hidden_state(capsys) -> None:
+    """Under pork-chop the perfect player sees who spent the Pork Chop: it is the solver's own policy."""
+    status, out, _ = run(
+        capsys, "winrate", "--rules", "pork-chop", "--goal", "15", "perfect", "always:4", "--json"
+    )
+    assert status == 0
+    four = table_from_function(always_roll(4), "pork-chop")
+    expected = exact_winrate("pork-chop", solve("pork-chop", 15).policy, four, 15)
+    assert json.loads(out)["average"] == pytest.approx(expected.average, abs=1e-12)
+    best = run(capsys, "winrate", "--rules", "pork-chop", "--goal", "15", "best-table", "perfect", "--json")
+    assert json.loads(best[1])["average"] < 0.5  # no score-only table beats the perfect player on average
+
+
+def test_score_only_commands_explain_why_perfect_cannot_play_there(capsys) -> None:
+    status, _, err = run(capsys, "simulate", "games", "perfect", "always:5", "--games", "2")
+    assert status == 1
+    assert "perfect sees the hidden state a score-only strategy cannot" in err and "best-table" in err
+
+
+def test_play_takes_the_best_table_and_a_strategy_file(capsys, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("4\n" * 40))
+    status, out, _ = run(capsys, "play", "--goal", "15", "--vs", "best-table", "--seed", "00")
+    assert status == 0 and "Player 1 (best-table) chooses" in out
+    mine = tmp_path / "mine.py"
+    mine.write_text("def final_strategy(score, opponent_score):\n    return 3\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("4\n" * 40))
+    status, out, _ = run(capsys, "play", "--goal", "15", "--vs", str(mine), "--seed", "00")
+    assert status == 0 and f"Player 1 ({mine}) chooses 3." in out
