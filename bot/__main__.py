@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.health import healthy
+from bot.health import ailment
 
 HOW_TO = """\
 hogbot needs a Discord bot token to connect.
@@ -49,7 +49,7 @@ def configure_logging(level: str) -> None:
 def run(settings: Settings, token: str, sync_global: bool) -> int:
     """Run the bot until SIGTERM or Ctrl-C; the exit status."""
     # Imported here, not at the top: the health check runs every minute and needs none of Discord.
-    from bot.discord import HogBot, TokenRejectedError, serve  # noqa: PLC0415
+    from bot.discord import DiscordUnreachableError, HogBot, TokenRejectedError, serve  # noqa: PLC0415
     from bot.storage import MigrationError  # noqa: PLC0415
 
     try:
@@ -60,6 +60,9 @@ def run(settings: Settings, token: str, sync_global: bool) -> int:
             file=sys.stderr,
         )
         return 1
+    except DiscordUnreachableError as error:  # no route, DNS or a firewall: nothing the bot can fix
+        print(f"hogbot cannot reach Discord: {error}: check the network.", file=sys.stderr)
+        return 3
     except MigrationError as error:  # the database cannot be brought up to date: nothing can be stored
         print(f"hogbot cannot start: {error}", file=sys.stderr)
         return 1
@@ -90,7 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         return 2
     if args.health:
-        return 0 if healthy(settings.heartbeat_file) else 1
+        why = ailment(settings.heartbeat_file)
+        if why is not None:
+            print(f"unhealthy: {why}", file=sys.stderr)
+        return 0 if why is None else 1
     configure_logging(settings.log_level)
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(HOW_TO.format(database=settings.database_path), file=sys.stderr)

@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     )
     database_path: Path = Path("./data/hog.sqlite3")
     dev_guild_id: int | None = None  # commands sync instantly to this guild while developing
+    connect_attempts: int = Field(default=5, ge=1)  # tries to reach Discord at start before giving up
+    connect_retry_seconds: float = Field(default=2.0, ge=0)  # the first pause between tries; doubles
     turn_timeout_seconds: float = Field(default=300.0, gt=0)
     challenge_timeout_seconds: float = Field(default=600.0, gt=0)
     bot_move_delay_seconds: float = Field(default=1.5, ge=0)

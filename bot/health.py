@@ -15,9 +15,23 @@ def beat(path: Path) -> None:
     path.touch()
 
 
+def ailment(path: Path) -> str | None:
+    """Why the bot is not healthy, from its heartbeat at `path` (None while it was touched within
+    FRESH_SECONDS): for the operator reading the container's health log."""
+    try:
+        age = time.time() - path.stat().st_mtime
+    except FileNotFoundError:
+        return f"no heartbeat at {path}: the bot has not connected to Discord since it started"
+    except OSError as error:
+        return f"cannot read the heartbeat at {path}: {error.strerror}"
+    if age >= FRESH_SECONDS:
+        return (
+            f"the heartbeat at {path} is {age:.0f} s old (at most {FRESH_SECONDS:.0f} s):"
+            " the bot is disconnected from Discord, or its clock is stuck"
+        )
+    return None
+
+
 def healthy(path: Path) -> bool:
     """Whether the heartbeat at `path` was touched within FRESH_SECONDS."""
-    try:
-        return time.time() - path.stat().st_mtime < FRESH_SECONDS
-    except FileNotFoundError:
-        return False
+    return ailment(path) is None

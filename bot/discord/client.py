@@ -5,6 +5,7 @@ import logging
 import signal
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands, tasks
 
@@ -196,6 +197,31 @@ class TokenRejectedError(Exception):
     """Discord refused the bot's token."""
 
 
+class DiscordUnreachableError(Exception):
+    """Discord could not be reached at start, however often the bot tried."""
+
+
+async def _log_in(bot: HogBot, token: str) -> None:
+    """Log in, trying again after a pause that doubles each time while Discord cannot be reached (a
+    network or DNS still coming up); each failed attempt is logged once."""
+    attempts, pause = bot.settings.connect_attempts, bot.settings.connect_retry_seconds
+    for attempt in range(1, attempts + 1):
+        try:
+            await bot.login(token)
+            return
+        except (aiohttp.ClientConnectionError, TimeoutError) as error:
+            await bot.http.close()  # a fresh session (and connector) for the next attempt
+            bot.http.connector = discord.utils.MISSING
+            if attempt == attempts or bot.is_closed():
+                raise DiscordUnreachableError(str(error) or type(error).__name__) from None
+            log.warning(
+                "cannot reach Discord (attempt %d of %d): %s; trying again in %.1f s",
+                *(attempt, attempts, error, pause),
+            )
+            await asyncio.sleep(pause)
+            pause *= 2
+
+
 async def serve(bot: HogBot, token: str) -> None:
     """Run the bot until it is closed; SIGTERM (docker stop) closes it, and with it the database."""
     loop = asyncio.get_running_loop()
@@ -203,9 +229,16 @@ async def serve(bot: HogBot, token: str) -> None:
     loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
     try:
         async with bot:
-            await bot.start(token)
+            await _log_in(bot, token)
+            if not bot.is_closed():
+                await bot.connect()
     except discord.LoginFailure as error:
         raise TokenRejectedError(str(error)) from None
+    except Exception:
+        if not closing:
+            raise
+        # SIGTERM while the gateway was still connecting: the stop was asked for, whatever it cut short.
+        log.info("stopped while connecting to Discord")
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
         await asyncio.gather(*closing)

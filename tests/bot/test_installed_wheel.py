@@ -15,17 +15,11 @@ from pathlib import Path
 import pytest
 
 from bot.storage.migrations import MIGRATIONS_DIR
-from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
+from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
-# Run the installed package's own entry point, with only Discord's address pointed at the fake.
-START = (
-    "import sys, discord, yarl, bot;"
-    " assert 'site-packages' in bot.__file__, bot.__file__;"
-    " discord.http.Route.BASE = sys.argv[1] + '/api/v10';"
-    " discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1].replace('http', 'ws') + '/');"
-    " from bot.__main__ import main; sys.exit(main([]))"
-)
+# The installed package's own entry point (not the source tree's), Discord's address pointed at the fake.
+START = "import bot; assert 'site-packages' in bot.__file__, bot.__file__; " + RUN_BOT_AGAINST
 
 
 @pytest.fixture(scope="module")

@@ -57,6 +57,16 @@ def member(person: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# `python -c` code that runs `python -m bot` unchanged but for Discord's address (sys.argv[1], a fake's
+# base URL): for tests that start the bot as its own process.
+RUN_BOT_AGAINST = (
+    "import sys, discord, yarl;"
+    " discord.http.Route.BASE = sys.argv[1] + '/api/v10';"
+    " discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[1].replace('http', 'ws') + '/');"
+    " from bot.__main__ import main; sys.exit(main([]))"
+)
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     """discord.py decodes a body only when Content-Type is exactly application/json (no charset)."""
     return web.Response(
@@ -86,14 +96,14 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.url = ""
 
-    async def start(self) -> str:
-        """Listen on a free port of 127.0.0.1; the base URL (http://127.0.0.1:port)."""
+    async def start(self, port: int = 0) -> str:
+        """Listen on 127.0.0.1 (a free port unless one is given); the base URL (http://127.0.0.1:port)."""
         app = web.Application()
         app.router.add_get("/", self._gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self.url = f"http://127.0.0.1:{port}"

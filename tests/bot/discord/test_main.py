@@ -74,14 +74,21 @@ def test_make_installs_test_tools_only_for_the_checks(tmp_path: Path, target: st
 
 def test_the_health_check_follows_the_heartbeat_beside_the_database(tmp_path: Path) -> None:
     health = [sys.executable, "-m", "bot", "--health"]
-    assert run(health, tmp_path).returncode == 1  # no bot has beaten yet
     beat = tmp_path / "data" / "hogbot.heartbeat"  # beside the default ./data/hog.sqlite3
+    done = run(health, tmp_path)  # no bot has beaten yet
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"unhealthy: no heartbeat at {Path('data/hogbot.heartbeat')}: the bot has not connected to Discord"
+        " since it started\n"
+    )
     beat.parent.mkdir()
     beat.touch()  # what the running bot's clock does while connected
     assert run(health, tmp_path).returncode == 0
     stale = time.time() - FRESH_SECONDS - 1
     os.utime(beat, (stale, stale))  # the bot stopped beating: disconnected, or its clock is stuck
-    assert run(health, tmp_path).returncode == 1
+    done = run(health, tmp_path)
+    assert done.returncode == 1
+    assert "s old (at most 120 s): the bot is disconnected from Discord, or its clock is stuck" in done.stderr
 
     volume = tmp_path / "volume"
     volume.mkdir()

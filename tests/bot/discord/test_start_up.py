@@ -1,0 +1,97 @@
+"""`python -m bot` when Discord cannot be reached at start (no route, DNS, a network still coming up):
+one line naming the cause and exit status 3 once every try failed; a Discord that comes up a little later
+is reached on a later try. Real processes over real sockets."""
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nothing listens on (so connections to it are refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def start_bot(url: str, data: Path, attempts: int, pause: float) -> asyncio.subprocess.Process:
+    env = {
+        "PATH": os.environ["PATH"],
+        "DISCORD_TOKEN": "fake-token",
+        "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
+        "HOG_DEV_GUILD_ID": str(GUILD_ID),
+        "HOG_CONNECT_ATTEMPTS": str(attempts),
+        "HOG_CONNECT_RETRY_SECONDS": str(pause),
+    }
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-c", RUN_BOT_AGAINST, url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
+    )
+
+
+def retries(stderr: str) -> list[str]:
+    logged = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
+    return [entry["message"] for entry in logged if entry["message"].startswith("cannot reach Discord")]
+
+
+async def test_an_unreachable_discord_is_one_line_and_exit_status_3(tmp_path: Path) -> None:
+    port = free_port()
+    bot = await start_bot(f"http://127.0.0.1:{port}", tmp_path, attempts=3, pause=0.05)
+    _, raw = await asyncio.wait_for(bot.communicate(), 60)
+    stderr = raw.decode()
+    assert bot.returncode == 3
+    assert "Traceback" not in stderr
+    said = [line for line in stderr.splitlines() if not line.startswith("{")]  # not a JSON log line
+    assert len(said) == 1
+    assert said[0].startswith(f"hogbot cannot reach Discord: Cannot connect to host 127.0.0.1:{port}")
+    assert said[0].endswith(": check the network.")
+    assert len(retries(stderr)) == 2  # logged once per failed try but the last, with its pause
+    assert "attempt 1 of 3" in retries(stderr)[0] and "attempt 2 of 3" in retries(stderr)[1]
+
+
+async def test_a_discord_that_comes_up_later_is_reached_on_a_later_try(tmp_path: Path) -> None:
+    port = free_port()
+    bot = await start_bot(f"http://127.0.0.1:{port}", tmp_path, attempts=6, pause=1.0)
+    assert bot.stderr is not None
+    first = b""
+    while not retries(first.decode()):  # the first try failed and was logged: Discord comes up now
+        line = await asyncio.wait_for(bot.stderr.readline(), 30)
+        assert line, "the bot ended before it tried again"
+        first += line
+    fake = FakeDiscord()
+    await fake.start(port)
+    try:
+        await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=30)
+        for _ in range(300):  # connected: the gateway got its IDENTIFY (30 s at most)
+            if fake.identify:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # READY delivered
+        bot.send_signal(signal.SIGTERM)
+        _, rest = await asyncio.wait_for(bot.communicate(), 30)
+    finally:
+        await fake.stop()
+    stderr = (first + rest).decode()
+    assert bot.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    assert 1 <= len(retries(stderr)) <= 2
+
+
+async def test_sigterm_while_the_gateway_connects_is_an_orderly_stop(tmp_path: Path) -> None:
+    """`docker stop` right after start, before the gateway is up: exit 0, no traceback."""
+    fake = FakeDiscord()
+    url = await fake.start()
+    try:
+        bot = await start_bot(url, tmp_path, attempts=1, pause=0)
+        await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=30)
+        bot.send_signal(signal.SIGTERM)
+        _, raw = await asyncio.wait_for(bot.communicate(), 30)
+    finally:
+        await fake.stop()
+    assert bot.returncode == 0, raw.decode()
+    assert "Traceback" not in raw.decode()
