@@ -157,5 +157,6 @@ def to_record(start: State, results: Sequence[Played], seed: bytes | None = None
         record["turns"] = [{"choice": r.choice, "rolls": list(r.outcomes)} for r in results]
     else:
         record["seed"] = seed.hex()
+        record["commitment"] = commitment(seed)  # what was shown before the first roll: replay checks it
         record["turns"] = [{"choice": r.choice} for r in results]
     return record

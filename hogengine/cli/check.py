@@ -21,8 +21,9 @@ from hogengine.sandbox import (
     evaluate_strategy,
     make_undumpable,
 )
+from hogengine.sandbox.verdict import accepted, rejected
 from hogengine.solver import Player, exact_winrates
-from hogengine.strategies import Table, always_roll, table_from_function
+from hogengine.strategies import BadStrategy, Table, always_roll, load_table_json, table_from_function
 from hogengine.text import shown
 
 BASELINES = (4, 5, 6)
@@ -37,7 +38,7 @@ def time_limit(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 < value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, not {shown(text)}")
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most 60, not {shown(text)}")
     return value
 
 
@@ -112,21 +113,31 @@ def report(verdict: Verdict, rules: RuleSet, rates: dict[str, dict[str, float]])
     return lines
 
 
+def judge(path: Path, rules: RuleSet, time_limit: float) -> Verdict:
+    """The verdict on a strategy file: a .json table is read (never run), anything else is Python run
+    once in the sandbox. OSError when the file cannot be read."""
+    if path.suffix.lower() == ".json":
+        try:
+            table = load_table_json(path, rules)
+            return accepted(tuple(tuple(int(choice) for choice in row) for row in table), 0.0)
+        except BadStrategy as error:
+            return rejected("bad_table", str(error))
+    with path.open("rb") as file:
+        source = file.read(MAX_SOURCE_BYTES + 1)  # enough to tell "too large"; /dev/zero never ends
+    make_undumpable()
+    try:
+        return evaluate_strategy(source, rules.choices, time_limit)
+    except SandboxUnavailable as error:
+        return rejected("unavailable", f"This machine cannot run uploads safely ({error}).")
+
+
 def run(args: argparse.Namespace) -> int:
     rules: RuleSet = args.rules
     try:
-        with args.file.open("rb") as file:
-            source = file.read(MAX_SOURCE_BYTES + 1)  # enough to tell "too large"; /dev/zero never ends
-    except OSError as error:
+        verdict = judge(args.file, rules, args.time_limit)
+    except OSError as error:  # bad input, like every command's unreadable file: one line, status 1
         print(f"hog check: cannot read {shown(str(args.file))}: {error.strerror}", file=sys.stderr)
-        return 2
-    make_undumpable()
-    try:
-        verdict = evaluate_strategy(source, rules.choices, args.time_limit)
-    except SandboxUnavailable as error:
-        verdict = Verdict(
-            False, f"This machine cannot run uploads safely ({error}).", "unavailable", None, 0.0
-        )
+        return 1
     rates = strengths(rules, np.array(verdict.table, dtype=np.int8)) if verdict.table is not None else {}
     if args.json:
         print(json.dumps({**verdict.to_json(), "rules": rules.id, "winrates": rates or None}))

@@ -29,6 +29,7 @@ class Progress:
         self.start = clock()
         self.delay = delay
         self.drawn_at: float | None = None
+        self.width = 0  # of the line last drawn, so a shorter one can cover it
 
     def advance(self, amount: int = 1) -> None:
         """Record `amount` more units of work, redrawing once the run has lasted `delay` seconds."""
@@ -45,8 +46,9 @@ class Progress:
         elapsed = now - self.start
         left = elapsed / fraction - elapsed if fraction else 0.0
         bar = "#" * filled + "-" * (WIDTH - filled)
-        line = f"\r{self.label} [{bar}] {fraction:4.0%} {self.done}/{self.total} ~{left:.0f}s left"
-        self.stream.write(line)
+        line = f"{self.label} [{bar}] {fraction:4.0%} {self.done}/{self.total} ~{left:.0f}s left"
+        self.stream.write(f"\r{line:<{self.width}}")  # blanks over what a longer line left behind
+        self.width = len(line)
         self.stream.flush()
         self.drawn_at = now
 

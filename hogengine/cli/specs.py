@@ -3,6 +3,7 @@
 
 import argparse
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,9 +50,17 @@ def cache_dir() -> Path | None:
     """Where the command line keeps solver results between runs: $HOG_CACHE_DIR (set but empty: nowhere),
     else `hog` in the user's cache directory ($XDG_CACHE_HOME or ~/.cache)."""
     configured = os.environ.get("HOG_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog"
+    if configured is not None and not configured:
+        return None
+    folder = (
+        Path(configured)
+        if configured
+        else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog"
+    )
+    if folder.exists() and not folder.is_dir():  # say so, and go on without keeping results
+        print(f"hog: the cache {shown(str(folder))} is not a folder: results are not kept.", file=sys.stderr)
+        return None
+    return folder
 
 
 def build_model(rules: RuleSet, goal: int) -> None:

@@ -6,6 +6,7 @@ import secrets
 from random import Random
 
 from hogengine.cli.specs import HELP, add_common, build_model, load_table, name_of, progress_bar
+from hogengine.errors import HogError
 from hogengine.rules import get_rules
 from hogengine.solver import tournament_exact, tournament_sampled
 
@@ -30,6 +31,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace) -> int:
     """Play the round robin and print the standings, best first (the sampled format reports its seed)."""
     rules = get_rules(args.rules)
+    if len(args.files) < 2:
+        raise HogError(f"A tournament needs at least two entries, not {len(args.files)}.")
     build_model(rules, args.goal)
     entries = [(name_of(spec), load_table(spec, rules, args.goal)) for spec in args.files]
     seed = str(args.seed) if args.seed is not None else secrets.token_hex(8)

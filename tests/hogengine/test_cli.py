@@ -325,6 +325,22 @@ def test_progress_bar_waits_a_second_then_draws_and_finishes_the_line():
     assert stream.getvalue().endswith(" 50% 5/10 ~2s left\n")  # closed early: the last state stays
 
 
+def test_a_shorter_progress_line_covers_the_longer_one_before_it():
+    """`~15s left` then `~5s left`: what a terminal shows after the second carriage return has no
+    stray character of the first (no `~5s leftt`)."""
+    now = [0.0]
+    stream = io.StringIO()
+    with Progress(10, "work", stream=stream, enabled=True, delay=0.0, clock=lambda: now[0]) as progress:
+        now[0] = 10.0
+        progress.advance(1)  # ~90s left
+        now[0] = 11.0
+        progress.advance(8)  # ~1s left: a line one character shorter
+    screen = ""
+    for part in stream.getvalue().rstrip("\n").split("\r")[1:]:  # a terminal, character by character
+        screen = part + screen[len(part) :]
+    assert screen.rstrip().endswith(" 90% 9/10 ~1s left")
+
+
 def test_progress_bar_is_silent_off_a_terminal():
     stream = io.StringIO()
     with Progress(10, "work", stream=stream, delay=0.0) as progress:

@@ -64,3 +64,35 @@ def test_play_takes_the_best_table_and_a_strategy_file(capsys, monkeypatch, tmp_
     monkeypatch.setattr(sys, "stdin", io.StringIO("4\n" * 40))
     status, out, _ = run(capsys, "play", "--goal", "15", "--vs", str(mine), "--seed", "00")
     assert status == 0 and f"Player 1 ({mine}) chooses 3." in out
+
+
+def test_a_tournament_needs_two_entries(capsys) -> None:
+    status, out, err = run(capsys, "tournament", "--goal", "15", "always:4")
+    assert (status, out) == (1, "")
+    assert err == "hog tournament: A tournament needs at least two entries, not 1.\n"
+
+
+def test_a_cache_that_is_not_a_folder_is_said_once_and_the_command_still_answers(
+    capsys, monkeypatch, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("HOG_CACHE_DIR", str(blocker))
+    status, out, err = run(capsys, "winrate", "--goal", "15", "best-table", "always:5", "--json")
+    assert status == 0 and 0 < json.loads(out)["average"] < 1
+    assert err.startswith("hog: the cache '/") and err.count("is not a folder: results are not kept.\n") == 1
+
+
+def test_hog_play_records_its_commitment_and_replay_checks_it(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("5\n" * 40))
+    status, out, _ = run(capsys, "play", "--goal", "15", "--vs", "always:4", "--seed", "00ff")
+    assert status == 0
+    shown = out.split("Dice commitment (SHA-256 of the secret seed, revealed at the end): ")[1].split()[0]
+    record = json.loads(out.split("Check the game: echo '")[1].split("' | hog replay")[0])
+    assert record["commitment"] == shown
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(record).encode())))
+    assert run(capsys, "replay")[0] == 0
+    record["commitment"] = "0" * 64
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(record).encode())))
+    status, _, err = run(capsys, "replay")
+    assert status == 1 and "The seed does not match the commitment" in err

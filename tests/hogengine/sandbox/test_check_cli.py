@@ -68,10 +68,10 @@ def test_illegal_value_for_the_rule_set_is_rejected(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["--time-limit", "0"], "between 0 and 60"),
-        (["--time-limit", "soon"], "between 0 and 60"),
-        (["--time-limit", "61"], "between 0 and 60"),
-        (["--time-limit", "nan"], "between 0 and 60"),
+        (["--time-limit", "0"], "above 0 and at most 60"),
+        (["--time-limit", "soon"], "above 0 and at most 60"),
+        (["--time-limit", "61"], "above 0 and at most 60"),
+        (["--time-limit", "nan"], "above 0 and at most 60"),
         (["--rules", "bogus"], "Unknown rules 'bogus'"),
         (["--colour"], "unrecognized arguments"),
     ],
@@ -86,7 +86,7 @@ def test_bad_options_are_usage_errors(
 
 
 def test_a_directory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", str(tmp_path)]) == 2
+    assert main(["check", str(tmp_path)]) == 1
     assert "cannot read" in capsys.readouterr().err
 
 
@@ -117,5 +117,20 @@ def test_an_endless_file_is_read_only_until_it_is_too_large(
 
 
 def test_missing_file_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", str(tmp_path / "nope.py")]) == 2
+    assert main(["check", str(tmp_path / "nope.py")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_json_table_is_read_as_a_table_never_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hog check a.json`: the table is read (as `hog winrate` reads it) and rated; a bad one is named."""
+    table = tmp_path / "fours.json"
+    table.write_text(json.dumps([[4] * 100] * 100))
+    assert main(["check", str(table), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["accepted"] is True and report["table"] == [[4] * 100] * 100
+    assert report["winrates"]["always:4"]["average"] == pytest.approx(0.5, abs=1e-12)
+    table.write_text(json.dumps([[4] * 100] * 99 + [[4] * 99 + [11]]))
+    assert main(["check", str(table)]) == 1
+    assert "row 99, column 99" in capsys.readouterr().out
