@@ -6,7 +6,9 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 
+import discord
 import pytest
+from simcord.components import walk_components
 
 from bot.config import Settings
 from bot.services import MatchStatus
@@ -86,6 +88,13 @@ async def test_a_game_in_another_channel_goes_on_while_a_slow_upload_is_checked(
         for _ in range(3):  # bob plays and the house bot answers, three times, while the sandbox works
             before = await world.match(match.id)
             (board,) = [m for m in elsewhere.history() if m.id == before.message_id]
+
+            async def board_redrawn(shown: discord.Message = board, turn: int = before.state.turn) -> bool:
+                """The house bot's move is stored before its board is drawn: press only the new board."""
+                buttons = walk_components(world.rendering(shown).components)
+                return any(b.get("custom_id", "").startswith(f"hog:play:{match.id}:{turn}:") for b in buttons)
+
+            await until(board_redrawn)
             press = world.press_stale(world.bob, world.rendering(board), "Roll 1")
             presses.append(asyncio.create_task(press))
 
