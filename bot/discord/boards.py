@@ -8,7 +8,7 @@ The rules for Discord failures (the game itself is safe in the database either w
   own retries, or the network: a dropped connection, a timeout): post a fresh board and remember it;
 - posting fails too: log it; the game is safe in the database and the next render (a press, a bot move,
   a clock tick that closes the game) tries again;
-- a new match's first message fails: nobody could see or play it, so it is called off (NotPosted).
+- a new match's first message fails: nobody could see or play it, so it is called off (CalledOff).
 """
 
 import asyncio
@@ -21,16 +21,13 @@ import discord
 
 from bot.discord import embeds, views
 from bot.discord.errors import DISCORD_FAILURES
-from bot.services import GameService, HogError, Match, MatchStatus
+from bot.domain.errors import CalledOff
+from bot.services import GameService, Match, MatchStatus
 
 log = logging.getLogger(__name__)
 
 REPOST_AFTER = timedelta(minutes=45)
 MOVED = "This game continues in a newer message below."
-
-
-class NotPosted(HogError):  # noqa: N818 - named like the service's errors
-    """A new match whose first message Discord would not take: it was called off."""
 
 
 class Boards:
@@ -96,9 +93,7 @@ class Boards:
             except DISCORD_FAILURES as error:
                 log.warning("could not post a new game, calling it off: %s", error, extra={"match": match_id})
                 await self.service.call_off(match_id)
-                raise NotPosted(
-                    "I could not post the game in this channel, so it was called off. Please try again."
-                ) from None
+                raise CalledOff from None
             if not isinstance(sent, discord.Message):
                 raise RuntimeError("Discord did not return the message it posted")
             await self.service.set_message(match_id, sent.channel.id, sent.id)

@@ -10,28 +10,16 @@ Adapters use only what is exported here:
     if played.match.is_bot_turn: await service.bot_turn(match.id)
 
 Seats: in a challenge the challenger is seat 0 (moves first); against the bot the person is seat 0;
-a rematch swaps the seats. `Services` holds every service (games, strategies, contests, ratings,
+a rematch swaps the seats. `Services` holds every service (games, strategies, tournaments, ratings,
 analysis, privacy) on one database. Every error raised is a HogError whose str() is safe to
 show the user; StaleAction is a double or late press and can be answered silently or with "already played".
 """
 
-from bot.services.contest_models import (
-    HistoryEntry,
-    MatchAnalysis,
-    Rating,
-    Standing,
-    Stats,
-    StoredStrategy,
-    Tournament,
-    Upload,
-)
-from bot.services.contests import FORMATS
-from bot.services.errors import (
+from bot.domain.analysis import MatchAnalysis
+from bot.domain.errors import (
     AlreadyPlaying,
     CannotChallenge,
     ChallengeClosed,
-    HogError,
-    IllegalChoice,
     MatchNotFound,
     MatchOver,
     NotYourGame,
@@ -40,12 +28,17 @@ from bot.services.errors import (
     ServiceError,
     StaleAction,
 )
-from bot.services.figures import PERFECT, SCORE_ONLY
-from bot.services.games import GameService
-from bot.services.hub import Services
-from bot.services.models import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
-from bot.services.store import Clock
-from bot.services.strategies import MAX_NAME, choice_labels
+from bot.domain.matches import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
+from bot.domain.ratings import HistoryEntry, Rating, Stats
+from bot.domain.strategies import StoredStrategy, Upload
+from bot.domain.tournaments import Standing, Tournament
+from bot.services.application import Services
+from bot.services.clock import Clock
+from bot.services.games.service import GameService
+from bot.services.strategies.figures import PERFECT, SCORE_ONLY
+from bot.services.strategies.service import MAX_NAME, choice_labels
+from bot.services.tournaments.service import FORMATS
+from hogengine.errors import HogError, IllegalChoice
 
 __all__ = [
     "FORMATS",

@@ -4,14 +4,15 @@ import asyncio
 import time
 from collections.abc import Sequence
 
-from bot.services.contest_errors import GameNotOver, NothingToAnalyse
-from bot.services.contest_models import MatchAnalysis
-from bot.services.models import Match, TurnRecord
-from bot.services.records import turn_from
+from bot.domain.analysis import MatchAnalysis
+from bot.domain.errors import GameNotOver, NothingToAnalyse
+from bot.domain.matches import Match, TurnRecord
+from bot.services.clock import Clock
+from bot.services.games.match_store import MatchStore
 from bot.services.solver import Solver
-from bot.services.store import Clock, MatchStore
 from bot.storage import Database
-from bot.storage import repositories as repo
+from bot.storage import turns as turn_table
+from bot.storage.turns import turn_from
 from hogengine.analysis import analyse
 from hogengine.game import TurnResult, new_game
 from hogengine.replay import GameRecord, Turn, replay
@@ -49,14 +50,11 @@ class AnalysisService:
         chances as they play) or NothingToAnalyse.
         """
         match = await self._store.load_visible(match_id, guild_id, user_id, "analyse")
-        turns = [turn_from(row) for row in await repo.get_turns(self._db, match_id)]
+        turns = [turn_from(row) for row in await turn_table.get_turns(self._db, match_id)]
         if not turns:
-            raise NothingToAnalyse("No turns were played in this game.")
+            raise NothingToAnalyse
         if match.status.is_open:
-            raise GameNotOver(
-                "This game is not over yet: its analysis would show the live chances to win while it is "
-                "played. Ask again once it has ended."
-            )
+            raise GameNotOver
         results = replayed(match, turns)
         solution = await self._solver.solution(match.rules, match.goal)
         analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)

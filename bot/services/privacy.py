@@ -5,11 +5,12 @@ import time
 
 import aiosqlite
 
-from bot.services.contest_errors import StillPlaying
-from bot.services.contest_models import Forgotten
-from bot.services.store import Clock
-from bot.storage import Database, strategy_repo
-from bot.storage import privacy_repo as repo
+from bot.domain.errors import StillPlaying
+from bot.domain.privacy import Forgotten
+from bot.services.clock import Clock
+from bot.storage import Database
+from bot.storage import privacy as privacy_tables
+from bot.storage import strategies as strategy_table
 
 FORGOTTEN_NAME = "a forgotten player"
 DELETED_STRATEGY = "a deleted strategy"
@@ -25,15 +26,15 @@ class PrivacyService:
     async def forget(self, user_id: int) -> Forgotten:
         """Delete every strategy of the user (history included) and move their matches, turns and rating
         history to a fresh anonymous player; their ratings go. StillPlaying while they have an open game."""
-        if await repo.open_match_ids(self._db, user_id):
-            raise StillPlaying("Finish or forfeit your open games and challenges first.")
+        if await privacy_tables.open_match_ids(self._db, user_id):
+            raise StillPlaying
         anonymous = -1 - secrets.randbelow(2**62)  # platform ids are positive: never a real user's
         now = self._clock()
 
         async def work(conn: aiosqlite.Connection) -> Forgotten:
-            ids = await strategy_repo.owned_ids(conn, user_id)
-            deleted = await strategy_repo.delete_strategies(conn, ids, renamed=DELETED_STRATEGY)
-            matches = await repo.anonymise(conn, user_id, anonymous, FORGOTTEN_NAME, now)
+            ids = await strategy_table.owned_ids(conn, user_id)
+            deleted = await strategy_table.delete_strategies(conn, ids, renamed=DELETED_STRATEGY)
+            matches = await privacy_tables.anonymise(conn, user_id, anonymous, FORGOTTEN_NAME, now)
             return Forgotten(deleted, matches)
 
         return await self._db.write(work)

@@ -13,14 +13,15 @@ from functools import partial
 import aiosqlite
 from openskill.models import PlackettLuce
 
+from bot.domain.matches import Match, Player
+from bot.domain.ratings import HistoryEntry, Rating, RatingChange, Stats
 from bot.services.analysis import replayed, seat_name
-from bot.services.contest_models import HistoryEntry, Rating, RatingChange, Stats
-from bot.services.models import Match, Player
-from bot.services.records import match_from, turn_from
-from bot.services.store import Clock
+from bot.services.clock import Clock
 from bot.storage import Database, Row
-from bot.storage import rating_repo as repo
-from bot.storage import repositories as game_repo
+from bot.storage import ratings as rating_table
+from bot.storage import turns as turn_table
+from bot.storage.matches import match_from
+from bot.storage.turns import turn_from
 from hogengine.events import EventKind
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.rules.pig_fest import STREAK
@@ -71,24 +72,24 @@ class RatingService:
         """
         async with self._lock:
             rated = []
-            for row in await repo.unrated_matches(self._db):
+            for row in await rating_table.unrated_matches(self._db):
                 if await self._db.write(partial(self._rate, row, self._clock())):
                     rated.append(row["id"])
             return rated
 
     async def _rate(self, match: Row, now: float, conn: aiosqlite.Connection) -> bool:
         """Update both players' ratings for one match, inside the transaction; False if already rated."""
-        if await repo.is_rated(conn, match["id"]):
+        if await rating_table.is_rated(conn, match["id"]):
             return False
         players = (match["player0_id"], match["player1_id"])
         before = []
         for player_id in players:
-            known = await repo.rating(conn, player_id, match["rules"])
+            known = await rating_table.rating(conn, player_id, match["rules"])
             before.append(self._model.rating() if known is None else self._model.rating(*known))
         ranks = [0.0 if seat == match["winner"] else 1.0 for seat in (0, 1)]
         after = self._model.rate([[before[0]], [before[1]]], ranks=ranks)
         for player_id, old, (new,) in zip(players, before, after, strict=True):
-            await repo.save_rating(
+            await rating_table.save_rating(
                 conn,
                 match["id"],
                 player_id,
@@ -105,12 +106,12 @@ class RatingService:
         """The best rated players under a rule set, best first (rating records up to date first); with
         `guild_id`, those who played a rated game under these rules on that server (ratings are global)."""
         await self.record()
-        rows = await repo.leaderboard(self._db, get_rules(rules).id, limit, guild_id)
+        rows = await rating_table.leaderboard(self._db, get_rules(rules).id, limit, guild_id)
         return [_rating(row) for row in rows]
 
     async def history(self, player_id: int, guild_id: int, limit: int = 10) -> list[HistoryEntry]:
         """A player's latest played games on this server, newest first."""
-        rows = await repo.played_matches(self._db, player_id, guild_id, limit)
+        rows = await rating_table.played_matches(self._db, player_id, guild_id, limit)
         return [_entry(row, player_id) for row in rows]
 
     async def _longest_streak(self, match: Match, player_id: int) -> int:
@@ -119,16 +120,16 @@ class RatingService:
         if STREAK not in get_rules(match.rules).hidden_parts:
             return 0
         seat = 0 if match.players[0] is not None and match.players[0].id == player_id else 1
-        turns = [turn_from(row) for row in await game_repo.get_turns(self._db, match.id)]
+        turns = [turn_from(row) for row in await turn_table.get_turns(self._db, match.id)]
         return max((result.after.hidden_value(STREAK, seat) for result in replayed(match, turns)), default=0)
 
     async def stats(self, player: Player, guild_id: int) -> Stats:
         """A player's games on this server (wins, favourite dice, Pork Chops, longest Pig Fest streak) and
         their ratings, which are global like the leaderboard's."""
         await self.record()
-        rows = await repo.played_matches(self._db, player.id, guild_id)
+        rows = await rating_table.played_matches(self._db, player.id, guild_id)
         matches = {row["id"]: match_from(row) for row in rows}
-        rows = await repo.turns_of(self._db, player.id)
+        rows = await rating_table.turns_of(self._db, player.id)
         turns = [turn_from(row) for row in rows if row["match_id"] in matches]
         # Dice chosen, Free Bacon's 0 included; a spent Pork Chop's -1 counts as the dice it rolls.
         dice = Counter(turn.dice for turn in turns if turn.choice >= 0 or turn.dice)
@@ -143,8 +144,10 @@ class RatingService:
             favourite_dice=min(dice, key=lambda n: (-dice[n], n)) if dice else None,
             pork_chops=chops,
             longest_pig_fest_streak=max(streaks, default=0),
-            ratings=tuple(_rating(row) for row in await repo.ratings_of(self._db, player.id)),
-            rating_history=tuple(_change(row) for row in await repo.rating_history(self._db, player.id)),
+            ratings=tuple(_rating(row) for row in await rating_table.ratings_of(self._db, player.id)),
+            rating_history=tuple(
+                _change(row) for row in await rating_table.rating_history(self._db, player.id)
+            ),
         )
 
 

@@ -14,7 +14,8 @@ from bot.discord.cogs.common import RULES, guild_of, player
 from bot.discord.cogs.records import RecordCommands
 from bot.discord.cogs.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
-from bot.services import HOUSE_LEVELS, BotLevel, HogError, Match, MatchStatus
+from bot.domain.errors import NoOpenGame
+from bot.services import HOUSE_LEVELS, BotLevel, Match, MatchStatus
 from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
 
@@ -23,10 +24,6 @@ if TYPE_CHECKING:
 
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in HOUSE_LEVELS]
 Goal = app_commands.Range[int, 1, 100]
-
-
-class NoOpenGame(HogError):  # noqa: N818 - named like the service's errors
-    """A command about "your game" from someone with no open game in the channel."""
 
 
 @app_commands.guild_only()  # a game is played in a server channel, where both players can see it
@@ -47,7 +44,7 @@ class HogCog(
         games = self.bot.services.games
         match = await games.open_match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if match is None:
-            raise NoOpenGame("You have no open game in this channel.")
+            raise NoOpenGame
         return match
 
     @app_commands.command(

@@ -11,12 +11,12 @@ import pytest
 from bot.config import Settings
 from bot.services import GameService, Match, Player, Tournament, Upload
 from bot.services.analysis import AnalysisService
-from bot.services.contests import ContestService
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
-from bot.services.relay import Progress
 from bot.services.solver import Solver
-from bot.services.strategies import StrategyService, UploadLimits
+from bot.services.strategies.service import StrategyService, UploadLimits
+from bot.services.tournaments.progress import Progress
+from bot.services.tournaments.service import TournamentService
 from bot.storage import Database
 from hogengine.game import State
 from hogengine.strategies import Table, always_roll, course_table, table_from_function
@@ -54,7 +54,7 @@ async def upload_file(
 
 
 async def run_tournament(
-    contests: ContestService,
+    contests: TournamentService,
     guild_id: int,
     started_by: Player,
     rules: str = "swine-align",
@@ -89,8 +89,8 @@ def strategies(db: Database, clock: FakeClock, solver: Solver) -> Iterator[Strat
 
 
 @pytest.fixture
-def contests(db: Database, clock: FakeClock) -> Iterator[ContestService]:
-    contest_service = ContestService(db, clock, random.Random(7))
+def contests(db: Database, clock: FakeClock) -> Iterator[TournamentService]:
+    contest_service = TournamentService(db, clock, random.Random(7))
     yield contest_service
     contest_service.close()
 

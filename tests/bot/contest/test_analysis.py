@@ -2,9 +2,9 @@
 
 import pytest
 
+from bot.domain.errors import GameNotOver, NothingToAnalyse
 from bot.services import GameService, MatchNotFound, NotYourGame
 from bot.services.analysis import AnalysisService, replayed
-from bot.services.contest_errors import GameNotOver, NothingToAnalyse
 from hogengine.analysis import MISTAKE
 from hogengine.solver import solve
 from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from bot.services.contest_errors import TournamentRefused
-from bot.services.contests import ContestService
+from bot.domain.errors import TournamentRefused
 from bot.services.privacy import DELETED_STRATEGY, PrivacyService
-from bot.services.strategies import StrategyService
+from bot.services.strategies.service import StrategyService
+from bot.services.tournaments.service import TournamentService
 from hogengine.solver import tournament_exact, tournament_sampled
 from hogengine.strategies import Table
 from tests.bot.contest.conftest import ALICE, BOB, CAROL, GUILD, entries, run_tournament, upload_file
@@ -34,7 +34,7 @@ async def entered(strategies: StrategyService, clock: FakeClock) -> list[tuple[s
 
 
 async def test_exact_standings_are_the_solvers(
-    contests: ContestService, entered: list[tuple[str, Table]]
+    contests: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:
     seen: list[tuple[int, int]] = []
 
@@ -57,7 +57,7 @@ async def test_exact_standings_are_the_solvers(
 
 
 async def test_sampled_standings_are_the_solvers(
-    contests: ContestService, entered: list[tuple[str, Table]]
+    contests: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:
     result = await run_tournament(contests, GUILD, ALICE, "fa20", "sampled")
     seed = f"{random.Random(7).getrandbits(64):016x}"  # the service's first seed, from its Random
@@ -69,7 +69,7 @@ async def test_sampled_standings_are_the_solvers(
     assert await contests.latest(GUILD, "pork-chop") is None
 
 
-async def test_refusals(contests: ContestService, strategies: StrategyService) -> None:
+async def test_refusals(contests: TournamentService, strategies: StrategyService) -> None:
     with pytest.raises(TournamentRefused, match="exact or sampled"):
         await run_tournament(contests, GUILD, ALICE, RULES, "knockout")
     await upload_file(strategies, GUILD, ALICE, "fours.json", json.dumps([[4] * 100] * 100).encode())
@@ -78,7 +78,7 @@ async def test_refusals(contests: ContestService, strategies: StrategyService) -
 
 
 async def test_one_tournament_at_a_time_per_server(
-    contests: ContestService, entered: list[tuple[str, Table]]
+    contests: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:
     first = asyncio.create_task(run_tournament(contests, GUILD, ALICE, RULES, "sampled"))
     await asyncio.sleep(0)  # the first has claimed the server and awaits the database
@@ -89,7 +89,7 @@ async def test_one_tournament_at_a_time_per_server(
 
 
 async def test_forgotten_owners_leave_anonymous_standings(
-    contests: ContestService, privacy: PrivacyService, entered: list[tuple[str, Table]]
+    contests: TournamentService, privacy: PrivacyService, entered: list[tuple[str, Table]]
 ) -> None:
     result = await run_tournament(contests, GUILD, ALICE, RULES)
     await privacy.forget(ALICE.id)
@@ -103,7 +103,7 @@ async def test_forgotten_owners_leave_anonymous_standings(
 
 
 async def test_a_strategy_deleted_while_the_tournament_runs_keeps_its_place(
-    contests: ContestService, strategies: StrategyService, entered: list[tuple[str, Table]]
+    contests: TournamentService, strategies: StrategyService, entered: list[tuple[str, Table]]
 ) -> None:
     deleted = []
 
@@ -124,7 +124,7 @@ async def test_a_strategy_deleted_while_the_tournament_runs_keeps_its_place(
 
 
 async def test_an_owner_forgotten_while_the_tournament_runs_is_anonymous_in_it(
-    contests: ContestService, privacy: PrivacyService, entered: list[tuple[str, Table]]
+    contests: TournamentService, privacy: PrivacyService, entered: list[tuple[str, Table]]
 ) -> None:
     forgotten = []
 

@@ -2,13 +2,14 @@
 
 import pytest
 
+from bot.domain.errors import StillPlaying
 from bot.services import GameService
-from bot.services.contest_errors import StillPlaying
 from bot.services.privacy import DELETED_STRATEGY, FORGOTTEN_NAME, PrivacyService
 from bot.services.ratings import RatingService
-from bot.services.strategies import StrategyService
-from bot.storage import Database, strategy_repo
-from bot.storage.privacy_repo import CLEARED, DELETED, REPOINTED
+from bot.services.strategies.service import StrategyService
+from bot.storage import Database
+from bot.storage import strategies as strategy_table
+from bot.storage.privacy import CLEARED, DELETED, REPOINTED
 from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4, Duel, upload_file
 from tests.bot.services.conftest import FakeClock, PlayOut
 
@@ -32,7 +33,9 @@ async def test_forget_me(
     stored = mine.strategy
     assert stored.table is not None
     await db.write(
-        lambda conn: strategy_repo.insert_match_strategy(conn, versus.id, stored.id, "mine", b"\x04" * 10_000)
+        lambda conn: strategy_table.insert_match_strategy(
+            conn, versus.id, stored.id, "mine", b"\x04" * 10_000
+        )
     )
     await play_out(versus)
     match = await duel(ALICE, BOB)
@@ -43,7 +46,7 @@ async def test_forget_me(
     assert (forgotten.strategies_deleted, forgotten.matches_anonymised) == (2, 1)
     assert [s.id for s in await strategies.active(GUILD)] == [kept.strategy.id]
     assert await strategies.history(GUILD, "mine") == []
-    assert (await strategy_repo.match_strategy(db, versus.id)) == {
+    assert (await strategy_table.match_strategy(db, versus.id)) == {
         "match_id": versus.id,
         "strategy_id": None,
         "name": DELETED_STRATEGY,

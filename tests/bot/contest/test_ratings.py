@@ -7,7 +7,8 @@ from openskill.models import PlackettLuce
 
 from bot.services import GameService, Match, MatchStatus, Player
 from bot.services.ratings import RatingService
-from bot.storage import Database, strategy_repo
+from bot.storage import Database
+from bot.storage import strategies as strategy_table
 from hogengine.events import EventKind
 from hogengine.game import State
 from hogengine.rules.pig_fest import MAX_STREAK
@@ -154,7 +155,7 @@ async def test_history_names_each_opponent(
     await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD + 1))  # not here
     versus = await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD)
     table = table_from_function(always_roll(4), "swine-align").tobytes()
-    await db.write(lambda conn: strategy_repo.insert_match_strategy(conn, versus.id, None, "Fours", table))
+    await db.write(lambda conn: strategy_table.insert_match_strategy(conn, versus.id, None, "Fours", table))
     versus = await play_out(versus)
     history = await ratings.history(ALICE.id, GUILD)
     assert [entry.match_id for entry in history] == [versus.id, easy.id, first.id]

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from bot.services import BotLevel, GameService
-from bot.services.contest_errors import (
+from bot.domain.errors import (
     NameTaken,
     NotYourStrategy,
     OnCooldown,
@@ -22,10 +21,11 @@ from bot.services.contest_errors import (
     UploadsUnavailable,
     WrongRules,
 )
-from bot.services.contests import ContestService
+from bot.services import BotLevel, GameService
 from bot.services.ratings import RatingService
-from bot.services.rations import FREE_TRIES
-from bot.services.strategies import StrategyService, UploadLimits, strategy_name, table_bytes
+from bot.services.strategies.cooldowns import FREE_TRIES
+from bot.services.strategies.service import StrategyService, UploadLimits, strategy_name, table_bytes
+from bot.services.tournaments.service import TournamentService
 from bot.storage import Database
 from hogengine.errors import UnknownRules
 from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
@@ -147,7 +147,7 @@ async def test_size_and_type_are_refused_before_the_sandbox(
     def never(*args: object) -> None:
         raise AssertionError("the sandbox must not run")
 
-    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", never)
+    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", never)
     with pytest.raises(UploadRefused, match=words):
         await upload_file(strategies, GUILD, ALICE, filename, b"x" * size)
     # refused before anything else: no cooldown was started
@@ -208,7 +208,7 @@ async def test_without_a_sandbox_a_json_table_may_follow_at_once(
     def unavailable(*args: object) -> None:
         raise SandboxUnavailable("no seccomp here")
 
-    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", unavailable)
+    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", unavailable)
     with pytest.raises(UploadsUnavailable, match="upload a JSON table instead"):
         await upload_file(strategies, GUILD, ALICE, "a.py", ROLL_4)
     clock.advance(1)
@@ -302,7 +302,7 @@ async def test_identical_tables_are_recognised(strategies: StrategyService, cloc
 
 
 async def test_unknown_rules_are_refused_before_anything_runs(
-    strategies: StrategyService, contests: ContestService, ratings: RatingService
+    strategies: StrategyService, contests: TournamentService, ratings: RatingService
 ) -> None:
     with pytest.raises(UnknownRules, match="bogus"):
         await strategies.admit(GUILD, ALICE, "four.py", 100, rules="bogus")
@@ -368,7 +368,7 @@ class Gate:
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     held = Gate()
-    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", held.run)
+    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", held.run)
     yield held
     held.opened.set()
 

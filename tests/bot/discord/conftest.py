@@ -12,7 +12,7 @@ from bot.config import Settings
 from bot.discord import HogBot
 from bot.discord.client import now
 from bot.services import Services
-from bot.services.games import Seeds
+from bot.services.games.service import Seeds
 from tests.bot.discord.harness import Network, World
 from tests.bot.services.conftest import counted_seeds
 

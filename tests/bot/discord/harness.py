@@ -23,7 +23,7 @@ from bot.config import Settings
 from bot.discord import HogBot
 from bot.discord.client import now
 from bot.services import GameService, HogError, Match, MatchStatus, Services
-from bot.services.games import Seeds
+from bot.services.games.service import Seeds
 from hogengine.game import State, choice_label
 
 Choose = Callable[[State], int]

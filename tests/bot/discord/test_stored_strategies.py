@@ -5,8 +5,8 @@ import json
 import numpy as np
 
 from bot.discord.contest_embeds import strategy_card, strategy_list
+from bot.domain.strategies import Matchup
 from bot.services import SCORE_ONLY, MatchStatus, Player, StoredStrategy
-from bot.services.contest_models import Matchup
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.discord.harness import (

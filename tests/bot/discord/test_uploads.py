@@ -236,7 +236,7 @@ async def test_without_a_safe_sandbox_python_uploads_are_refused_clearly(
     def unavailable(*args: object) -> None:
         raise SandboxUnavailable("seccomp is not available")
 
-    monkeypatch.setattr("bot.services.strategies.evaluate_strategy", unavailable)
+    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", unavailable)
 
     python = private_embed(await world.upload(world.alice, "four.py", ROLL_4))
     table = private_embed(

@@ -10,7 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.services import GameService, Match, MatchStatus, Player
-from bot.services.games import Seeds
+from bot.services.games.service import Seeds
 from hogengine.game import State
 
 ALICE = Player(1001, "alice")

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
+from bot.domain.errors import StillPlaying
 from bot.services import Services
-from bot.services.contest_errors import StillPlaying
-from bot.services.strategies import UploadLimits
+from bot.services.strategies.service import UploadLimits
 
 from .conftest import ALICE, CHANNEL
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot.domain.matches import HOUSE_LEVELS, BotLevel
 from bot.services import (
     GameService,
     MatchStatus,
@@ -9,8 +10,7 @@ from bot.services import (
     RematchUnavailable,
     StaleAction,
 )
-from bot.services.bots import choose
-from bot.services.models import HOUSE_LEVELS, BotLevel
+from bot.services.games.house_bot import choose
 from bot.services.solver import Solver
 from hogengine.game import legal_choices, new_game
 

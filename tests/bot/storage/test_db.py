@@ -9,7 +9,9 @@ import aiosqlite
 import pytest
 
 from bot.storage import Database, migrate
-from bot.storage import repositories as repo
+from bot.storage import matches as match_table
+from bot.storage import players as player_table
+from bot.storage import turns as turn_table
 
 NOW = 1_700_000_000.0
 
@@ -55,8 +57,8 @@ def turn_values(match_id: int, turn: int) -> dict[str, object]:
 
 async def new_match(db: Database) -> int:
     async def work(conn: aiosqlite.Connection) -> int:
-        await repo.upsert_players(conn, [(7, "seven")], NOW)
-        return await repo.insert_match(conn, match_values())
+        await player_table.upsert_players(conn, [(7, "seven")], NOW)
+        return await match_table.insert_match(conn, match_values())
 
     return await db.write(work)
 
@@ -73,12 +75,12 @@ async def test_pragmas(db: Database) -> None:
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
     with pytest.raises(sqlite3.IntegrityError):
-        await db.write(lambda conn: repo.insert_match(conn, match_values(player0_id=404)))
+        await db.write(lambda conn: match_table.insert_match(conn, match_values(player0_id=404)))
 
 
 async def test_a_failed_write_leaves_nothing(db: Database) -> None:
     async def work(conn: aiosqlite.Connection) -> None:
-        await repo.upsert_players(conn, [(8, "eight")], NOW)
+        await player_table.upsert_players(conn, [(8, "eight")], NOW)
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):
@@ -90,10 +92,12 @@ async def test_concurrent_writes_share_a_transaction_but_not_a_failure(db: Datab
     """A batch with one failing write commits every other write of the batch."""
 
     async def failing(conn: aiosqlite.Connection) -> None:
-        await repo.upsert_players(conn, [(99, "ghost")], NOW)
+        await player_table.upsert_players(conn, [(99, "ghost")], NOW)
         raise RuntimeError("boom")
 
-    writes = [db.write(lambda conn, n=n: repo.upsert_players(conn, [(n, f"p{n}")], NOW)) for n in range(5)]
+    writes = [
+        db.write(lambda conn, n=n: player_table.upsert_players(conn, [(n, f"p{n}")], NOW)) for n in range(5)
+    ]
     outcomes = await asyncio.gather(*writes[:2], db.write(failing), *writes[2:], return_exceptions=True)
     assert [type(outcome) for outcome in outcomes] == [type(None)] * 2 + [RuntimeError] + [type(None)] * 3
     assert await player_names(db) == [f"p{n}" for n in range(5)]
@@ -101,10 +105,10 @@ async def test_concurrent_writes_share_a_transaction_but_not_a_failure(db: Datab
 
 async def test_updates_are_conditional_on_the_version(db: Database) -> None:
     match_id = await new_match(db)
-    row = await db.write(lambda conn: repo.update_match(conn, match_id, 0, {"score0": 5}))
+    row = await db.write(lambda conn: match_table.update_match(conn, match_id, 0, {"score0": 5}))
     assert row is not None and (row["score0"], row["version"]) == (5, 1)
-    assert await db.write(lambda conn: repo.update_match(conn, match_id, 0, {"score0": 9})) is None
-    stored = await repo.get_match(db, match_id)
+    assert await db.write(lambda conn: match_table.update_match(conn, match_id, 0, {"score0": 9})) is None
+    stored = await match_table.get_match(db, match_id)
     assert stored is not None and (stored["score0"], stored["version"], stored["player0_name"]) == (
         5,
         1,
@@ -114,17 +118,17 @@ async def test_updates_are_conditional_on_the_version(db: Database) -> None:
 
 async def test_turns_are_unique_per_match_and_number(db: Database) -> None:
     match_id = await new_match(db)
-    await db.write(lambda conn: repo.insert_turn(conn, turn_values(match_id, 0)))
+    await db.write(lambda conn: turn_table.insert_turn(conn, turn_values(match_id, 0)))
     with pytest.raises(sqlite3.IntegrityError):
-        await db.write(lambda conn: repo.insert_turn(conn, turn_values(match_id, 0)))
-    assert len(await repo.get_turns(db, match_id)) == 1
+        await db.write(lambda conn: turn_table.insert_turn(conn, turn_values(match_id, 0)))
+    assert len(await turn_table.get_turns(db, match_id)) == 1
 
 
 async def test_reader_sees_only_committed_data(db: Database) -> None:
     seen: list[list[str]] = []
 
     async def work(conn: aiosqlite.Connection) -> None:
-        await repo.upsert_players(conn, [(9, "nine")], NOW)
+        await player_table.upsert_players(conn, [(9, "nine")], NOW)
         seen.append(await player_names(db))
 
     await db.write(work)
@@ -135,9 +139,11 @@ async def test_reader_sees_only_committed_data(db: Database) -> None:
 async def test_close_finishes_queued_writes(tmp_path: Path) -> None:
     database = await Database.open(tmp_path / "hog.sqlite3")
     await migrate(database)
-    pending = asyncio.ensure_future(database.write(lambda conn: repo.upsert_players(conn, [(1, "a")], NOW)))
+    pending = asyncio.ensure_future(
+        database.write(lambda conn: player_table.upsert_players(conn, [(1, "a")], NOW))
+    )
     await asyncio.sleep(0)
     await database.close()
     await pending
     with pytest.raises(RuntimeError, match="closed"):
-        await database.write(lambda conn: repo.upsert_players(conn, [(2, "b")], NOW))
+        await database.write(lambda conn: player_table.upsert_players(conn, [(2, "b")], NOW))

@@ -8,10 +8,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.services.contest_models import Matchup
-from bot.services.figures import PERFECT, SCORE_ONLY, figures_from
-from bot.services.records import state_from
+from bot.domain.strategies import Matchup
+from bot.services.strategies.figures import PERFECT, SCORE_ONLY, figures_from
 from bot.storage import Database, MigrationError, migrate
+from bot.storage.matches import state_from
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
 
 

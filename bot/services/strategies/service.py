@@ -14,25 +14,31 @@ from typing import Any, TypeVar
 import aiosqlite
 import numpy as np
 
-from bot.services.contest_errors import (
+from bot.domain.errors import (
+    BadStrategyName,
+    EmptyFile,
+    FileTooLarge,
     NameTaken,
+    NoStrategyCalled,
+    NotTheirStrategy,
+    NotUtf8,
     NotYourStrategy,
     StrategyNotFound,
     StrategyRefused,
     TooManyStrategies,
-    UploadRefused,
     UploadsBusy,
     UploadsUnavailable,
+    WrongFileType,
     WrongRules,
 )
-from bot.services.contest_models import Matchup, StoredStrategy, Ticket, Upload
-from bot.services.figures import compute_figures, current, figures_from, figures_json
-from bot.services.models import Player
-from bot.services.rations import Rations
+from bot.domain.matches import Player
+from bot.domain.strategies import Matchup, StoredStrategy, Ticket, Upload
 from bot.services.solver import Solver
+from bot.services.strategies.cooldowns import Cooldowns
+from bot.services.strategies.figures import compute_figures, current, figures_from, figures_json
 from bot.storage import Database, Row
-from bot.storage import repositories as players_repo
-from bot.storage import strategy_repo as repo
+from bot.storage import players as player_table
+from bot.storage import strategies as strategy_table
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
@@ -63,11 +69,11 @@ def check_upload(filename: str, size: int) -> str:
     """The file's kind ("py" or "json") if its size and type are acceptable; call before downloading it."""
     suffix = PurePath(filename).suffix.lower()
     if suffix not in KINDS:
-        raise UploadRefused("Upload a Python file (.py) with final_strategy, or a JSON table (.json).")
+        raise WrongFileType
     if size > MAX_SOURCE_BYTES:
-        raise UploadRefused(f"The file is larger than {MAX_SOURCE_BYTES // 1_000_000} MB.")
+        raise FileTooLarge(MAX_SOURCE_BYTES // 1_000_000)
     if size == 0:
-        raise UploadRefused("The file is empty.")
+        raise EmptyFile
     return suffix[1:]
 
 
@@ -78,7 +84,7 @@ def strategy_name(name: str | None, filename: str) -> str:
         return made or "strategy"
     name = name.strip()
     if not _NAME.fullmatch(name):
-        raise UploadRefused(f"A strategy name is 1 to {MAX_NAME} letters, digits, spaces, '_', '.' or '-'.")
+        raise BadStrategyName(MAX_NAME)
     return name
 
 
@@ -127,7 +133,7 @@ def _json_table(data: bytes, ruleset: RuleSet) -> Table:
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
-        raise StrategyRefused("The file is not valid UTF-8.", "not_utf8") from None
+        raise NotUtf8 from None
     try:
         return table_from_json(text, ruleset)
     except BadStrategy as error:
@@ -149,7 +155,7 @@ class StrategyService:
         self._db = db
         self._clock = clock
         self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="hog-upload")
-        self._rations = Rations(self.limits.cooldown_seconds, clock)
+        self._rations = Cooldowns(self.limits.cooldown_seconds, clock)
         self._busy = 0
 
     def close(self) -> None:
@@ -178,10 +184,10 @@ class StrategyService:
         kind = check_upload(filename, size)
         ruleset = get_rules(rules)
         name = strategy_name(name, filename)
-        current = await repo.active_by_name(self._db, guild_id, name.casefold())
+        current = await strategy_table.active_by_name(self._db, guild_id, name.casefold())
         if current is not None and current["owner_id"] != owner.id:
-            raise NameTaken(f"{current['owner_name']} already has a strategy called '{current['name']}'.")
-        mine = await repo.active_strategies(self._db, guild_id, ruleset.id, owner.id)
+            raise NameTaken(current["name"], current["owner_name"])
+        mine = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, owner.id)
         self._check_room([row["name"] for row in mine], name, ruleset.id)
         self._rations.check(owner.id)
         self._check_queue()
@@ -224,7 +230,7 @@ class StrategyService:
 
     async def _figures(self, rules: str, table: Table, table_hash: str) -> tuple[Matchup, ...]:
         """The table's figures: those of an identical table stored before, else computed in the pool."""
-        known = await repo.same_table(self._db, rules, table_hash)
+        known = await strategy_table.same_table(self._db, rules, table_hash)
         stored = figures_from(None if known is None else known["figures"])
         if current(stored):
             return stored
@@ -236,15 +242,11 @@ class StrategyService:
         (re-uploading one of `names`, their active strategies, replaces it and is always fine)."""
         if name.casefold() in (other.casefold() for other in names) or len(names) < self.limits.per_person:
             return
-        listed = ", ".join(f"'{other}'" for other in names)
-        raise TooManyStrategies(
-            f"You already keep {len(names)} {rules} strategies on this server ({listed}), the most one "
-            "person may: delete one, or upload under one of those names to replace it."
-        )
+        raise TooManyStrategies(rules, names)
 
     def _check_queue(self) -> None:
         if self._busy >= self.limits.waiting:
-            raise UploadsBusy("Too many uploads are being checked right now: try again in a minute.")
+            raise UploadsBusy
 
     async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> tuple[Table, float | None]:
         """The upload's table and CPU seconds, rationing the owner by what the check cost."""
@@ -263,9 +265,7 @@ class StrategyService:
         try:
             verdict = await self._offload(evaluate_strategy, data, ruleset.choices, self.limits.time_limit)
         except SandboxUnavailable:
-            raise UploadsUnavailable(
-                "Python uploads are switched off on this host (no safe sandbox): upload a JSON table instead."
-            ) from None
+            raise UploadsUnavailable from None
         if not verdict.accepted or verdict.table is None:
             reason = verdict.reason or "The strategy was refused."
             raise StrategyRefused(reason, verdict.kind, verdict.cpu_seconds)
@@ -276,27 +276,29 @@ class StrategyService:
         guild_id, key = values["guild_id"], values["name_key"]
 
         async def work(conn: aiosqlite.Connection) -> tuple[int, int | None]:
-            current = await repo.active_owner(conn, guild_id, key)
+            current = await strategy_table.active_owner(conn, guild_id, key)
             if current is not None and current[1] != owner.id:
-                raise NameTaken(f"Someone else already has a strategy called '{values['name']}'.")
-            mine = await repo.active_names(conn, guild_id, owner.id, values["rules"])
+                raise NameTaken(values["name"])
+            mine = await strategy_table.active_names(conn, guild_id, owner.id, values["rules"])
             self._check_room(mine, values["name"], values["rules"])
-            await players_repo.upsert_players(conn, [(owner.id, owner.name)], values["created_at"])
+            await player_table.upsert_players(conn, [(owner.id, owner.name)], values["created_at"])
             if current is not None:
-                await repo.retire_strategy(conn, current[0], values["created_at"])
-            return await repo.insert_strategy(conn, values), None if current is None else current[0]
+                await strategy_table.retire_strategy(conn, current[0], values["created_at"])
+            return await strategy_table.insert_strategy(conn, values), None if current is None else current[0]
 
         new_id, old_id = await self._db.write(work)
         strategy = await self._load(new_id, with_table=True)
         replaced = None if old_id is None else await self._load(old_id)
-        twin = await repo.same_table(self._db, strategy.rules, strategy.table_hash, guild_id, new_id)
+        twin = await strategy_table.same_table(
+            self._db, strategy.rules, strategy.table_hash, guild_id, new_id
+        )
         duplicate = None if twin is None else strategy_from(twin)
         return Upload(strategy, replaced, duplicate)
 
     async def _load(self, strategy_id: int, with_table: bool = False) -> StoredStrategy:
-        row = await repo.get_strategy(self._db, strategy_id, with_table)
+        row = await strategy_table.get_strategy(self._db, strategy_id, with_table)
         if row is None:
-            raise StrategyNotFound("That strategy no longer exists.")
+            raise StrategyNotFound
         return strategy_from(row)
 
     async def active(
@@ -305,31 +307,37 @@ class StrategyService:
         """A server's active strategies (of one owner, of one rule set), oldest first, without tables."""
         rules = None if rules is None else get_rules(rules).id
         return [
-            strategy_from(row) for row in await repo.active_strategies(self._db, guild_id, rules, owner_id)
+            strategy_from(row)
+            for row in await strategy_table.active_strategies(self._db, guild_id, rules, owner_id)
         ]
 
     async def show(self, guild_id: int, name: str) -> StoredStrategy:
         """The active strategy of that name, with its table; StrategyNotFound if there is none."""
-        row = await repo.active_by_name(self._db, guild_id, name.strip().casefold(), with_table=True)
+        row = await strategy_table.active_by_name(
+            self._db, guild_id, name.strip().casefold(), with_table=True
+        )
         if row is None:
-            raise StrategyNotFound(f"There is no strategy called '{name.strip()[:32]}' on this server.")
+            raise NoStrategyCalled(name)
         return strategy_from(row)
 
     async def history(self, guild_id: int, name: str) -> list[StoredStrategy]:
         """Every version of a name on this server, oldest first (the active one last)."""
         return [
-            strategy_from(row) for row in await repo.versions(self._db, guild_id, name.strip().casefold())
+            strategy_from(row)
+            for row in await strategy_table.versions(self._db, guild_id, name.strip().casefold())
         ]
 
     async def delete(self, guild_id: int, name: str, user_id: int) -> StoredStrategy:
         """Delete a strategy and its history; only its owner may (NotYourStrategy otherwise)."""
         strategy = await self.show(guild_id, name)
         if strategy.owner.id != user_id:
-            raise NotYourStrategy(f"Only {strategy.owner.name} can delete '{strategy.name}'.")
+            raise NotYourStrategy(strategy.owner.name, strategy.name)
         key = strategy.name.casefold()
 
         async def work(conn: aiosqlite.Connection) -> int:
-            return await repo.delete_strategies(conn, await repo.version_ids(conn, guild_id, key))
+            return await strategy_table.delete_strategies(
+                conn, await strategy_table.version_ids(conn, guild_id, key)
+            )
 
         await self._db.write(work)
         return strategy
@@ -341,9 +349,7 @@ class StrategyService:
         be `rules` if given, and `owner`'s if given (else WrongRules or StrategyNotFound)."""
         strategy = await self.show(guild_id, name)
         if owner is not None and strategy.owner.id != owner.id:
-            raise StrategyNotFound(
-                f"{owner.name} has no strategy called '{strategy.name}' here: it is {strategy.owner.name}'s."
-            )
+            raise NotTheirStrategy(owner.name, strategy.name, strategy.owner.name)
         if rules is not None and strategy.rules != get_rules(rules).id:
-            raise WrongRules(f"'{strategy.name}' plays {strategy.rules}, not {get_rules(rules).id}.")
+            raise WrongRules(strategy.name, strategy.rules, get_rules(rules).id)
         return strategy

@@ -2,18 +2,21 @@
 
 import asyncio
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import aiosqlite
 
-from bot.services.errors import AlreadyPlaying, MatchNotFound, NotYourGame, StaleAction
-from bot.services.models import Match, Player
-from bot.services.records import match_from, turn_from
-from bot.storage import Database, Row, strategy_repo
-from bot.storage import repositories as repo
-
-Clock = Callable[[], float]
+from bot.domain.errors import AlreadyPlaying, MatchNotFound, NotThisServersGame, StaleAction
+from bot.domain.matches import Match, Player
+from bot.services.clock import Clock
+from bot.storage import Database, Row
+from bot.storage import matches as match_table
+from bot.storage import players as player_table
+from bot.storage import strategies as strategy_table
+from bot.storage import turns as turn_table
+from bot.storage.matches import match_from
+from bot.storage.turns import turn_from
 
 
 class Bound(NamedTuple):
@@ -26,9 +29,9 @@ class Bound(NamedTuple):
 
 async def _update(conn: aiosqlite.Connection, match: Match, changes: dict[str, Any], now: float) -> Row:
     """Apply `changes` to the match if it is still at the version read (its new row); else StaleAction."""
-    row = await repo.update_match(conn, match.id, match.version, {**changes, "updated_at": now})
+    row = await match_table.update_match(conn, match.id, match.version, {**changes, "updated_at": now})
     if row is None:
-        raise StaleAction("That was already done: the game has moved on.")
+        raise StaleAction
     return row
 
 
@@ -48,9 +51,9 @@ class MatchStore:
         return lock
 
     async def _row(self, match_id: int) -> Row:
-        row = await repo.get_match(self.db, match_id)
+        row = await match_table.get_match(self.db, match_id)
         if row is None:
-            raise MatchNotFound("That game no longer exists.")
+            raise MatchNotFound
         return row
 
     async def load(self, match_id: int, *, with_last_turn: bool = True) -> Match:
@@ -61,9 +64,7 @@ class MatchStore:
         server, or one they played in; else NotYourGame, saying who may `verb` it."""
         match = await self.load(match_id, with_last_turn=False)
         if match.guild_id != guild_id and match.seat_of(user_id) is None:
-            raise NotYourGame(
-                f"That game was not played on this server: only its players can {verb} it here."
-            )
+            raise NotThisServersGame(verb)
         return match
 
     async def load_secret(self, match_id: int) -> tuple[Match, bytes | None]:
@@ -76,7 +77,7 @@ class MatchStore:
         """A Match from its row, with its last turn read too when asked and there is one."""
         last = None
         if with_last_turn and row["turn"] > 0:
-            turn_row = await repo.get_turn(self.db, row["id"], row["turn"] - 1)
+            turn_row = await turn_table.get_turn(self.db, row["id"], row["turn"] - 1)
             last = None if turn_row is None else turn_from(turn_row)
         return match_from(row, last)
 
@@ -96,7 +97,7 @@ class MatchStore:
             if vote is not None:
                 await _update(conn, *vote, now)
             if turn is not None:
-                await repo.insert_turn(conn, turn)
+                await turn_table.insert_turn(conn, turn)
             return row
 
         row = await self.db.write(work)
@@ -119,10 +120,10 @@ class MatchStore:
         async def work(conn: aiosqlite.Connection) -> int:
             if vote is not None:
                 await _update(conn, *vote, now)
-            await repo.upsert_players(conn, people, now)
-            match_id = await repo.insert_match(conn, {**values, "created_at": now, "updated_at": now})
+            await player_table.upsert_players(conn, people, now)
+            match_id = await match_table.insert_match(conn, {**values, "created_at": now, "updated_at": now})
             if strategy is not None:
-                await strategy_repo.insert_match_strategy(conn, match_id, *strategy)
+                await strategy_table.insert_match_strategy(conn, match_id, *strategy)
             return match_id
 
         return await self.load(await self.db.write(work))
@@ -130,10 +131,8 @@ class MatchStore:
     async def ensure_free(self, channel_id: int, players: Iterable[Player]) -> None:
         """Raise AlreadyPlaying if any of these people has an open challenge or game in the channel."""
         people = {player.id: player for player in players}
-        row = await repo.open_match_for(self.db, channel_id, people)
+        row = await match_table.open_match_for(self.db, channel_id, people)
         if row is None:
             return
         busy = next(people[row[f"player{seat}_id"]] for seat in (0, 1) if row[f"player{seat}_id"] in people)
-        raise AlreadyPlaying(
-            f"{busy.name} already has a game or challenge open in this channel: finish or forfeit it first."
-        )
+        raise AlreadyPlaying(busy.name)

@@ -4,7 +4,7 @@ tries for mistakes fixed at once, and one upload of theirs checked at a time."""
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bot.services.contest_errors import OnCooldown, UploadsBusy
+from bot.domain.errors import OnCooldown, PreviousUploadPending
 
 # Refusals a person can fix at once (the file does not parse, has no final_strategy of two arguments, is
 # not UTF-8): a run ending this way within QUICK_CPU_SECONDS does not start the cooldown ...
@@ -14,7 +14,7 @@ QUICK_CPU_SECONDS = 1.0
 FREE_TRIES = 3
 
 
-class Rations:
+class Cooldowns:
     """Per person: when their cooldown started, their recent quick refusals, and whether one is checked."""
 
     def __init__(self, cooldown_seconds: float, clock: Callable[[], float]) -> None:
@@ -31,7 +31,7 @@ class Rations:
         if waited is not None and waited < self._cooldown:
             raise OnCooldown(self._cooldown - waited)
         if user_id in self._checking:
-            raise UploadsBusy("Your previous upload is still being checked: wait for its verdict.")
+            raise PreviousUploadPending
 
     @contextmanager
     def checking(self, user_id: int) -> Iterator[None]:

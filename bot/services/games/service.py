@@ -5,31 +5,52 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.config import Settings
-from bot.services import bots
-from bot.services.contest_models import StoredStrategy
-from bot.services.errors import (
-    CannotChallenge,
+from bot.domain.errors import (
     ChallengeClosed,
+    ChallengedABot,
+    ChallengedYourself,
+    ChallengeExpired,
+    HintsOnYourTurn,
     MatchOver,
+    NoHintsAfterTheGame,
     NotStarted,
+    NotYourChallenge,
     NotYourGame,
     NotYourTurn,
+    RematchStarted,
     RematchUnavailable,
-    StaleAction,
+    TurnAlreadyPlayed,
+    TurnTimedOut,
+    UnknownBotLevel,
 )
-from bot.services.models import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
-from bot.services.records import state_columns, turn_columns, turn_from
+from bot.domain.matches import (
+    HOUSE_LEVELS,
+    PLAYED,
+    BotLevel,
+    Hint,
+    Match,
+    MatchStatus,
+    Played,
+    Player,
+    TurnRecord,
+)
+from bot.domain.strategies import StoredStrategy
+from bot.services.clock import Clock
+from bot.services.games import house_bot
+from bot.services.games.match_store import Bound, MatchStore
 from bot.services.solver import Solver
-from bot.services.store import Bound, Clock, MatchStore
-from bot.services.strategies import table_bytes, table_from_bytes
-from bot.storage import Database, open_migrated, strategy_repo
-from bot.storage import repositories as repo
+from bot.services.strategies.service import table_bytes, table_from_bytes
+from bot.storage import Database, open_migrated
+from bot.storage import matches as match_table
+from bot.storage import strategies as strategy_table
+from bot.storage import turns as turn_table
+from bot.storage.matches import state_columns
+from bot.storage.turns import turn_columns, turn_from
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import State, dice_for, new_game, resolve
 from hogengine.replay import to_record
 from hogengine.rules import DEFAULT_RULES
 
-PLAYED_STATUSES = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 Seats = tuple[Player | None, Player | None]
 Seeds = Callable[[], bytes]  # a fresh secret dice seed per game
 
@@ -81,9 +102,9 @@ class GameService:
         open challenge or game in this channel), or the engine's UnknownRules / BadState.
         """
         if opponent_is_bot:
-            raise CannotChallenge("Bot accounts can't play: use vs-bot to play the house bot.")
+            raise ChallengedABot
         if challenger.id == opponent.id:
-            raise CannotChallenge("You can't challenge yourself.")
+            raise ChallengedYourself
         values = {
             "status": MatchStatus.PENDING.value,
             "challenge_expires_at": self._clock() + self.settings.challenge_timeout_seconds,
@@ -130,7 +151,7 @@ class GameService:
             bot_level = next((item for item in HOUSE_LEVELS if item.value == level), None)
             if bot_level is None:
                 levels = ", ".join(item.value for item in HOUSE_LEVELS)
-                raise CannotChallenge(f"Unknown bot level '{level[:20]}': choose {levels}.")
+                raise UnknownBotLevel(level, levels)
         elif strategy.table is None:
             raise ValueError("vs_bot needs the strategy with its table")
         else:
@@ -152,13 +173,13 @@ class GameService:
             match, seed = await self._store.load_secret(match_id)
             seat = _seat(match, user_id)
             if match.status is not MatchStatus.ACTIVE or seed is None:
-                raise MatchOver("This game is over.")
+                raise MatchOver
             if turn != match.state.turn:
-                raise StaleAction("That turn was already played.")
+                raise TurnAlreadyPlayed
             if match.state.mover != seat:
-                raise NotYourTurn(f"It's {_name(match, match.state.mover)}'s turn.")
+                raise NotYourTurn(_name(match, match.state.mover))
             if _past(match.turn_deadline, self._clock()):
-                raise StaleAction("Time ran out for this turn.")
+                raise TurnTimedOut
             return await self._play(match, seed, choice, user_id)
 
     async def bot_turn(self, match_id: int) -> Played | None:
@@ -169,7 +190,7 @@ class GameService:
                 return None
             bound = await self._bound(match)
             table = None if bound is None else table_from_bytes(bound.table_data)
-            choice = await bots.choose(match.bot_level, match.state, self._solver, table)
+            choice = await house_bot.choose(match.bot_level, match.state, self._solver, table)
             return await self._play(match, seed, choice, None)
 
     async def forfeit(self, match_id: int, user_id: int) -> Match:
@@ -182,7 +203,7 @@ class GameService:
                 withdrawn = MatchStatus.CANCELLED if seat == 0 else MatchStatus.DECLINED
                 return await self._close(match, withdrawn, None)
             if match.status is not MatchStatus.ACTIVE:
-                raise MatchOver("This game is already over.")
+                raise MatchOver
             return await self._close(match, MatchStatus.FORFEIT, 1 - seat)
 
     async def call_off(self, match_id: int) -> Match:
@@ -203,13 +224,13 @@ class GameService:
 
     async def open_match_in_channel(self, channel_id: int, user_id: int) -> Match | None:
         """The user's pending or active match in this channel, if any (at most one exists)."""
-        row = await repo.open_match_for(self._db, channel_id, (user_id,))
+        row = await match_table.open_match_for(self._db, channel_id, (user_id,))
         return None if row is None else await self._store.hydrate(row)
 
     async def expire_due(self) -> list[Match]:
         """Close what is past its clock: challenges → "expired"; games → "timeout" lost by the mover."""
         closed = []
-        for row in await repo.due_matches(self._db, self._clock()):
+        for row in await match_table.due_matches(self._db, self._clock()):
             async with self._store.lock(row["id"]):
                 match = await self._store.load(row["id"])
                 now = self._clock()
@@ -225,12 +246,10 @@ class GameService:
         async with self._store.lock(match_id):
             match = await self._store.load(match_id)
             seat = _seat(match, user_id)
-            if match.status not in PLAYED_STATUSES:
-                raise RematchUnavailable(
-                    "The game is still on." if match.status.is_open else "There was no game to rematch."
-                )
-            if await repo.rematch_of(self._db, match_id) is not None:
-                raise StaleAction("The rematch has already started.")
+            if match.status not in PLAYED:
+                raise RematchUnavailable(still_on=match.status.is_open)
+            if await match_table.rematch_of(self._db, match_id) is not None:
+                raise RematchStarted
             vote = {f"rematch_vote{seat}": 1}
             if not match.rematch_votes[1 - seat]:
                 await self._store.save(match, vote)
@@ -255,11 +274,11 @@ class GameService:
         match = await self._store.load(match_id, with_last_turn=False)
         seat = _seat(match, user_id)
         if match.status is MatchStatus.PENDING:
-            raise NotStarted("The game has not started yet: hints come once the challenge is accepted.")
+            raise NotStarted
         if match.status is not MatchStatus.ACTIVE:
-            raise MatchOver("This game is over: no hints needed.")
+            raise NoHintsAfterTheGame
         if match.state.mover != seat:
-            raise NotYourTurn("Hints are for your own turn.")
+            raise HintsOnYourTurn
         solution = await self._solver.solution(match.rules, match.goal)
         return Hint(
             match.state,
@@ -282,7 +301,7 @@ class GameService:
 
     async def set_message(self, match_id: int, channel_id: int, message_id: int) -> None:
         """Remember which message shows this match (the board or the challenge)."""
-        await self._db.write(lambda conn: repo.set_message(conn, match_id, channel_id, message_id))
+        await self._db.write(lambda conn: match_table.set_message(conn, match_id, channel_id, message_id))
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""
@@ -291,11 +310,11 @@ class GameService:
     async def bot_turns_waiting(self) -> list[int]:
         """The live games where the house bot is to move, to (re)start its turns: after a restart, or
         after its moves failed."""
-        return await repo.bot_to_move(self._db)
+        return await match_table.bot_to_move(self._db)
 
     async def turns(self, match_id: int) -> list[TurnRecord]:
         """Every turn of the match in order."""
-        return [turn_from(row) for row in await repo.get_turns(self._db, match_id)]
+        return [turn_from(row) for row in await turn_table.get_turns(self._db, match_id)]
 
     def _deadline(self, bot_seat: int | None, state: State) -> float | None:
         """When the person to move in `state` runs out of time; None when the bot moves or it is over."""
@@ -321,7 +340,7 @@ class GameService:
         """The stored strategy the house bot plays in this match, if it plays one."""
         if match.bot_level is not BotLevel.STRATEGY:
             return None
-        row = await strategy_repo.match_strategy(self._db, match.id)
+        row = await strategy_table.match_strategy(self._db, match.id)
         return None if row is None else Bound(row["strategy_id"], row["name"], row["table_data"])
 
     async def _create(
@@ -357,11 +376,11 @@ class GameService:
         """The pending challenge, if `user_id` sits in `seat` and it has not expired."""
         match = await self._store.load(match_id)
         if match.status is not MatchStatus.PENDING:
-            raise ChallengeClosed("This challenge is no longer open.")
+            raise ChallengeClosed
         if _past(match.challenge_expires_at, self._clock()):
-            raise ChallengeClosed("This challenge has expired.")
+            raise ChallengeExpired
         if _seat(match, user_id) != seat:
-            raise NotYourGame(f"Only {_name(match, seat)} can {verb} this challenge.")
+            raise NotYourChallenge(_name(match, seat), verb)
         return match
 
     async def _close(self, match: Match, status: MatchStatus, winner: int | None) -> Match:
@@ -389,7 +408,7 @@ class GameService:
 def _seat(match: Match, user_id: int) -> int:
     seat = match.seat_of(user_id)
     if seat is None:
-        raise NotYourGame("You are not playing in this game.")
+        raise NotYourGame
     return seat
 
 

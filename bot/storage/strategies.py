@@ -10,7 +10,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.db import Database, Row
-from bot.storage.rows import insert_row
+from bot.storage.sql import insert_row
 
 _COLUMNS = (
     "s.id, s.guild_id, s.owner_id, p.name AS owner_name, s.name, s.name_key, s.rules, s.source_kind,"

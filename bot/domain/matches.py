@@ -1,4 +1,5 @@
-"""The domain objects the service hands out: frozen, transport-agnostic (plain ints for user ids)."""
+"""Matches and their turns, players and house-bot levels: what the game service hands out, frozen and
+transport-agnostic (plain ints for user ids)."""
 
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -21,7 +22,11 @@ class MatchStatus(StrEnum):
 
     @property
     def is_open(self) -> bool:
-        return self in (MatchStatus.PENDING, MatchStatus.ACTIVE)
+        return self in OPEN
+
+
+OPEN = (MatchStatus.PENDING, MatchStatus.ACTIVE)  # still to be decided
+PLAYED = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)  # a game was played to its end
 
 
 class BotLevel(StrEnum):

@@ -6,7 +6,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.db import Database, Row
-from bot.storage.rows import insert_row
+from bot.storage.sql import insert_row
 
 
 async def insert_tournament(

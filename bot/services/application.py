@@ -6,13 +6,13 @@ from dataclasses import dataclass
 
 from bot.config import Settings
 from bot.services.analysis import AnalysisService
-from bot.services.contests import ContestService
-from bot.services.games import GameService, Seeds
+from bot.services.clock import Clock
+from bot.services.games.service import GameService, Seeds
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
 from bot.services.solver import Solver
-from bot.services.store import Clock
-from bot.services.strategies import StrategyService, UploadLimits
+from bot.services.strategies.service import StrategyService, UploadLimits
+from bot.services.tournaments.service import TournamentService
 from bot.storage import Database, open_migrated
 from hogengine.dice import new_seed
 
@@ -35,7 +35,7 @@ class Services:
     db: Database
     games: GameService
     strategies: StrategyService
-    contests: ContestService
+    contests: TournamentService
     ratings: RatingService
     analysis: AnalysisService
     privacy: PrivacyService
@@ -49,7 +49,7 @@ class Services:
             db,
             GameService(db, settings, clock, seeds, solver),
             StrategyService(db, clock, upload_limits(settings), solver),
-            ContestService(db, clock),
+            TournamentService(db, clock),
             RatingService(db, clock),
             AnalysisService(db, solver, clock),
             PrivacyService(db, clock),

@@ -5,7 +5,9 @@ Every table that names a player is listed here; a new one must be added (tests c
 
 import aiosqlite
 
+from bot.domain.matches import OPEN
 from bot.storage.db import Database
+from bot.storage.sql import among
 
 # (table, column) holding a player id that is kept, re-pointed to the anonymous player.
 REPOINTED = (
@@ -23,7 +25,7 @@ DELETED = (("ratings", "player_id"), ("strategies", "owner_id"))
 async def open_match_ids(db: Database, player_id: int) -> list[int]:
     """The player's pending or active matches."""
     rows = await db.fetch_all(
-        "SELECT id FROM matches WHERE status IN ('pending', 'active') AND (player0_id = ? OR player1_id = ?)",
+        f"SELECT id FROM matches WHERE status IN {among(OPEN)} AND (player0_id = ? OR player1_id = ?)",
         (player_id, player_id),
     )
     return [row["id"] for row in rows]

@@ -2,7 +2,7 @@
 
 import json
 
-from bot.services.contest_models import Matchup
+from bot.domain.strategies import Matchup
 from hogengine.game import MAX_GOAL
 from hogengine.solver import Player, exact_winrates
 from hogengine.strategies import Table, always_roll, table_from_function

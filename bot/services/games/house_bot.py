@@ -2,7 +2,7 @@
 
 from functools import cache
 
-from bot.services.models import BotLevel
+from bot.domain.matches import BotLevel
 from bot.services.solver import Solver
 from hogengine.game import State
 from hogengine.strategies import Table, always_roll, course_table

@@ -6,10 +6,11 @@ connection of an open transaction.
 
 import aiosqlite
 
+from bot.domain.matches import PLAYED
 from bot.storage.db import Database, Row
-from bot.storage.repositories import MATCH_SELECT
+from bot.storage.matches import MATCH_SELECT
+from bot.storage.sql import among
 
-PLAYED = "('finished', 'forfeit', 'timeout')"
 _RATING_SELECT = (
     "SELECT r.player_id, p.name AS player_name, r.rules, r.mu, r.sigma, r.games FROM ratings r"
     " JOIN players p ON p.id = r.player_id"
@@ -22,7 +23,7 @@ async def unrated_matches(db: Database) -> list[Row]:
     moved = "EXISTS (SELECT 1 FROM turns t WHERE t.match_id = m.id AND t.player = {})"
     return await db.fetch_all(
         "SELECT m.id, m.rules, m.player0_id, m.player1_id, m.winner FROM matches m"
-        f" WHERE m.status IN {PLAYED} AND m.bot_level IS NULL AND m.winner IS NOT NULL"
+        f" WHERE m.status IN {among(PLAYED)} AND m.bot_level IS NULL AND m.winner IS NOT NULL"
         " AND m.player0_id IS NOT NULL AND m.player1_id IS NOT NULL"
         f" AND {moved.format(0)} AND {moved.format(1)}"
         " AND NOT EXISTS (SELECT 1 FROM rating_history h WHERE h.match_id = m.id)"
@@ -96,7 +97,7 @@ async def played_matches(db: Database, player_id: int, guild_id: int, limit: int
     """A player's played games on one server (newest first), with player names and the stored strategy's
     name if any."""
     return await db.fetch_all(
-        f"{MATCH_SELECT} WHERE m.status IN {PLAYED} AND (m.player0_id = ? OR m.player1_id = ?)"
+        f"{MATCH_SELECT} WHERE m.status IN {among(PLAYED)} AND (m.player0_id = ? OR m.player1_id = ?)"
         f" AND m.guild_id = ? ORDER BY m.finished_at DESC, m.id DESC{'' if limit is None else ' LIMIT ?'}",
         (player_id, player_id, guild_id) if limit is None else (player_id, player_id, guild_id, limit),
     )

@@ -12,16 +12,23 @@ from typing import Any
 
 import aiosqlite
 
-from bot.services.contest_errors import TournamentRefused
-from bot.services.contest_models import Standing, StoredStrategy, Tournament
-from bot.services.models import Player
+from bot.domain.errors import (
+    TooFewStrategies,
+    TournamentNotFound,
+    TournamentRunning,
+    UnknownFormat,
+)
+from bot.domain.matches import Player
+from bot.domain.strategies import StoredStrategy
+from bot.domain.tournaments import Standing, Tournament
+from bot.services.clock import Clock
 from bot.services.privacy import DELETED_STRATEGY
-from bot.services.relay import Progress, Relay
-from bot.services.store import Clock
-from bot.services.strategies import strategy_from
-from bot.storage import Database, Row, strategy_repo
-from bot.storage import contest_repo as repo
-from bot.storage import repositories as players_repo
+from bot.services.strategies.service import strategy_from
+from bot.services.tournaments.progress import Progress, Relay
+from bot.storage import Database, Row
+from bot.storage import players as player_table
+from bot.storage import strategies as strategy_table
+from bot.storage import tournaments as tournament_table
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Row as Result
@@ -93,7 +100,7 @@ def _tournament(row: Row, standings: list[Row]) -> Tournament:
     )
 
 
-class ContestService:
+class TournamentService:
     """Runs and remembers tournaments; one worker thread, so one tournament computes at a time."""
 
     def __init__(self, db: Database, clock: Clock = time.time, seeds: random.Random | None = None) -> None:
@@ -116,18 +123,16 @@ class ContestService:
         Raises TournamentRefused (unknown format, one already running here, fewer than two strategies).
         """
         if fmt not in FORMATS:
-            raise TournamentRefused(f"Unknown format '{fmt[:20]}': choose {' or '.join(FORMATS)}.")
+            raise UnknownFormat(fmt, FORMATS)
         ruleset = get_rules(rules)
         if guild_id in self._running:
-            raise TournamentRefused("A tournament is already running on this server.")
+            raise TournamentRunning
         self._running.add(guild_id)
         try:
-            rows = await strategy_repo.active_strategies(self._db, guild_id, ruleset.id, with_table=True)
+            rows = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, with_table=True)
             strategies = sorted(map(strategy_from, rows), key=lambda strategy: strategy.name)
             if len(strategies) < 2:
-                raise TournamentRefused(
-                    f"A tournament needs at least two {ruleset.id} strategies on this server."
-                )
+                raise TooFewStrategies(ruleset.id)
             seed = None if fmt == "exact" else f"{self._seeds.getrandbits(64):016x}"
             entrants = {strategy.name: strategy for strategy in strategies}
             yield Draw(guild_id, ruleset.id, fmt, goal, seed, entrants)
@@ -139,7 +144,7 @@ class ContestService:
         its owner forgotten meanwhile)."""
         started = self._clock()
         await self._db.write(
-            lambda conn: players_repo.upsert_players(conn, [(started_by.id, started_by.name)], started)
+            lambda conn: player_table.upsert_players(conn, [(started_by.id, started_by.name)], started)
         )
         relay = None if progress is None else Relay(progress)
         try:
@@ -160,26 +165,32 @@ class ContestService:
 
         async def work(conn: aiosqlite.Connection) -> int:
             # Strategies deleted and owners forgotten while it ran keep their place, without the link.
-            kept = await strategy_repo.stored_ids(conn, [entrant.id for entrant in entrants.values()])
+            kept = await strategy_table.stored_ids(conn, [entrant.id for entrant in entrants.values()])
             people = {started_by.id, *(entrant.owner.id for entrant in entrants.values())}
-            known = await players_repo.known_players(conn, people)
+            known = await player_table.known_players(conn, people)
             standings = [
                 _standing(place, row, entrants[row.name], kept, known)
                 for place, row in enumerate(result.rows, start=1)
             ]
             starter = started_by.id if started_by.id in known else None
-            return await repo.insert_tournament(conn, {**values, "started_by": starter}, standings)
+            return await tournament_table.insert_tournament(
+                conn, {**values, "started_by": starter}, standings
+            )
 
         return await self.get(await self._db.write(work))
 
     async def get(self, tournament_id: int) -> Tournament:
         """A stored tournament with its standings."""
-        row = await repo.get_tournament(self._db, tournament_id)
+        row = await tournament_table.get_tournament(self._db, tournament_id)
         if row is None:
-            raise TournamentRefused("That tournament no longer exists.")
-        return _tournament(row, await repo.standings(self._db, tournament_id))
+            raise TournamentNotFound
+        return _tournament(row, await tournament_table.standings(self._db, tournament_id))
 
     async def latest(self, guild_id: int, rules: str | None = None) -> Tournament | None:
         """The server's most recent tournament (under one rule set, if given)."""
-        row = await repo.latest_tournament(self._db, guild_id, None if rules is None else get_rules(rules).id)
-        return None if row is None else _tournament(row, await repo.standings(self._db, row["id"]))
+        row = await tournament_table.latest_tournament(
+            self._db, guild_id, None if rules is None else get_rules(rules).id
+        )
+        return (
+            None if row is None else _tournament(row, await tournament_table.standings(self._db, row["id"]))
+        )

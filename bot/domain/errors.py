@@ -1,0 +1,318 @@
+"""Every refusal of floor 2, in one tree. Each class writes its own message, once: the words a user sees,
+built from the class's arguments. Code that raises names what happened and never words it."""
+
+# ruff: noqa: N818 - names say what happened, as the engine's errors do (IllegalChoice, GameOver)
+
+from typing import ClassVar
+
+from hogengine.errors import HogError
+
+
+class ServiceError(HogError):
+    """A refusal of the services; `message` is its text when it needs no arguments."""
+
+    message: ClassVar[str] = "That cannot be done."
+
+    def __init__(self, text: str | None = None) -> None:
+        super().__init__(self.message if text is None else text)
+
+
+# Matches: finding them, and who may act in them.
+
+
+class MatchNotFound(ServiceError):
+    """No such match (an old button, or a mistyped id)."""
+
+    message = "That game no longer exists."
+
+
+class NotYourGame(ServiceError):
+    """The user pressed or asked about a match they are not playing in."""
+
+    message = "You are not playing in this game."
+
+
+class NotThisServersGame(NotYourGame):
+    """A match of another server, asked about by someone who did not play in it."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(f"That game was not played on this server: only its players can {verb} it here.")
+
+
+class NotYourChallenge(NotYourGame):
+    """Someone other than the one who may answer (or withdraw) a challenge pressed its button."""
+
+    def __init__(self, name: str, verb: str) -> None:
+        super().__init__(f"Only {name} can {verb} this challenge.")
+
+
+class NotYourTurn(ServiceError):
+    """A player acted while it is the other side's turn."""
+
+    def __init__(self, mover: str) -> None:
+        super().__init__(f"It's {mover}'s turn.")
+
+
+class HintsOnYourTurn(NotYourTurn):
+    """A hint asked for while the other side is to move."""
+
+    def __init__(self) -> None:
+        ServiceError.__init__(self, "Hints are for your own turn.")
+
+
+class NoOpenGame(ServiceError):
+    """A command about "my game" in a channel where the user has none open."""
+
+    message = "You have no open game in this channel."
+
+
+# Late and double presses: safe to answer quietly.
+
+
+class StaleAction(ServiceError):
+    """A stale or double press: what it was meant for is already done, or the match moved on."""
+
+    message = "That was already done: the game has moved on."
+
+
+class TurnAlreadyPlayed(StaleAction):
+    message = "That turn was already played."
+
+
+class TurnTimedOut(StaleAction):
+    message = "Time ran out for this turn."
+
+
+class RematchStarted(StaleAction):
+    message = "The rematch has already started."
+
+
+class MatchOver(StaleAction):
+    """The match is no longer being played: a late press or request."""
+
+    message = "This game is over."
+
+
+class NoHintsAfterTheGame(MatchOver):
+    message = "This game is over: no hints needed."
+
+
+# Challenges and rematches.
+
+
+class ChallengeClosed(ServiceError):
+    """The challenge was already accepted, declined, cancelled or expired."""
+
+    message = "This challenge is no longer open."
+
+
+class ChallengeExpired(ChallengeClosed):
+    message = "This challenge has expired."
+
+
+class AlreadyPlaying(ServiceError):
+    """A player already has an open challenge or game in this channel."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"{name} already has a game or challenge open in this channel: finish or forfeit it first."
+        )
+
+
+class CannotChallenge(ServiceError):
+    """A challenge or house-bot game that cannot be made."""
+
+
+class ChallengedABot(CannotChallenge):
+    message = "Bot accounts can't play: use vs-bot to play the house bot."
+
+
+class ChallengedYourself(CannotChallenge):
+    message = "You can't challenge yourself."
+
+
+class UnknownBotLevel(CannotChallenge):
+    def __init__(self, level: str, levels: str) -> None:
+        super().__init__(f"Unknown bot level '{level[:20]}': choose {levels}.")
+
+
+class NotStarted(ServiceError):
+    """The match is still a challenge: there is no game to act on yet."""
+
+    message = "The game has not started yet: hints come once the challenge is accepted."
+
+
+class RematchUnavailable(ServiceError):
+    """A rematch vote on a match that is still on, or that never became a game."""
+
+    def __init__(self, still_on: bool) -> None:
+        super().__init__("The game is still on." if still_on else "There was no game to rematch.")
+
+
+class CalledOff(ServiceError):
+    """A new match whose first message could not be shown: nobody could see it, so it was called off."""
+
+    message = "I could not post the game in this channel, so it was called off. Please try again."
+
+
+# Uploads and strategies.
+
+
+class UploadRefused(ServiceError):
+    """An upload refused before it was run."""
+
+
+class WrongFileType(UploadRefused):
+    message = "Upload a Python file (.py) with final_strategy, or a JSON table (.json)."
+
+
+class FileTooLarge(UploadRefused):
+    def __init__(self, megabytes: int) -> None:
+        super().__init__(f"The file is larger than {megabytes} MB.")
+
+
+class EmptyFile(UploadRefused):
+    message = "The file is empty."
+
+
+class BadStrategyName(UploadRefused):
+    def __init__(self, longest: int) -> None:
+        super().__init__(f"A strategy name is 1 to {longest} letters, digits, spaces, '_', '.' or '-'.")
+
+
+class StrategyRefused(ServiceError):
+    """The strategy was checked and refused, in the checker's words; `kind` is the sandbox's code (or
+    "bad_table" for JSON), and `cpu_seconds` the sandbox's CPU time (None when it did not run)."""
+
+    def __init__(self, reason: str, kind: str, cpu_seconds: float | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.cpu_seconds = cpu_seconds
+
+
+class NotUtf8(StrategyRefused):
+    def __init__(self) -> None:
+        super().__init__("The file is not valid UTF-8.", "not_utf8")
+
+
+class OnCooldown(ServiceError):
+    """The user uploaded too recently; `retry_after` is in seconds."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"You can upload again in {max(1, round(retry_after))} s.")
+        self.retry_after = retry_after
+
+
+class UploadsBusy(ServiceError):
+    """Too many uploads are waiting to be checked."""
+
+    message = "Too many uploads are being checked right now: try again in a minute."
+
+
+class PreviousUploadPending(UploadsBusy):
+    message = "Your previous upload is still being checked: wait for its verdict."
+
+
+class UploadsUnavailable(ServiceError):
+    """This host cannot run the sandbox safely, so Python uploads are switched off."""
+
+    message = "Python uploads are switched off on this host (no safe sandbox): upload a JSON table instead."
+
+
+class NameTaken(ServiceError):
+    """Someone else on this server already has a strategy of that name."""
+
+    def __init__(self, name: str, owner: str | None = None) -> None:
+        super().__init__(f"{owner or 'Someone else'} already has a strategy called '{name}'.")
+
+
+class TooManyStrategies(ServiceError):
+    """The owner already keeps as many strategies under these rules on this server as one person may."""
+
+    def __init__(self, rules: str, names: list[str]) -> None:
+        listed = ", ".join(f"'{name}'" for name in names)
+        super().__init__(
+            f"You already keep {len(names)} {rules} strategies on this server ({listed}), the most one "
+            "person may: delete one, or upload under one of those names to replace it."
+        )
+
+
+class StrategyNotFound(ServiceError):
+    """No active strategy of that name on this server."""
+
+    message = "That strategy no longer exists."
+
+
+class NoStrategyCalled(StrategyNotFound):
+    def __init__(self, name: str) -> None:
+        ServiceError.__init__(self, f"There is no strategy called '{name.strip()[:32]}' on this server.")
+
+
+class NotTheirStrategy(StrategyNotFound):
+    """A strategy asked for as someone's that belongs to another person."""
+
+    def __init__(self, asked: str, name: str, owner: str) -> None:
+        ServiceError.__init__(self, f"{asked} has no strategy called '{name}' here: it is {owner}'s.")
+
+
+class NotYourStrategy(ServiceError):
+    """Only a strategy's owner may delete it."""
+
+    def __init__(self, owner: str, name: str) -> None:
+        super().__init__(f"Only {owner} can delete '{name}'.")
+
+
+class WrongRules(ServiceError):
+    """A strategy used under a rule set it was not made for."""
+
+    def __init__(self, name: str, plays: str, asked: str) -> None:
+        super().__init__(f"'{name}' plays {plays}, not {asked}.")
+
+
+# Tournaments.
+
+
+class TournamentRefused(ServiceError):
+    """A tournament that cannot run."""
+
+
+class UnknownFormat(TournamentRefused):
+    def __init__(self, fmt: str, formats: tuple[str, ...]) -> None:
+        super().__init__(f"Unknown format '{fmt[:20]}': choose {' or '.join(formats)}.")
+
+
+class TournamentRunning(TournamentRefused):
+    message = "A tournament is already running on this server."
+
+
+class TooFewStrategies(TournamentRefused):
+    def __init__(self, rules: str) -> None:
+        super().__init__(f"A tournament needs at least two {rules} strategies on this server.")
+
+
+class TournamentNotFound(TournamentRefused):
+    message = "That tournament no longer exists."
+
+
+# Privacy and analysis.
+
+
+class StillPlaying(ServiceError):
+    """Forget-me while the user still has an open game or challenge."""
+
+    message = "Finish or forfeit your open games and challenges first."
+
+
+class GameNotOver(ServiceError):
+    """An analysis asked for while the game is still open: it would tell the players their live chances."""
+
+    message = (
+        "This game is not over yet: its analysis would show the live chances to win while it is played. "
+        "Ask again once it has ended."
+    )
+
+
+class NothingToAnalyse(ServiceError):
+    """The match has no turns to analyse."""
+
+    message = "No turns were played in this game."

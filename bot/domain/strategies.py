@@ -1,0 +1,57 @@
+"""Strategies people upload: one stored version, the upload it came from, its exact figures."""
+
+from dataclasses import dataclass, field
+
+from bot.domain.matches import Player
+from hogengine.strategies import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Matchup:
+    """The exact win rate of a strategy against one reference opponent, per seat and on average."""
+
+    opponent: str  # "always_roll(4)", ..., "perfect" (the perfect player; see figures.PERFECT)
+    first: float  # moving first
+    second: float  # moving second
+    average: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredStrategy:
+    """One version of an uploaded strategy; `table` is loaded only where it is needed."""
+
+    id: int
+    guild_id: int
+    owner: Player
+    name: str
+    rules: str
+    source_kind: str  # "py" or "json"
+    source_hash: str  # SHA-256 of the uploaded bytes
+    table_hash: str  # SHA-256 of the 10,000 int8 choices: equal tables, equal hashes
+    active: bool  # False once replaced by a newer upload of the same name
+    figures: tuple[Matchup, ...]
+    cpu_seconds: float | None  # the sandbox's CPU time (None for a JSON table)
+    created_at: float
+    replaced_at: float | None
+    table: Table | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """An upload admitted before its file is downloaded: who, where, and the checked kind, name and rules."""
+
+    guild_id: int
+    owner: Player
+    filename: str
+    kind: str  # "py" or "json"
+    name: str
+    rules: str
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """An accepted upload: the stored strategy, the version it replaced and an identical table, if any."""
+
+    strategy: StoredStrategy
+    replaced: StoredStrategy | None
+    duplicate_of: StoredStrategy | None  # an active strategy of this server with the very same table

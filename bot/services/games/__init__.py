@@ -1,0 +1,1 @@
+"""Games: challenges, turns, the house bot, clocks and rematches."""
