@@ -27,7 +27,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.config import Settings
-from bot.services import GameService, Match, MatchStatus, Played, Player, StaleAction
+from bot.services import GameService, Match, MatchStatus, Played, Player, Services, StaleAction
 from hogengine.dice import new_seed, seeded_rolls
 from hogengine.game import dice_for, legal_choices, new_game, resolve
 from hogengine.rules import RULE_SETS
@@ -238,13 +238,14 @@ async def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         bare_before = await sqlite_rate(Path(folder) / "reference-before.sqlite3")
         settings = Settings(database_path=Path(folder) / "bench.sqlite3", _env_file=None)  # type: ignore[call-arg]
-        service = await GameService.open(settings)
+        services = await Services.open(settings)
+        service = services.games
         try:
             saturated = await phase(service, "saturated", games=args.games, think=0.0, seconds=args.seconds)
             think = args.games / args.rate
             paced = await phase(service, "paced", games=args.games, think=think, seconds=args.seconds)
         finally:
-            await service.close()
+            await services.close()
         engine = engine_rate()
         bare_after = await sqlite_rate(Path(folder) / "reference-after.sqlite3")
     bare = (bare_before + bare_after) / 2  # measured on both sides of the phases: the machine may be shared

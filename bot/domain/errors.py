@@ -190,6 +190,13 @@ class StrategyRefused(ServiceError):
         self.cpu_seconds = cpu_seconds
 
 
+class BadTable(StrategyRefused):
+    """A JSON table refused, in the table reader's words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, "bad_table")
+
+
 class NotUtf8(StrategyRefused):
     def __init__(self) -> None:
         super().__init__("The file is not valid UTF-8.", "not_utf8")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from bot.config import Settings
 from bot.services.analysis import AnalysisService
 from bot.services.clock import Clock
-from bot.services.games.service import GameService, Seeds
+from bot.services.games.service import GameService, Seeds, Timeouts
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
 from bot.services.solver import Solver
@@ -15,6 +15,11 @@ from bot.services.strategies.service import StrategyService, UploadLimits
 from bot.services.tournaments.service import TournamentService
 from bot.storage import Database, open_migrated
 from hogengine.dice import new_seed
+
+
+def timeouts(settings: Settings) -> Timeouts:
+    """How long challenges and turns wait, as the settings say."""
+    return Timeouts(settings.challenge_timeout_seconds, settings.turn_timeout_seconds)
 
 
 def upload_limits(settings: Settings) -> UploadLimits:
@@ -35,7 +40,7 @@ class Services:
     db: Database
     games: GameService
     strategies: StrategyService
-    contests: TournamentService
+    tournaments: TournamentService
     ratings: RatingService
     analysis: AnalysisService
     privacy: PrivacyService
@@ -47,7 +52,7 @@ class Services:
         solver = Solver(settings.solver_cache_dir)
         return cls(
             db,
-            GameService(db, settings, clock, seeds, solver),
+            GameService(db, timeouts(settings), clock, solver, seeds),
             StrategyService(db, clock, upload_limits(settings), solver),
             TournamentService(db, clock),
             RatingService(db, clock),
@@ -57,5 +62,7 @@ class Services:
 
     async def close(self) -> None:
         """Let running uploads and tournaments finish (off the event loop), then close the database."""
-        await asyncio.gather(asyncio.to_thread(self.strategies.close), asyncio.to_thread(self.contests.close))
+        await asyncio.gather(
+            asyncio.to_thread(self.strategies.close), asyncio.to_thread(self.tournaments.close)
+        )
         await self.db.close()

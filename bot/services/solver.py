@@ -4,6 +4,7 @@ thread, and kept on disk so a restart reads it back instead of solving again."""
 import asyncio
 from pathlib import Path
 
+from bot.services.keyed_locks import KeyedLocks
 from hogengine.rules import get_rules
 from hogengine.solver import Solution, solve
 
@@ -16,7 +17,7 @@ class Solver:
     def __init__(self, cache_dir: Path | None = None) -> None:
         self.cache_dir = cache_dir  # None: solved in this process only
         self._solved: dict[Key, Solution] = {}
-        self._locks: dict[Key, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
 
     async def solution(self, rules: str, goal: int) -> Solution:
         """Optimal play for these rules and goal: the first call solves or reads the disk cache (seconds
@@ -25,7 +26,7 @@ class Solver:
         found = self._solved.get(key)
         if found is not None:
             return found
-        async with self._locks.setdefault(key, asyncio.Lock()):
+        async with self._locks(key):
             found = self._solved.get(key)
             if found is None:
                 found = await asyncio.to_thread(solve, key[0], goal, self.cache_dir)

@@ -21,6 +21,7 @@ from bot.storage.db import Database
 # Package data (pyproject.toml ships *.sql), so a wheel install migrates exactly as the source tree does.
 MIGRATIONS_DIR = Path(str(files("bot") / "migrations"))
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+SCHEMA_FILE = "schema.sql"  # the current schema, for reading (see schema.py): never applied
 
 
 class MigrationError(Exception):
@@ -38,6 +39,8 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     """Every migration file in the folder, in version order; refuses stray names and duplicate versions."""
     found: dict[int, Migration] = {}
     for path in sorted(directory.glob("*.sql")):
+        if path.name == SCHEMA_FILE:
+            continue
         match = _NAME.match(path.name)
         if match is None:
             raise MigrationError(f"Migration file {path.name} is not named NNNN_name.sql.")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.migrations import MIGRATIONS_DIR
+from bot.storage.migrations import discover
 from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +81,7 @@ async def test_the_installed_wheel_creates_every_table(installed: Path, fake: Fa
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         versions = [version for (version,) in db.execute("SELECT version FROM schema_migrations")]
     assert {"players", "matches", "turns", "strategies", "ratings"} <= tables
-    assert versions == sorted(int(path.name[:4]) for path in MIGRATIONS_DIR.glob("*.sql"))
+    assert versions == [migration.version for migration in discover()]
 
 
 async def test_an_install_without_migrations_refuses_to_start(

@@ -82,10 +82,10 @@ class RecordCommands(Commands):
     async def tournament(
         self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES, fmt: str = FORMATS[0]
     ) -> None:
-        contests = self.bot.services.contests
-        async with contests.reserve(guild_of(interaction), rules, fmt) as draw:  # refusals: private
+        tournaments = self.bot.services.tournaments
+        async with tournaments.reserve(guild_of(interaction), rules, fmt) as draw:  # refusals: private
             await interaction.response.defer(thinking=True)
-            result = await contests.play(draw, player(interaction.user), Progress(interaction))
+            result = await tournaments.play(draw, player(interaction.user), Progress(interaction))
         # Public, with owners' display names in it: a name such as "@everyone" or "<@id>" pings no one.
         if answerable(interaction):
             text, picture = await standings_message(result)
@@ -102,7 +102,7 @@ class RecordCommands(Commands):
     @app_commands.describe(rules="Only tournaments under this rule set (default: any)")
     @app_commands.choices(rules=RULES)
     async def standings(self, interaction: discord.Interaction[Any], rules: str | None = None) -> None:
-        found = await self.bot.services.contests.latest(guild_of(interaction), rules)
+        found = await self.bot.services.tournaments.latest(guild_of(interaction), rules)
         if found is None:
             under = "" if rules is None else f" under {rules}"
             await interaction.response.send_message(

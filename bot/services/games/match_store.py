@@ -1,7 +1,5 @@
 """The service's access to matches: per-match locks, fresh reads, and conditional saves."""
 
-import asyncio
-import weakref
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -10,6 +8,7 @@ import aiosqlite
 from bot.domain.errors import AlreadyPlaying, MatchNotFound, NotThisServersGame, StaleAction
 from bot.domain.matches import Match, Player
 from bot.services.clock import Clock
+from bot.services.keyed_locks import KeyedLocks
 from bot.storage import Database, Row
 from bot.storage import matches as match_table
 from bot.storage import players as player_table
@@ -41,14 +40,7 @@ class MatchStore:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
-        self._locks: weakref.WeakValueDictionary[object, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    def lock(self, key: object) -> asyncio.Lock:
-        """The lock of one match (an int id) or of another key; alive while anyone holds or awaits it."""
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        return lock
+        self.lock = KeyedLocks()  # by match id, or ("channel", id) while a match is created there
 
     async def _row(self, match_id: int) -> Row:
         row = await match_table.get_match(self.db, match_id)

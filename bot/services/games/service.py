@@ -1,10 +1,9 @@
 """The game service: challenges, turns, bots, clocks and exports, one action per match at a time."""
 
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from bot.config import Settings
 from bot.domain.errors import (
     ChallengeClosed,
     ChallengedABot,
@@ -40,7 +39,7 @@ from bot.services.games import house_bot
 from bot.services.games.match_store import Bound, MatchStore
 from bot.services.solver import Solver
 from bot.services.strategies.service import table_bytes, table_from_bytes
-from bot.storage import Database, open_migrated
+from bot.storage import Database
 from bot.storage import matches as match_table
 from bot.storage import strategies as strategy_table
 from bot.storage import turns as turn_table
@@ -55,34 +54,26 @@ Seats = tuple[Player | None, Player | None]
 Seeds = Callable[[], bytes]  # a fresh secret dice seed per game
 
 
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    """How long a challenge waits for its answer, and a person for their turn (the house bot has no clock)."""
+
+    challenge_seconds: float = 600.0
+    turn_seconds: float = 300.0
+
+
 class GameService:
     """Every game action; each call re-reads the match from the database (no game state in memory)."""
 
     def __init__(
-        self,
-        db: Database,
-        settings: Settings,
-        clock: Clock,
-        seeds: Seeds = new_seed,
-        solver: Solver | None = None,
+        self, db: Database, timeouts: Timeouts, clock: Clock, solver: Solver, seeds: Seeds = new_seed
     ) -> None:
-        self.settings = settings
-        self._solver = solver or Solver(settings.solver_cache_dir)
+        self.timeouts = timeouts
+        self._solver = solver
         self._db = db
         self._store = MatchStore(db, clock)
         self._clock = clock
         self._seeds = seeds
-
-    @classmethod
-    async def open(
-        cls, settings: Settings, clock: Clock = time.time, seeds: Seeds = new_seed
-    ) -> "GameService":
-        """Open (creating if needed) and migrate the database at `settings.database_path`."""
-        return cls(await open_migrated(settings.database_path), settings, clock, seeds)
-
-    async def close(self) -> None:
-        """Close the database; the service is unusable afterwards."""
-        await self._db.close()
 
     async def challenge(  # noqa: PLR0917 - positional order is the published API
         self,
@@ -107,7 +98,7 @@ class GameService:
             raise ChallengedYourself
         values = {
             "status": MatchStatus.PENDING.value,
-            "challenge_expires_at": self._clock() + self.settings.challenge_timeout_seconds,
+            "challenge_expires_at": self._clock() + self.timeouts.challenge_seconds,
         }
         state = new_game(rules, goal)
         return await self._create(channel_id, (challenger, opponent), None, state, values, guild_id=guild_id)
@@ -320,7 +311,7 @@ class GameService:
         """When the person to move in `state` runs out of time; None when the bot moves or it is over."""
         if state.over or state.mover == bot_seat:
             return None
-        return self._clock() + self.settings.turn_timeout_seconds
+        return self._clock() + self.timeouts.turn_seconds
 
     def _start(self, bot_seat: int | None, state: State) -> dict[str, Any]:
         """The columns that make a match active: a fresh committed seed, the first turn's clock, and the

@@ -16,6 +16,7 @@ import numpy as np
 
 from bot.domain.errors import (
     BadStrategyName,
+    BadTable,
     EmptyFile,
     FileTooLarge,
     NameTaken,
@@ -137,7 +138,7 @@ def _json_table(data: bytes, ruleset: RuleSet) -> Table:
     try:
         return table_from_json(text, ruleset)
     except BadStrategy as error:
-        raise StrategyRefused(str(error), "bad_table") from None
+        raise BadTable(str(error)) from None
 
 
 class StrategyService:

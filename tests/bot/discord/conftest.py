@@ -14,7 +14,7 @@ from bot.discord.client import now
 from bot.services import Services
 from bot.services.games.service import Seeds
 from tests.bot.discord.harness import Network, World
-from tests.bot.services.conftest import counted_seeds
+from tests.helpers import counted_seeds
 
 GUILD_ID = 424242424242424242
 TURN_TIMEOUT = 300.0

@@ -17,9 +17,9 @@ from bot.discord.contest_embeds import standings_rows, standings_text
 from bot.services import Standing, Tournament
 from hogengine.solver import exact_winrate, tournament_exact
 from hogengine.strategies import Table, always_roll, table_from_function
-from tests.bot.contest.conftest import entries
 from tests.bot.discord.conftest import GUILD_ID
 from tests.bot.discord.harness import World, picture, private, said
+from tests.helpers import entries
 
 RULES = "swine-align"
 
@@ -90,7 +90,7 @@ async def test_the_standings_are_the_solvers(
         standings.description
         == f"Standings table 'exact tournament · swine-align' with 4 entries. {rows[0][1]} leads."
     )
-    stored = await world.services.contests.latest(GUILD_ID, RULES)
+    stored = await world.services.tournaments.latest(GUILD_ID, RULES)
     assert stored is not None and [s.name for s in stored.standings] == [r[1] for r in rows]
 
 
@@ -107,7 +107,7 @@ async def test_the_sampled_format_breaks_ties_exactly_and_its_seed_replays_it(
     for row in rows:
         assert int(row[3]) + int(row[4]) == 3
         assert row[5] == f"{exact_winrate(RULES, tables[row[1]], five).average:.6f}"
-    stored = await world.services.contests.latest(GUILD_ID)
+    stored = await world.services.tournaments.latest(GUILD_ID)
     assert stored is not None and stored.seed is not None
     command = f"hog tournament --rules {RULES} --format sampled --seed {stored.seed}"
     assert result.response.content.splitlines()[-1] == (
@@ -122,15 +122,15 @@ async def test_the_sampled_format_breaks_ties_exactly_and_its_seed_replays_it(
 async def test_a_tournament_outliving_its_answer_posts_the_standings_anew(
     world: World, entered: list[tuple[str, Table]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    contests = world.services.contests
-    play = contests.play
+    tournaments = world.services.tournaments
+    play = tournaments.play
 
     async def for_twenty_minutes(*args: Any, **kwargs: Any) -> Tournament:
         done = await play(*args, **kwargs)
         world.env.backend.advance_clock(20 * 60)  # a class-sized contest: past the 15-minute token
         return done
 
-    monkeypatch.setattr(contests, "play", for_twenty_minutes)
+    monkeypatch.setattr(tournaments, "play", for_twenty_minutes)
 
     await world.mod.slash(world.channel, "hog tournament")
 
@@ -153,14 +153,14 @@ async def test_names_in_the_public_standings_ping_no_one(
         person = world.channel.guild.add_member(world.env.create_user(name))
         await world.upload(person, f"s{number}.json", json.dumps([[number + 4] * 100] * 100).encode())
     if late:
-        play = world.services.contests.play
+        play = world.services.tournaments.play
 
         async def for_twenty_minutes(*args: Any, **kwargs: Any) -> Tournament:
             done = await play(*args, **kwargs)
             world.env.backend.advance_clock(20 * 60)
             return done
 
-        monkeypatch.setattr(world.services.contests, "play", for_twenty_minutes)
+        monkeypatch.setattr(world.services.tournaments, "play", for_twenty_minutes)
 
     await world.mod.slash(world.channel, "hog tournament")
 
@@ -179,12 +179,12 @@ async def test_only_members_who_manage_the_server_start_one(world: World, entere
     errors = world.env.errors_since(world.errors_seen)
     world.errors_seen = world.env.error_cursor
     assert [type(error) for error in errors] == [app_commands.MissingPermissions]
-    assert await world.services.contests.latest(GUILD_ID) is None
+    assert await world.services.tournaments.latest(GUILD_ID) is None
 
 
 async def test_refusals_are_private(world: World, entered: object) -> None:
     too_few = await world.mod.slash(world.channel, "hog tournament", rules="piggy-back")
-    async with world.services.contests.reserve(GUILD_ID):  # one is running on this server
+    async with world.services.tournaments.reserve(GUILD_ID):  # one is running on this server
         running = await world.mod.slash(world.channel, "hog tournament")
 
     assert said(too_few) == "A tournament needs at least two piggy-back strategies on this server."
@@ -205,7 +205,7 @@ async def test_anyone_sees_the_latest_standings_again_privately(world: World, en
     )
     assert said(other_rules).startswith("No tournament has been played on this server under pork-chop yet")
     assert ran.response is not None
-    stored = await world.services.contests.latest(GUILD_ID)
+    stored = await world.services.tournaments.latest(GUILD_ID)
     assert stored is not None
     shown = private(again)
     assert shown.content == f"Played <t:{int(stored.finished_at)}:R>. {ran.response.content}"

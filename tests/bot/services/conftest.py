@@ -1,41 +1,22 @@
-"""Fixtures: a GameService on a real SQLite file in tmp_path, with a clock the test moves by hand and dice
-seeds from a counter (every run rolls the same games)."""
+"""Fixtures: every service, opened as the bot opens them (`Services.open`) on a real SQLite file in
+tmp_path, with a clock the test moves by hand and dice seeds from a counter (every run rolls the same
+games)."""
 
-import hashlib
-import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
 from bot.config import Settings
-from bot.services import GameService, Match, MatchStatus, Player
-from bot.services.games.service import Seeds
+from bot.services import GameService, Match, MatchStatus, Player, Services
+from bot.services.analysis import AnalysisService
+from bot.services.privacy import PrivacyService
+from bot.services.ratings import RatingService
+from bot.services.strategies.service import StrategyService
+from bot.services.tournaments.service import TournamentService
+from bot.storage import Database
 from hogengine.game import State
-
-ALICE = Player(1001, "alice")
-BOB = Player(1002, "bob")
-CAROL = Player(1003, "carol")
-CHANNEL = 555
-
-
-class FakeClock:
-    """Unix time that only moves when told to."""
-
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def counted_seeds() -> Seeds:
-    """Dice seeds from a counter: the SHA-256 of b"hog-0", b"hog-1", ..."""
-    counter = itertools.count()
-    return lambda: hashlib.sha256(b"hog-%d" % next(counter)).digest()
+from tests.helpers import CHANNEL, GUILD, Choose, Duel, FakeClock, PlayOut, counted_seeds
 
 
 @pytest.fixture
@@ -45,17 +26,55 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def settings(tmp_path: Path, solver_cache: Path) -> Settings:
-    return Settings(database_path=tmp_path / "hog.sqlite3", solver_cache_path=solver_cache, _env_file=None)
+    return Settings(
+        database_path=tmp_path / "hog.sqlite3",
+        solver_cache_path=solver_cache,
+        upload_cooldown_seconds=30.0,
+        upload_time_limit_seconds=5.0,
+        _env_file=None,
+    )
 
 
 @pytest.fixture
-async def service(settings: Settings, clock: FakeClock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(settings, clock, counted_seeds())
-    yield svc
-    await svc.close()
+async def services(settings: Settings, clock: FakeClock) -> AsyncIterator[Services]:
+    opened = await Services.open(settings, clock, counted_seeds())
+    yield opened
+    await opened.close()
 
 
-PlayOut = Callable[..., Awaitable[Match]]
+@pytest.fixture
+def service(services: Services) -> GameService:
+    return services.games
+
+
+@pytest.fixture
+def db(services: Services) -> Database:
+    return services.db
+
+
+@pytest.fixture
+def strategies(services: Services) -> StrategyService:
+    return services.strategies
+
+
+@pytest.fixture
+def tournaments(services: Services) -> TournamentService:
+    return services.tournaments
+
+
+@pytest.fixture
+def ratings(services: Services) -> RatingService:
+    return services.ratings
+
+
+@pytest.fixture
+def analysis(services: Services) -> AnalysisService:
+    return services.analysis
+
+
+@pytest.fixture
+def privacy(services: Services) -> PrivacyService:
+    return services.privacy
 
 
 @pytest.fixture
@@ -73,5 +92,20 @@ def play_out(service: GameService) -> PlayOut:
                 played = await service.play(match.id, person.id, match.state.turn, choose(match.state))
             match = played.match
         return match
+
+    return run
+
+
+@pytest.fixture
+def duel(service: GameService, play_out: PlayOut, clock: FakeClock) -> Duel:
+    """A challenge between two people on GUILD, accepted and played to its end."""
+
+    async def run(
+        first: Player, second: Player, rules: str = "swine-align", choose: Choose = lambda s: 4
+    ) -> Match:
+        clock.advance(60)
+        match = await service.challenge(CHANNEL, first, second, rules=rules, guild_id=GUILD)
+        match = await service.accept(match.id, second.id)
+        return await play_out(match, choose)
 
     return run

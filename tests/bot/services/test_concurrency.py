@@ -3,9 +3,8 @@
 import asyncio
 
 from bot.config import Settings
-from bot.services import GameService, MatchStatus, StaleAction
-
-from .conftest import ALICE, BOB, CAROL, CHANNEL, FakeClock
+from bot.services import GameService, MatchStatus, Services, StaleAction
+from tests.helpers import ALICE, BOB, CAROL, CHANNEL, FakeClock
 
 
 async def test_concurrent_presses_take_exactly_one_turn(service: GameService) -> None:
@@ -37,8 +36,8 @@ async def test_two_services_on_one_file_never_lose_or_duplicate_a_turn(
     settings: Settings, clock: FakeClock
 ) -> None:
     """Two processes' worth of services share no locks: the versioned UPDATE alone keeps one winner."""
-    first = await GameService.open(settings, clock)
-    second = await GameService.open(settings, clock)
+    one, other = await Services.open(settings, clock), await Services.open(settings, clock)
+    first, second = one.games, other.games
     try:
         match = await first.accept((await first.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
         collisions = 0
@@ -58,8 +57,8 @@ async def test_two_services_on_one_file_never_lose_or_duplicate_a_turn(
         assert [turn.turn for turn in turns] == list(range(match.state.turn))
         assert collisions > 0  # the presses did race
     finally:
-        await first.close()
-        await second.close()
+        await one.close()
+        await other.close()
 
 
 async def test_concurrent_challenges_leave_one_open_match(service: GameService) -> None:

@@ -20,8 +20,7 @@ from bot.services import (
 )
 from hogengine.dice import commitment
 from hogengine.errors import BadState, UnknownRules
-
-from .conftest import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
+from tests.helpers import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
 
 GUILD = 777
 
@@ -30,7 +29,7 @@ async def test_challenge_accept_and_first_turn(service: GameService, clock: Fake
     match = await service.challenge(CHANNEL, ALICE, BOB, rules="pork-chop", goal=50, guild_id=GUILD)
     assert match.status is MatchStatus.PENDING and match.guild_id == GUILD
     assert (match.challenger, match.opponent) == (ALICE, BOB)
-    assert match.challenge_expires_at == clock.now + service.settings.challenge_timeout_seconds
+    assert match.challenge_expires_at == clock.now + service.timeouts.challenge_seconds
     assert match.seed_hash is None and match.turn_deadline is None
 
     match = await service.accept(match.id, BOB.id)
@@ -38,14 +37,14 @@ async def test_challenge_accept_and_first_turn(service: GameService, clock: Fake
     assert match.seed_hash == commitment(hashlib.sha256(b"hog-0").digest())  # the injected seed source
     assert match.seed is None
     assert match.player_to_move == ALICE and not match.is_bot_turn
-    assert match.turn_deadline == clock.now + service.settings.turn_timeout_seconds
+    assert match.turn_deadline == clock.now + service.timeouts.turn_seconds
 
     clock.advance(10)
     played = await service.play(match.id, ALICE.id, 0, 2)
     assert played.result.choice == 2 and played.result.before.turn == 0
     assert played.match.state == played.result.after
     assert played.match.last_turn is not None and played.match.last_turn.user_id == ALICE.id
-    assert played.match.turn_deadline == clock.now + service.settings.turn_timeout_seconds
+    assert played.match.turn_deadline == clock.now + service.timeouts.turn_seconds
 
 
 async def test_who_may_answer_a_challenge(service: GameService) -> None:

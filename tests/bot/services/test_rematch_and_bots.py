@@ -13,8 +13,7 @@ from bot.services import (
 from bot.services.games.house_bot import choose
 from bot.services.solver import Solver
 from hogengine.game import legal_choices, new_game
-
-from .conftest import ALICE, BOB, CHANNEL, PlayOut
+from tests.helpers import ALICE, BOB, CHANNEL, PlayOut
 
 
 async def test_rematch_needs_both_votes_and_swaps_seats(service: GameService) -> None:

@@ -13,8 +13,7 @@ from hogengine.dice import commitment
 from hogengine.game import State, legal_choices, new_game, resolve
 from hogengine.replay import parse_record, replay
 from hogengine.rules import RULE_SETS
-
-from .conftest import ALICE, BOB, CHANNEL, PlayOut
+from tests.helpers import ALICE, BOB, CHANNEL, PlayOut
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -3,23 +3,24 @@
 import pytest
 
 from bot.config import Settings
-from bot.services import ChallengeClosed, GameService, MatchStatus, StaleAction
-
-from .conftest import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
+from bot.services import ChallengeClosed, GameService, MatchStatus, Services, StaleAction
+from tests.helpers import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
 
 
 async def test_restart_resumes_games_challenges_and_deadlines(
     settings: Settings, clock: FakeClock, play_out: PlayOut
 ) -> None:
-    first = await GameService.open(settings, clock)
+    before_restart = await Services.open(settings, clock)
+    first = before_restart.games
     challenge = await first.challenge(CHANNEL, ALICE, BOB)
     game = await first.vs_bot(CHANNEL + 1, CAROL, rules="pig-fest")
     game = (await first.play(game.id, CAROL.id, 0, 3)).match
     await first.set_message(game.id, CHANNEL + 1, 77)
     before = {match.id: await first.get(match.id) for match in (challenge, game)}
-    await first.close()
+    await before_restart.close()
 
-    second = await GameService.open(settings, clock)
+    after_restart = await Services.open(settings, clock)
+    second = after_restart.games
     try:
         after = {match.id: await second.get(match.id) for match in (challenge, game)}
         assert after == before
@@ -35,14 +36,14 @@ async def test_restart_resumes_games_challenges_and_deadlines(
         with pytest.raises(ChallengeClosed):
             await second.accept(challenge.id, BOB.id)
     finally:
-        await second.close()
+        await after_restart.close()
 
 
 async def test_idle_turn_times_out_into_a_loss(service: GameService, clock: FakeClock) -> None:
     match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
     played = await service.play(match.id, ALICE.id, 0, 2)
     mover = played.match.state.mover
-    clock.advance(service.settings.turn_timeout_seconds - 1)
+    clock.advance(service.timeouts.turn_seconds - 1)
     assert await service.expire_due() == []
     clock.advance(1)
     person = played.match.player_to_move
@@ -59,7 +60,7 @@ async def test_idle_turn_times_out_into_a_loss(service: GameService, clock: Fake
 
 async def test_a_challenge_past_its_expiry_cannot_be_accepted(service: GameService, clock: FakeClock) -> None:
     match = await service.challenge(CHANNEL, ALICE, BOB)
-    clock.advance(service.settings.challenge_timeout_seconds)
+    clock.advance(service.timeouts.challenge_seconds)
     with pytest.raises(ChallengeClosed, match="expired"):
         await service.accept(match.id, BOB.id)
 
@@ -68,6 +69,6 @@ async def test_the_bot_never_times_out(service: GameService, clock: FakeClock, p
     match = await service.vs_bot(CHANNEL, ALICE)
     while not match.is_bot_turn and match.status is MatchStatus.ACTIVE:
         match = (await service.play(match.id, ALICE.id, match.state.turn, 1)).match
-    clock.advance(10 * service.settings.turn_timeout_seconds)
+    clock.advance(10 * service.timeouts.turn_seconds)
     assert await service.expire_due() == []
     assert (await play_out(match)).status is MatchStatus.FINISHED

@@ -13,8 +13,7 @@ from bot.config import Settings
 from bot.services import Services
 from bot.services.solver import Solver
 from hogengine.solver import Solution, solve
-
-from .conftest import ALICE, CHANNEL
+from tests.helpers import ALICE, CHANNEL
 
 GOAL = 12  # small: solved in a blink
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.discord import embeds
-from bot.services import GameService, MatchStatus, Player
+from bot.services import MatchStatus, Player, Services
 from hogengine.cli import main
 from hogengine.events import EventKind
 from hogengine.game import new_game, resolve
@@ -109,7 +109,8 @@ def test_the_solver_agrees_with_the_plain_reference() -> None:
 
 async def test_the_bot_stores_its_hidden_part_and_shows_it_on_the_board(tmp_path: Path) -> None:
     settings = Settings(database_path=tmp_path / "hog.sqlite3", solver_cache_path=tmp_path, _env_file=None)
-    service = await GameService.open(settings)
+    services = await Services.open(settings)
+    service = services.games
     try:
         alice, bob = Player(1, "alice"), Player(2, "bob")
         match = await service.challenge(5, alice, bob, rules="toy", goal=20, guild_id=9)
@@ -127,4 +128,4 @@ async def test_the_bot_stores_its_hidden_part_and_shows_it_on_the_board(tmp_path
         assert fields["alice"].endswith(f"Charge: {replayed.hidden_value(CHARGE, 0)}")
         assert fields["bob"].endswith(f"Charge: {replayed.hidden_value(CHARGE, 1)}")
     finally:
-        await service.close()
+        await services.close()

@@ -13,8 +13,7 @@ from hogengine.events import EventKind
 from hogengine.game import State
 from hogengine.rules.pig_fest import MAX_STREAK
 from hogengine.strategies import always_roll, table_from_function
-from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Duel
-from tests.bot.services.conftest import FakeClock, PlayOut
+from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, Duel, FakeClock, PlayOut
 
 
 async def beat(

@@ -8,8 +8,7 @@ from bot.config import Settings
 from bot.domain.errors import StillPlaying
 from bot.services import Services
 from bot.services.strategies.service import UploadLimits
-
-from .conftest import ALICE, CHANNEL
+from tests.helpers import ALICE, CHANNEL
 
 
 async def test_services_share_the_database_and_take_upload_limits_from_the_settings(tmp_path: Path) -> None:

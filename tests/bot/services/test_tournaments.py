@@ -3,6 +3,7 @@
 import asyncio
 import json
 import random
+import re
 
 import pytest
 
@@ -12,8 +13,7 @@ from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TournamentService
 from hogengine.solver import tournament_exact, tournament_sampled
 from hogengine.strategies import Table
-from tests.bot.contest.conftest import ALICE, BOB, CAROL, GUILD, entries, run_tournament, upload_file
-from tests.bot.services.conftest import FakeClock
+from tests.helpers import ALICE, BOB, CAROL, GUILD, FakeClock, entries, run_tournament, upload_file
 
 RULES = "swine-align"
 
@@ -34,14 +34,14 @@ async def entered(strategies: StrategyService, clock: FakeClock) -> list[tuple[s
 
 
 async def test_exact_standings_are_the_solvers(
-    contests: TournamentService, entered: list[tuple[str, Table]]
+    tournaments: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:
     seen: list[tuple[int, int]] = []
 
     async def progress(done: int, total: int) -> None:
         seen.append((done, total))
 
-    result = await run_tournament(contests, GUILD, BOB, RULES, "exact", progress=progress)
+    result = await run_tournament(tournaments, GUILD, BOB, RULES, "exact", progress=progress)
     assert result.seed is None  # exact win rates need no dice
     expected = tournament_exact(RULES, by_name(entered))
     assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
@@ -53,47 +53,46 @@ async def test_exact_standings_are_the_solvers(
     assert (result.rules, result.format, result.goal, result.started_by) == (RULES, "exact", 100, BOB.id)
     assert seen and seen[-1][0] == seen[-1][1]
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
-    assert await contests.latest(GUILD) == result == await contests.get(result.id)
+    assert await tournaments.latest(GUILD) == result == await tournaments.get(result.id)
 
 
 async def test_sampled_standings_are_the_solvers(
-    contests: TournamentService, entered: list[tuple[str, Table]]
+    tournaments: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:
-    result = await run_tournament(contests, GUILD, ALICE, "fa20", "sampled")
-    seed = f"{random.Random(7).getrandbits(64):016x}"  # the service's first seed, from its Random
-    assert result.seed == seed
-    expected = tournament_sampled(RULES, by_name(entered), random.Random(seed))
+    result = await run_tournament(tournaments, GUILD, ALICE, "fa20", "sampled")
+    assert result.seed is not None and re.fullmatch(r"[0-9a-f]{16}", result.seed)  # what replays it
+    expected = tournament_sampled(RULES, by_name(entered), random.Random(result.seed))
     assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
         (row.name, row.wins, row.tie_break) for row in expected.rows
     ]
-    assert await contests.latest(GUILD, "pork-chop") is None
+    assert await tournaments.latest(GUILD, "pork-chop") is None
 
 
-async def test_refusals(contests: TournamentService, strategies: StrategyService) -> None:
+async def test_refusals(tournaments: TournamentService, strategies: StrategyService) -> None:
     with pytest.raises(TournamentRefused, match="exact or sampled"):
-        await run_tournament(contests, GUILD, ALICE, RULES, "knockout")
+        await run_tournament(tournaments, GUILD, ALICE, RULES, "knockout")
     await upload_file(strategies, GUILD, ALICE, "fours.json", json.dumps([[4] * 100] * 100).encode())
     with pytest.raises(TournamentRefused, match="at least two"):
-        await run_tournament(contests, GUILD, ALICE, RULES)
+        await run_tournament(tournaments, GUILD, ALICE, RULES)
 
 
 async def test_one_tournament_at_a_time_per_server(
-    contests: TournamentService, entered: list[tuple[str, Table]]
+    tournaments: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:
-    first = asyncio.create_task(run_tournament(contests, GUILD, ALICE, RULES, "sampled"))
+    first = asyncio.create_task(run_tournament(tournaments, GUILD, ALICE, RULES, "sampled"))
     await asyncio.sleep(0)  # the first has claimed the server and awaits the database
     with pytest.raises(TournamentRefused, match="already running"):
-        await run_tournament(contests, GUILD, BOB, RULES)
+        await run_tournament(tournaments, GUILD, BOB, RULES)
     await first
-    assert len((await run_tournament(contests, GUILD, BOB, RULES)).standings) == 4
+    assert len((await run_tournament(tournaments, GUILD, BOB, RULES)).standings) == 4
 
 
 async def test_forgotten_owners_leave_anonymous_standings(
-    contests: TournamentService, privacy: PrivacyService, entered: list[tuple[str, Table]]
+    tournaments: TournamentService, privacy: PrivacyService, entered: list[tuple[str, Table]]
 ) -> None:
-    result = await run_tournament(contests, GUILD, ALICE, RULES)
+    result = await run_tournament(tournaments, GUILD, ALICE, RULES)
     await privacy.forget(ALICE.id)
-    after = await contests.get(result.id)
+    after = await tournaments.get(result.id)
     assert after.started_by is None
     for before, now in zip(result.standings, after.standings, strict=True):
         if before.owner_id == ALICE.id:
@@ -103,7 +102,7 @@ async def test_forgotten_owners_leave_anonymous_standings(
 
 
 async def test_a_strategy_deleted_while_the_tournament_runs_keeps_its_place(
-    contests: TournamentService, strategies: StrategyService, entered: list[tuple[str, Table]]
+    tournaments: TournamentService, strategies: StrategyService, entered: list[tuple[str, Table]]
 ) -> None:
     deleted = []
 
@@ -111,7 +110,7 @@ async def test_a_strategy_deleted_while_the_tournament_runs_keeps_its_place(
         if not deleted:
             deleted.append(await strategies.delete(GUILD, "sixes", BOB.id))
 
-    result = await run_tournament(contests, GUILD, ALICE, RULES, progress=progress)
+    result = await run_tournament(tournaments, GUILD, ALICE, RULES, progress=progress)
 
     assert deleted
     expected = tournament_exact(RULES, by_name(entered))
@@ -120,11 +119,11 @@ async def test_a_strategy_deleted_while_the_tournament_runs_keeps_its_place(
     ]
     sixes = next(s for s in result.standings if s.name == "sixes")
     assert (sixes.strategy_id, sixes.owner_id, sixes.owner_name) == (None, BOB.id, "bob")
-    assert await contests.latest(GUILD) == result
+    assert await tournaments.latest(GUILD) == result
 
 
 async def test_an_owner_forgotten_while_the_tournament_runs_is_anonymous_in_it(
-    contests: TournamentService, privacy: PrivacyService, entered: list[tuple[str, Table]]
+    tournaments: TournamentService, privacy: PrivacyService, entered: list[tuple[str, Table]]
 ) -> None:
     forgotten = []
 
@@ -132,7 +131,7 @@ async def test_an_owner_forgotten_while_the_tournament_runs_is_anonymous_in_it(
         if not forgotten:
             forgotten.append(await privacy.forget(ALICE.id))  # she started it and owns two entries
 
-    result = await run_tournament(contests, GUILD, ALICE, RULES, progress=progress)
+    result = await run_tournament(tournaments, GUILD, ALICE, RULES, progress=progress)
 
     assert forgotten and result.started_by is None
     expected = tournament_exact(RULES, by_name(entered))

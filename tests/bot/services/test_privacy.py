@@ -10,8 +10,7 @@ from bot.services.strategies.service import StrategyService
 from bot.storage import Database
 from bot.storage import strategies as strategy_table
 from bot.storage.privacy import CLEARED, DELETED, REPOINTED
-from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4, Duel, upload_file
-from tests.bot.services.conftest import FakeClock, PlayOut
+from tests.helpers import ALICE, BOB, CHANNEL, GUILD, ROLL_4, Duel, FakeClock, PlayOut, upload_file
 
 
 async def test_forget_me(

@@ -31,8 +31,7 @@ from hogengine.errors import UnknownRules
 from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
-from tests.bot.contest.conftest import ALICE, BOB, CHANNEL, GUILD, ROLL_4, run_tournament, upload_file
-from tests.bot.services.conftest import FakeClock, PlayOut
+from tests.helpers import ALICE, BOB, CHANNEL, GUILD, ROLL_4, FakeClock, PlayOut, run_tournament, upload_file
 
 RULES = "swine-align"
 SCORE_MOD = b"def final_strategy(score, opponent_score):\n    return score % 11\n"
@@ -302,17 +301,17 @@ async def test_identical_tables_are_recognised(strategies: StrategyService, cloc
 
 
 async def test_unknown_rules_are_refused_before_anything_runs(
-    strategies: StrategyService, contests: TournamentService, ratings: RatingService
+    strategies: StrategyService, tournaments: TournamentService, ratings: RatingService
 ) -> None:
     with pytest.raises(UnknownRules, match="bogus"):
         await strategies.admit(GUILD, ALICE, "four.py", 100, rules="bogus")
     with pytest.raises(UnknownRules, match="bogus"):
         await strategies.active(GUILD, rules="bogus")
     with pytest.raises(UnknownRules, match="bogus"):
-        await run_tournament(contests, GUILD, ALICE, "bogus")
+        await run_tournament(tournaments, GUILD, ALICE, "bogus")
     with pytest.raises(UnknownRules, match="bogus"):
         await ratings.leaderboard("bogus")
-    assert await contests.latest(GUILD) is None
+    assert await tournaments.latest(GUILD) is None
 
 
 async def test_opponent_lookup_checks_rules(strategies: StrategyService) -> None:

@@ -7,8 +7,7 @@ from bot.services import GameService, MatchNotFound, NotYourGame
 from bot.services.analysis import AnalysisService, replayed
 from hogengine.analysis import MISTAKE
 from hogengine.solver import solve
-from tests.bot.contest.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
-from tests.bot.services.conftest import PlayOut
+from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, PlayOut
 
 
 async def test_series_and_costs_are_the_solvers_values(

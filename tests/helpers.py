@@ -1,0 +1,79 @@
+"""Builders the tests share: people, a hand-moved clock, counted dice seeds, tournament entries, and the
+steps the bot takes around an upload or a tournament. Fixtures live in the conftests; these are imported."""
+
+import hashlib
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import numpy as np
+
+from bot.services import Match, Player, Tournament, Upload
+from bot.services.games.service import Seeds
+from bot.services.strategies.service import StrategyService
+from bot.services.tournaments.progress import Progress
+from bot.services.tournaments.service import TournamentService
+from hogengine.game import State
+from hogengine.strategies import Table, always_roll, course_table, table_from_function
+
+ALICE = Player(1001, "alice")
+BOB = Player(1002, "bob")
+CAROL = Player(1003, "carol")
+GUILD = 777
+CHANNEL = 555
+ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
+Choose = Callable[[State], int]
+PlayOut = Callable[..., Awaitable[Match]]  # (match, choose=...) -> the match played to its end
+Duel = Callable[..., Awaitable[Match]]  # (first, second, rules=..., choose=...) -> a played challenge
+
+
+class FakeClock:
+    """Unix time that only moves when told to."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def counted_seeds() -> Seeds:
+    """Dice seeds from a counter: the SHA-256 of b"hog-0", b"hog-1", ..."""
+    counter = itertools.count()
+    return lambda: hashlib.sha256(b"hog-%d" % next(counter)).digest()
+
+
+def entries() -> list[tuple[str, Table]]:
+    """Four swine-align tournament entries: always 4, always 6, the course strategy, and a mixed table."""
+    mixed = np.where(np.arange(100)[:, None] > np.arange(100)[None, :], 3, 7).astype(np.int8)
+    return [
+        ("fours", table_from_function(always_roll(4), "swine-align")),
+        ("sixes", table_from_function(always_roll(6), "swine-align")),
+        ("course", course_table("swine-align")),
+        ("mixed", mixed),
+    ]
+
+
+async def upload_file(
+    strategies: StrategyService, guild_id: int, owner: Player, filename: str, data: bytes, **options: Any
+) -> Upload:
+    """`admit` then `evaluate`, as the bot does with a file it downloaded."""
+    ticket = await strategies.admit(guild_id, owner, filename, len(data), **options)
+    return await strategies.evaluate(ticket, data)
+
+
+async def run_tournament(
+    tournaments: TournamentService,
+    guild_id: int,
+    started_by: Player,
+    rules: str = "swine-align",
+    fmt: str = "exact",
+    *,
+    progress: Progress | None = None,
+) -> Tournament:
+    """`reserve` then `play`, as `/hog tournament` does."""
+    async with tournaments.reserve(guild_id, rules, fmt) as draw:
+        return await tournaments.play(draw, started_by, progress)
