@@ -1,21 +1,19 @@
 """The analysis of a game, as the Analysis button and `/hog analyze` show it: privately, with a chart."""
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discord import contest_embeds
-from bot.discord.cogs.common import guild_of
+from bot.discord.commands.common import guild_of
+from bot.discord.parts import Parts
 from bot.discord.pictures import rendered, shown_in
 from bot.images import win_probability_chart
 
-if TYPE_CHECKING:
-    from bot.discord.client import HogBot
 
-
-async def send_analysis(bot: "HogBot", interaction: discord.Interaction[Any], match_id: int) -> None:
+async def send_analysis(parts: Parts, interaction: discord.Interaction[Any], match_id: int) -> None:
     """Answer an interaction acknowledged with a private "thinking…": the solver may take seconds."""
-    found = await bot.services.analysis.analyse(
+    found = await parts.services.analysis.analyse(
         match_id, guild_id=guild_of(interaction), user_id=interaction.user.id
     )
     chart = await rendered(win_probability_chart, found.analysis.series, found.names)

@@ -11,22 +11,19 @@ from discord.ext import commands, tasks
 
 from bot.config import Settings
 from bot.discord.boards import Boards
-from bot.discord.cogs.hog import HogCog
+from bot.discord.commands.hog import HogCog
 from bot.discord.errors import HogTree
+from bot.discord.parts import Parts
 from bot.discord.views import ITEMS
 from bot.health import beat
-from bot.services import Match, Services
+from bot.services import Services
+from bot.services.games.follow_up import FollowUp
 from hogengine.sandbox import make_undumpable
 
 log = logging.getLogger(__name__)
 
 # Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 to 30 s).
 TICKS_PER_TIMEOUT = 20
-# The house bot tries a move up to BOT_MOVE_ATTEMPTS times in a row, waiting BOT_RETRY_SECONDS times the
-# failures so far after each failure; past that the clock starts it over at a later tick (each tick looks
-# for every game waiting for the bot).
-BOT_MOVE_ATTEMPTS = 3
-BOT_RETRY_SECONDS = 2.0
 # Hog never joins a voice channel: discord.py's start-up warnings about voice libraries are only noise.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -42,6 +39,7 @@ class HogBot(commands.Bot):
 
     services: Services
     boards: Boards
+    parts: Parts
 
     def __init__(
         self,
@@ -61,7 +59,6 @@ class HogBot(commands.Bot):
         self.settings = settings
         self._services = services
         self.sync_global = sync_global
-        self._bot_moves: dict[int, asyncio.Task[None]] = {}  # by match id: at most one per match
         self._gateway_up = False
 
     async def setup_hook(self) -> None:
@@ -70,7 +67,11 @@ class HogBot(commands.Bot):
         make_undumpable()  # no other process of this user may read the token from our memory
         self.services = self._services or await Services.open(self.settings, clock=now)
         self.boards = Boards(self, self.services.games)
-        await self.add_cog(HogCog(self))
+        follow_up = FollowUp(
+            self.services.games, self.services.ratings, self.settings.bot_move_delay_seconds, self.redraw
+        )
+        self.parts = Parts(self.services, self.boards, follow_up)
+        await self.add_cog(HogCog(self.parts))
         self.add_dynamic_items(*ITEMS)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
@@ -87,53 +88,6 @@ class HogBot(commands.Bot):
         if self.sync_global:
             synced = await self.tree.sync()
             log.info("synced %d command(s) globally", len(synced))
-
-    async def moved_on(self, match: Match) -> None:
-        """After a match changed: let the house bot move if it is its turn; rate a finished game. Never
-        raises: a rating that fails is logged (the game is stored either way, and the next game to end
-        rates it too), so the board is still shown."""
-        if match.is_bot_turn:
-            self.schedule_bot(match.id)
-        elif not match.status.is_open:
-            try:
-                await self.services.ratings.record()
-            except Exception:
-                log.exception("could not rate a finished game", extra={"match": match.id})
-
-    def schedule_bot(self, match_id: int) -> None:
-        """Let the house bot play its turn(s) in this match after a short pause, unless it already is."""
-        running = self._bot_moves.get(match_id)
-        if running is not None and not running.done():
-            return
-        task = asyncio.create_task(self._bot_moves_in(match_id), name=f"hog-bot-move-{match_id}")
-        self._bot_moves[match_id] = task
-        task.add_done_callback(lambda done: self._forget_bot_move(match_id, done))
-
-    def _forget_bot_move(self, match_id: int, task: asyncio.Task[None]) -> None:
-        if self._bot_moves.get(match_id) is task:
-            del self._bot_moves[match_id]
-
-    async def _bot_moves_in(self, match_id: int) -> None:
-        """Play the bot's turns while it is to move, each after the pause, each shown on the board; a failed
-        turn is tried again a few times (a board that cannot be shown never stops the bot)."""
-        where = {"match": match_id}
-        failures = 0
-        while True:
-            pause = BOT_RETRY_SECONDS * failures if failures else self.settings.bot_move_delay_seconds
-            await asyncio.sleep(pause)
-            try:
-                played = await self.services.games.bot_turn(match_id)
-            except Exception:
-                failures += 1
-                if failures >= BOT_MOVE_ATTEMPTS:
-                    log.exception("the house bot could not move; the clock will start it over", extra=where)
-                    return
-                log.warning("the house bot could not move; trying again", exc_info=True, extra=where)
-                continue
-            failures = 0
-            if played is None:
-                return
-            await self.redraw(match_id)
 
     async def redraw(self, match_id: int) -> None:
         """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
@@ -177,17 +131,15 @@ class HogBot(commands.Bot):
             return
         for match in closed:  # each on its own: one game that cannot be shown must not hold up the rest
             await self.redraw(match.id)
-            await self.moved_on(match)
+            await self.parts.follow_up.moved_on(match)
         for match_id in waiting:
-            self.schedule_bot(match_id)
+            self.parts.follow_up.schedule(match_id)
 
     async def close(self) -> None:
         """Stop the clock and the bot's moves, close Discord, then the services (pools, then database)."""
         self.clock.cancel()
-        moves = list(self._bot_moves.values())
-        for task in moves:
-            task.cancel()
-        await asyncio.gather(*moves, return_exceptions=True)
+        if hasattr(self, "parts"):
+            await self.parts.follow_up.close()
         await super().close()
         if hasattr(self, "services"):
             await self.services.close()

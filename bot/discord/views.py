@@ -6,17 +6,15 @@ The turn number makes a stale or double press a StaleAction.
 """
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import discord
 
 from bot.discord.analysis import send_analysis
 from bot.discord.errors import report
+from bot.discord.parts import Parts, parts_of
 from bot.services import Match, MatchOver, MatchStatus
 from hogengine.game import choice_label, legal_choices
-
-if TYPE_CHECKING:
-    from bot.discord.client import HogBot
 
 ROW = 5  # buttons per row
 REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
@@ -37,11 +35,11 @@ class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(
             await interaction.response.defer(
                 ephemeral=self.ANSWERS_PRIVATELY, thinking=self.ANSWERS_PRIVATELY
             )
-            await self.press(interaction, cast("HogBot", interaction.client))
+            await self.press(interaction, parts_of(interaction))
         except Exception as error:
             await report(interaction, error, self.match_id)
 
-    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         """What the button does once the press is acknowledged."""
         raise NotImplementedError
 
@@ -65,14 +63,18 @@ class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P
         label = getattr(item, "label", None) or ""
         return cls(int(match["match"]), int(match["turn"]), int(match["choice"]), label)
 
-    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         try:
-            played = await bot.services.games.play(self.match_id, interaction.user.id, self.turn, self.choice)
+            played = await parts.services.games.play(
+                self.match_id, interaction.user.id, self.turn, self.choice
+            )
         except MatchOver:
-            await bot.boards.show(self.match_id, interaction)  # its last redraw failed: no live buttons
+            await parts.boards.show(self.match_id, interaction)  # its last redraw failed: no live buttons
             raise
-        await bot.moved_on(played.match)  # the house bot moves whether or not the board can be shown
-        await bot.boards.show(self.match_id, interaction)
+        await parts.follow_up.moved_on(
+            played.match
+        )  # the house bot moves whether or not the board can be shown
+        await parts.boards.show(self.match_id, interaction)
 
 
 class ChallengeButton(HogButton, template=r"hog:(?P<action>accept|decline|cancel):(?P<match>\d+)"):
@@ -98,10 +100,10 @@ class ChallengeButton(HogButton, template=r"hog:(?P<action>accept|decline|cancel
     ) -> "ChallengeButton":
         return cls(match["action"], int(match["match"]))
 
-    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        answer = getattr(bot.services.games, self.action)
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
+        answer = getattr(parts.services.games, self.action)
         await answer(self.match_id, interaction.user.id)
-        await bot.boards.show(self.match_id, interaction)
+        await parts.boards.show(self.match_id, interaction)
 
 
 class RematchButton(HogButton, template=r"hog:rematch:(?P<match>\d+)"):
@@ -120,14 +122,14 @@ class RematchButton(HogButton, template=r"hog:rematch:(?P<match>\d+)"):
     ) -> "RematchButton":
         return cls(int(match["match"]))
 
-    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        rematch = await bot.services.games.rematch(self.match_id, interaction.user.id)
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
+        rematch = await parts.services.games.rematch(self.match_id, interaction.user.id)
         try:
             if rematch is not None:
-                await bot.boards.post(rematch.id, interaction)  # if it cannot be, the vote is taken back
-                await bot.moved_on(rematch)
+                await parts.boards.post(rematch.id, interaction)  # if it cannot be, the vote is taken back
+                await parts.follow_up.moved_on(rematch)
         finally:
-            await bot.boards.show(self.match_id, interaction)
+            await parts.boards.show(self.match_id, interaction)
 
 
 class AnalysisButton(HogButton, template=r"hog:analysis:(?P<match>\d+)"):
@@ -148,8 +150,8 @@ class AnalysisButton(HogButton, template=r"hog:analysis:(?P<match>\d+)"):
     ) -> "AnalysisButton":
         return cls(int(match["match"]))
 
-    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        await send_analysis(bot, interaction, self.match_id)
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
+        await send_analysis(parts, interaction, self.match_id)
 
 
 class ForgetButton(HogButton, template=r"hog:forget"):
@@ -169,8 +171,8 @@ class ForgetButton(HogButton, template=r"hog:forget"):
     ) -> "ForgetButton":
         return cls()
 
-    async def press(self, interaction: discord.Interaction[Any], bot: "HogBot") -> None:
-        done = await bot.services.privacy.forget(interaction.user.id)
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
+        done = await parts.services.privacy.forget(interaction.user.id)
         text = (
             f"Done: {done.strategies_deleted} strategy version(s) deleted and {done.matches_anonymised} "
             "game(s) now played by an anonymous player."

@@ -12,9 +12,9 @@ import pytest
 from tests.bot.discord.harness import World, picture, private
 
 RENDERERS = (
-    "bot.discord.cogs.strategies.strategy_heatmap",
-    "bot.discord.cogs.records.standings_table",
-    "bot.discord.cogs.records.rating_history_chart",
+    "bot.discord.commands.strategies.strategy_heatmap",
+    "bot.discord.commands.records.standings_table",
+    "bot.discord.commands.records.rating_history_chart",
     "bot.discord.analysis.win_probability_chart",
 )
 

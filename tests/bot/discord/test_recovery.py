@@ -8,8 +8,9 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.config import Settings
-from bot.discord.client import BOT_MOVE_ATTEMPTS, BOT_RETRY_SECONDS
 from bot.services import MatchStatus, Played
+from bot.services.games.follow_up import MOVE_ATTEMPTS as BOT_MOVE_ATTEMPTS
+from bot.services.games.follow_up import RETRY_SECONDS as BOT_RETRY_SECONDS
 from tests.bot.discord.conftest import TURN_TIMEOUT
 from tests.bot.discord.harness import Network, World, fields, labels, said
 

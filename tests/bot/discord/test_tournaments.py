@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.discord.cogs.records import Progress
+from bot.discord.commands.records import Progress
 from bot.discord.contest_embeds import standings_rows, standings_text
 from bot.services import Standing, Tournament
 from hogengine.solver import exact_winrate, tournament_exact

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.discord import contest_embeds
 from bot.discord.analysis import send_analysis
-from bot.discord.cogs.common import RULES, Commands, guild_of, player
+from bot.discord.commands.common import RULES, Commands, guild_of, player
 from bot.discord.embeds import timestamp
 from bot.discord.pictures import rendered, shown_in
 from bot.discord.views import ForgetButton
@@ -82,7 +82,7 @@ class RecordCommands(Commands):
     async def tournament(
         self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES, fmt: str = FORMATS[0]
     ) -> None:
-        tournaments = self.bot.services.tournaments
+        tournaments = self.parts.services.tournaments
         async with tournaments.reserve(guild_of(interaction), rules, fmt) as draw:  # refusals: private
             await interaction.response.defer(thinking=True)
             result = await tournaments.play(draw, player(interaction.user), Progress(interaction))
@@ -94,7 +94,7 @@ class RecordCommands(Commands):
             )
         else:  # a long tournament outlived the answer's token: the standings come as a new message
             text, picture = await standings_message(result, f"{interaction.user.mention}: ")
-            channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
+            channel = interaction.client.get_partial_messageable(interaction.channel_id or 0)
             starter = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
             await channel.send(text, file=picture, allowed_mentions=starter)
 
@@ -102,7 +102,7 @@ class RecordCommands(Commands):
     @app_commands.describe(rules="Only tournaments under this rule set (default: any)")
     @app_commands.choices(rules=RULES)
     async def standings(self, interaction: discord.Interaction[Any], rules: str | None = None) -> None:
-        found = await self.bot.services.tournaments.latest(guild_of(interaction), rules)
+        found = await self.parts.services.tournaments.latest(guild_of(interaction), rules)
         if found is None:
             under = "" if rules is None else f" under {rules}"
             await interaction.response.send_message(
@@ -124,7 +124,7 @@ class RecordCommands(Commands):
     @app_commands.describe(rules="The rule set")
     @app_commands.choices(rules=RULES)
     async def leaderboard(self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES) -> None:
-        found = await self.bot.services.ratings.leaderboard(rules, guild_id=guild_of(interaction))
+        found = await self.parts.services.ratings.leaderboard(rules, guild_id=guild_of(interaction))
         await interaction.response.send_message(
             embed=contest_embeds.leaderboard(found, rules), ephemeral=True
         )
@@ -133,7 +133,9 @@ class RecordCommands(Commands):
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await self.bot.services.ratings.stats(player(user or interaction.user), guild_of(interaction))
+        found = await self.parts.services.ratings.stats(
+            player(user or interaction.user), guild_of(interaction)
+        )
         embed = contest_embeds.stats(found)
         if not found.rating_history:
             await interaction.followup.send(embed=embed, ephemeral=True)
@@ -145,7 +147,7 @@ class RecordCommands(Commands):
     @app_commands.describe(user="Whose games (default: yours)")
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         who = user or interaction.user
-        found = await self.bot.services.ratings.history(who.id, guild_of(interaction))
+        found = await self.parts.services.ratings.history(who.id, guild_of(interaction))
         embed = contest_embeds.history(found, who.display_name)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -153,7 +155,7 @@ class RecordCommands(Commands):
     @app_commands.describe(match="The match number (in the board's footer)")
     async def analyze(self, interaction: discord.Interaction[Any], match: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send_analysis(self.bot, interaction, match)
+        await send_analysis(self.parts, interaction, match)
 
     @app_commands.command(name="forget-me", description="Delete your strategies and your name from records")
     async def forget_me(self, interaction: discord.Interaction[Any]) -> None:

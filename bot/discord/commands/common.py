@@ -1,16 +1,14 @@
 """What every group of `/hog` commands shares: rule-set choices, who is asking, and where."""
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.parts import Parts
 from bot.services import Player
 from hogengine.rules import RULE_SETS
-
-if TYPE_CHECKING:
-    from bot.discord.client import HogBot
 
 RULES = [app_commands.Choice(name=rules.title[:100], value=rules.id) for rules in RULE_SETS]
 
@@ -19,7 +17,7 @@ class Commands(commands.Cog):
     """A part of the `/hog` cog, never added alone: the cog class inherits the parts, and discord.py
     collects their commands along its MRO."""
 
-    bot: "HogBot"
+    parts: Parts
 
 
 def player(user: discord.abc.User) -> Player:

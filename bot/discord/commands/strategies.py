@@ -1,29 +1,27 @@
 """`/hog upload strategy`, `/hog strategies`, `/hog strategy show|delete`, and strategy-name autocomplete."""
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.utils import escape_markdown
 
 from bot.discord import contest_embeds
-from bot.discord.cogs.common import RULES, Commands, guild_of, player
+from bot.discord.commands.common import RULES, Commands, guild_of, player
 from bot.discord.errors import explain, reply
+from bot.discord.parts import parts_of
 from bot.discord.pictures import rendered, shown_in
 from bot.images import strategy_heatmap
 from bot.services import MAX_NAME, HogError, Services, StoredStrategy, choice_labels
 from hogengine.rules import DEFAULT_RULES
-
-if TYPE_CHECKING:
-    from bot.discord.client import HogBot
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 Choices = list[app_commands.Choice[str]]
 
 
 def _services(interaction: discord.Interaction[Any]) -> Services:
-    return cast("HogBot", interaction.client).services
+    return parts_of(interaction).services
 
 
 def _named(strategies: Sequence[StoredStrategy], current: str) -> Choices:
@@ -85,7 +83,7 @@ class StrategyCommands(Commands):
         name: app_commands.Range[str, 1, MAX_NAME] | None = None,
         rules: str = DEFAULT_RULES,
     ) -> None:
-        strategies = self.bot.services.strategies
+        strategies = self.parts.services.strategies
         ticket = await strategies.admit(  # refusals here come before anything is downloaded
             guild_of(interaction), player(interaction.user), file.filename, file.size, name=name, rules=rules
         )
@@ -111,7 +109,7 @@ class StrategyCommands(Commands):
         self, interaction: discord.Interaction[Any], user: discord.User | None = None
     ) -> None:
         owner = None if user is None else user.id
-        found = await self.bot.services.strategies.active(guild_of(interaction), owner)
+        found = await self.parts.services.strategies.active(guild_of(interaction), owner)
         title = (
             "Strategies on this server"
             if user is None
@@ -125,7 +123,7 @@ class StrategyCommands(Commands):
     @app_commands.autocomplete(name=any_strategy)
     async def show_strategy(self, interaction: discord.Interaction[Any], name: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        strategies = self.bot.services.strategies
+        strategies = self.parts.services.strategies
         found = await strategies.show(guild_of(interaction), name)
         versions = len(await strategies.history(guild_of(interaction), name))
         picture = await heatmap(found)
@@ -136,6 +134,8 @@ class StrategyCommands(Commands):
     @app_commands.describe(name="Your strategy's name")
     @app_commands.autocomplete(name=own_strategy)
     async def delete_strategy(self, interaction: discord.Interaction[Any], name: str) -> None:
-        deleted = await self.bot.services.strategies.delete(guild_of(interaction), name, interaction.user.id)
+        deleted = await self.parts.services.strategies.delete(
+            guild_of(interaction), name, interaction.user.id
+        )
         gone = escape_markdown(deleted.name)
         await reply(interaction, f"Deleted **{gone}** and its history. Past games keep their copy.")

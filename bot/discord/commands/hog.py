@@ -3,24 +3,22 @@ with the strategy and record commands of the other modules of this package."""
 
 import io
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import embeds
-from bot.discord.cogs.common import RULES, guild_of, player
-from bot.discord.cogs.records import RecordCommands
-from bot.discord.cogs.strategies import StrategyCommands, strategy_for_rules
+from bot.discord.commands.common import RULES, guild_of, player
+from bot.discord.commands.records import RecordCommands
+from bot.discord.commands.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
+from bot.discord.parts import Parts
 from bot.domain.errors import NoOpenGame
 from bot.services import HOUSE_LEVELS, BotLevel, Match, MatchStatus
 from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
-
-if TYPE_CHECKING:
-    from bot.discord.client import HogBot
 
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in HOUSE_LEVELS]
 Goal = app_commands.Range[int, 1, 100]
@@ -36,12 +34,12 @@ class HogCog(
 ):
     """Every slash command; each one is a service call or two and a message."""
 
-    def __init__(self, bot: "HogBot") -> None:
-        self.bot = bot
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
         super().__init__()
 
     async def _my_match(self, interaction: discord.Interaction[Any]) -> Match:
-        games = self.bot.services.games
+        games = self.parts.services.games
         match = await games.open_match_in_channel(interaction.channel_id or 0, interaction.user.id)
         if match is None:
             raise NoOpenGame
@@ -69,7 +67,7 @@ class HogCog(
         if strategy is not None:
             await self._versus(interaction, rules, goal, strategy, owner=opponent)
             return
-        match = await self.bot.services.games.challenge(
+        match = await self.parts.services.games.challenge(
             interaction.channel_id or 0,
             player(interaction.user),
             player(opponent),
@@ -78,7 +76,7 @@ class HogCog(
             goal,
             guild_id=guild_of(interaction),
         )
-        await self.bot.boards.post(match.id, interaction)
+        await self.parts.boards.post(match.id, interaction)
 
     @app_commands.command(name="vs-bot", description="Play against the house bot, or a stored strategy")
     @app_commands.describe(
@@ -100,7 +98,7 @@ class HogCog(
         if strategy is not None:
             await self._versus(interaction, rules, goal, strategy)
             return
-        match = await self.bot.services.games.vs_bot(
+        match = await self.parts.services.games.vs_bot(
             interaction.channel_id or 0,
             player(interaction.user),
             rules or DEFAULT_RULES,
@@ -108,7 +106,7 @@ class HogCog(
             level,
             guild_id=guild_of(interaction),
         )
-        await self.bot.boards.post(match.id, interaction)
+        await self.parts.boards.post(match.id, interaction)
 
     async def _versus(
         self,
@@ -119,7 +117,7 @@ class HogCog(
         owner: discord.abc.User | None = None,
     ) -> None:
         """A game against a stored strategy (someone's, or `owner`'s), under its own rules, at once."""
-        services = self.bot.services
+        services = self.parts.services
         guild = guild_of(interaction)
         stored = await services.strategies.opponent(
             guild, name, rules, None if owner is None else player(owner)
@@ -132,22 +130,22 @@ class HogCog(
             strategy=stored,
             guild_id=guild,
         )
-        await self.bot.boards.post(match.id, interaction)
+        await self.parts.boards.post(match.id, interaction)
 
     @app_commands.command(name="forfeit", description="Give up your game (or withdraw your challenge) here")
     async def forfeit(self, interaction: discord.Interaction[Any]) -> None:
         match = await self._my_match(interaction)
-        closed = await self.bot.services.games.forfeit(match.id, interaction.user.id)
+        closed = await self.parts.services.games.forfeit(match.id, interaction.user.id)
         gave_up = closed.status is MatchStatus.FORFEIT
         await reply(interaction, "You gave up. Good game!" if gave_up else "You withdrew the challenge.")
-        await self.bot.boards.show(match.id)
-        await self.bot.moved_on(closed)
+        await self.parts.boards.show(match.id)
+        await self.parts.follow_up.moved_on(closed)
 
     @app_commands.command(name="hint", description="Ask the solver for the best move (only you see it)")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         match = await self._my_match(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hint = await self.bot.services.games.hint(match.id, interaction.user.id)
+        hint = await self.parts.services.games.hint(match.id, interaction.user.id)
 
         def label(choice: int) -> str:
             return choice_label(hint.state, choice)
@@ -163,7 +161,7 @@ class HogCog(
     @app_commands.command(name="export", description="Download a game as `hog replay` input")
     @app_commands.describe(match="The match number (in the board's footer)")
     async def export(self, interaction: discord.Interaction[Any], match: int) -> None:
-        replay = await self.bot.services.games.export(
+        replay = await self.parts.services.games.export(
             match, guild_id=guild_of(interaction), user_id=interaction.user.id
         )
         name = f"hog-match-{match}.json"
