@@ -30,7 +30,14 @@ def whole_number(text: str) -> int | None:
 def shown(value: object, limit: int = SHOWN) -> str:
     """`value` quoted for an error line: its repr, cut to `limit` characters and saying how long it was."""
     if isinstance(value, str):
-        return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value)} characters)"
+        most = limit + 2  # `limit` characters and their quotes
+        text = repr(value)
+        if len(text) <= most:
+            return text
+        cut = value[:limit]
+        while len(repr(cut)) > most:  # escapes (\x1f, \U0001089f) make a repr up to ten times longer
+            cut = cut[:-1]
+        return f"{cut!r}... ({len(value)} characters)"
     if is_whole(value):
         if value.bit_length() > SAFE_BITS:  # str() could exceed Python's digit limit: estimate instead
             return f"a number of about {int(value.bit_length() * LOG10_2) + 1} digits"

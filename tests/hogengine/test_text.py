@@ -27,6 +27,16 @@ def test_a_quoted_value_is_never_long(value):
     assert len(shown(value)) <= 100
 
 
+def test_a_short_text_of_escapes_is_cut_by_its_quoted_length():
+    """Found by Hypothesis: 25 characters whose repr is over 100 (each escape is up to ten characters)."""
+    text = "0" * 13 + "\x1f" * 3 + "\U0001089f" * 9
+
+    quoted = shown(text)
+
+    assert len(quoted) <= 100 and quoted.endswith("... (25 characters)")
+    assert quoted.startswith("'0000000000000\\x1f")
+
+
 def test_a_long_list_of_names_says_how_many_are_left_out():
     assert listed(["a", "b"]) == "'a', 'b'"
     assert listed([f"k{n}" for n in range(20_000)]) == "'k0', 'k1', 'k2' and 19997 more"
