@@ -9,8 +9,6 @@ from bot.discord.embeds import timestamp
 from bot.images.standings import fitted
 from bot.services import (
     MAX_NAME,
-    PERFECT,
-    SCORE_ONLY,
     HistoryEntry,
     MatchAnalysis,
     MatchStatus,
@@ -23,12 +21,13 @@ from bot.services import (
 from hogengine.analysis import MISTAKE, Move
 from hogengine.game import State, choice_label
 from hogengine.rules import get_rules
+from hogengine.solver import BEST_TABLE, PERFECT
 
 GOOD = discord.Colour.green()
 BAD = discord.Colour.red()
 INFO = discord.Colour.blurple()
 # How the reference opponents read: the perfect bot is the one `/hog vs-bot level:perfect` plays.
-OPPONENTS = {PERFECT: "the perfect bot", SCORE_ONLY: "the best score-only table"}
+OPPONENTS = {PERFECT: "the perfect bot", BEST_TABLE: "the best score-only table"}
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
 STANDINGS_HEADER = ("#", "strategy", "owner", "wins", "losses", "tie-break")
 # The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).

@@ -10,7 +10,7 @@ from hogengine.strategies import Table
 class Matchup:
     """The exact win rate of a strategy against one reference opponent, per seat and on average."""
 
-    opponent: str  # "always_roll(4)", ..., "perfect" (the perfect player; see figures.PERFECT)
+    opponent: str  # "always_roll(4)", ..., "perfect" (hogengine.solver.PERFECT), "best-table" (BEST_TABLE)
     first: float  # moving first
     second: float  # moving second
     average: float

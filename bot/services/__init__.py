@@ -35,7 +35,6 @@ from bot.domain.tournaments import Standing, Tournament
 from bot.services.application import Services
 from bot.services.clock import Clock
 from bot.services.games.service import GameService
-from bot.services.strategies.figures import PERFECT, SCORE_ONLY
 from bot.services.strategies.service import MAX_NAME, choice_labels
 from bot.services.tournaments.service import FORMATS
 from hogengine.errors import HogError, IllegalChoice
@@ -44,8 +43,6 @@ __all__ = [
     "FORMATS",
     "HOUSE_LEVELS",
     "MAX_NAME",
-    "PERFECT",
-    "SCORE_ONLY",
     "AlreadyPlaying",
     "BotLevel",
     "CannotChallenge",

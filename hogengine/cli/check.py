@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hogengine.cli.specs import BEST_TABLE, PERFECT, best_score_only_table, perfect_policy, progress_bar
+from hogengine.cli.specs import best_score_only_table, perfect_policy, progress_bar
 from hogengine.errors import UnknownRules
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
@@ -22,7 +22,7 @@ from hogengine.sandbox import (
     make_undumpable,
 )
 from hogengine.sandbox.verdict import accepted, rejected
-from hogengine.solver import Player, exact_winrates
+from hogengine.solver import BEST_TABLE, PERFECT, Player, exact_winrates
 from hogengine.strategies import BadStrategy, Table, always_roll, load_table_json, table_from_function
 from hogengine.text import shown
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
-from hogengine.cli.specs import BEST_TABLE, cache_dir, load_table
+from hogengine.cli.specs import cache_dir, load_table
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import (
@@ -30,7 +30,7 @@ from hogengine.game import (
 )
 from hogengine.replay import parse_seed, to_record
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.solver import solve
+from hogengine.solver import BEST_TABLE, solve
 from hogengine.text import shown, whole_number
 
 # Chooses for the player to move, seeing the whole state.

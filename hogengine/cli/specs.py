@@ -15,14 +15,12 @@ from hogengine.cli.progress import Progress
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
-from hogengine.solver import Player, solve
+from hogengine.solver import BEST_TABLE, PERFECT, Player, solve
 from hogengine.solver.contest_table import best_table
 from hogengine.solver.model import model
 from hogengine.strategies import BadStrategy, Table, strategy_from_spec, table_from_function
 from hogengine.text import shown
 
-PERFECT = "perfect"  # the full-state perfect player: the exact solver's policy, the bot's perfect level
-BEST_TABLE = "best-table"  # the best score-only table: what a contest file can be at most
 HELP = (
     f"{PERFECT} (the full-state perfect player), {BEST_TABLE} (the best score-only table), always:N,"
     " course, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy)"

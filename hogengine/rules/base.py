@@ -56,6 +56,7 @@ class RuleSet(ABC):
     choices: ClassVar[range]
     rule_lines: ClassVar[tuple[str, ...]]  # the rule set's own rules for players, after COMMON_RULES
     hidden_parts: ClassVar[tuple[HiddenPart, ...]] = ()
+    has_hog_wild: ClassVar[bool] = False  # four-sided dice when the scores add up to a multiple of 7
 
     @abstractmethod
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
@@ -153,8 +154,9 @@ class RuleSet(ABC):
         return self.choice_label(choice)
 
     def hog_wild(self, position: Position) -> Flag:
-        """Whether Hog Wild applies here (no rule set of its own: never)."""
-        return False
+        """Whether Hog Wild applies here: in a rule set that has it, when the scores add up to a multiple
+        of 7."""
+        return pieces.hog_wild(position.mover, position.opponent) if self.has_hog_wild else False
 
     def four_sided(self, position: Position) -> Flag:
         """Whether a roll here uses four-sided dice instead of six-sided ones (by default: Hog Wild)."""

@@ -39,6 +39,7 @@ class PigFest(RuleSet):
     aliases: ClassVar[tuple[str, ...]] = ("su15",)
     title = "Ham Hijinks + Pig Fest (CS 61A Summer 2015 contest)"
     choices = range(-1, 11)
+    has_hog_wild = True
     rule_lines = (
         "A Pig Out scores 1. **Free Bacon** (0 dice): 1 + the largest digit of your opponent's score.",
         "**Hog Wild**: when the scores add up to a multiple of 7 (0 too), the dice are four-sided.",
@@ -47,9 +48,6 @@ class PigFest(RuleSet):
         "**Pig Fest**: each Pig Out in a row raises your next scoring turn's multiplier, up to x3.",
     )
     hidden_parts = (STREAK, EXCHANGES)
-
-    def hog_wild(self, position: Position) -> Flag:
-        return pieces.hog_wild(position.mover, position.opponent)
 
     def four_sided(self, position: Position) -> Flag:
         """Hog Wild, flipped by an odd number of exchanges."""

@@ -16,6 +16,7 @@ class PiggyBack(RuleSet):
     aliases: ClassVar[tuple[str, ...]] = ("sp16",)
     title = "Piggy Back (CS 61A Spring 2016)"
     choices = range(0, 11)
+    has_hog_wild = True
     rule_lines = (
         "A Pig Out scores 0, and **Piggy Back** gives your opponent one point per die you rolled.",
         "**Free Bacon** (0 dice): 1 + the largest digit of your opponent's score.",
@@ -26,9 +27,6 @@ class PiggyBack(RuleSet):
 
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
         return choice, self.sides(position)
-
-    def hog_wild(self, position: Position) -> Flag:
-        return pieces.hog_wild(position.mover, position.opponent)
 
     def pig_out_points(self, count: Num, ones: Num) -> Num:
         return 0

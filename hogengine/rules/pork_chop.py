@@ -23,6 +23,7 @@ class PorkChop(RuleSet):
     aliases: ClassVar[tuple[str, ...]] = ("sp17",)
     title = "Pork Chop (CS 61A Spring 2017 contest)"
     choices = range(-1, 11)
+    has_hog_wild = True
     rule_lines = (
         "A Pig Out scores the number of 1s rolled, at most 11 - the dice rolled.",
         "**Free Bacon** (0 dice): 1 + the largest digit of your opponent's score.",
@@ -40,9 +41,6 @@ class PorkChop(RuleSet):
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:
         minus_one = pieces.where(self._chops(position, choice), 0, CHOPPED_DICE)
         return pieces.where(choice == PORK_CHOP, minus_one, choice), self.sides(position)
-
-    def hog_wild(self, position: Position) -> Flag:
-        return pieces.hog_wild(position.mover, position.opponent)
 
     def pig_out_points(self, count: Num, ones: Num) -> Num:
         return pieces.where(ones < 11 - count, ones, 11 - count)

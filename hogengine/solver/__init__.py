@@ -1,7 +1,7 @@
 """The exact solver: optimal play, exact win rates, tournaments and the best score-only table."""
 
-from hogengine.solver.contest_table import best_table
-from hogengine.solver.optimal import Solution, solve
+from hogengine.solver.contest_table import BEST_TABLE, best_table
+from hogengine.solver.optimal import PERFECT, Solution, solve
 from hogengine.solver.tournament import Match, Row, Standings, tournament_exact, tournament_sampled
 from hogengine.solver.winrate import (
     Player,
@@ -13,6 +13,8 @@ from hogengine.solver.winrate import (
 )
 
 __all__ = [
+    "BEST_TABLE",
+    "PERFECT",
     "Match",
     "Player",
     "Row",

@@ -21,6 +21,7 @@ from hogengine.solver.winrate import Player, columns, exact_winrates, pair_value
 from hogengine.strategies import SIZE, Table, always_roll, table_from_function
 
 # Rounds of improvement; each costs one exact pair evaluation and one pass over the model.
+BEST_TABLE = "best-table"  # the name players, records and commands give the best score-only table
 ROUNDS = 6
 PANEL_ROLLS = 5
 

@@ -18,6 +18,8 @@ from hogengine.solver.rows import signed_rows
 
 Int8Array = npt.NDArray[np.int8]
 
+PERFECT = "perfect"  # the name players, records and commands give the full-state perfect player (`policy`)
+
 
 def optimal_values(model: Model) -> tuple[FloatArray, FloatArray]:
     """Per state the mover's win probability under mutual optimal play, and per (state, choice) row."""

@@ -4,15 +4,13 @@ import json
 
 from bot.domain.strategies import Matchup
 from hogengine.game import MAX_GOAL
-from hogengine.solver import Player, exact_winrates
+from hogengine.solver import PERFECT, Player, exact_winrates
 from hogengine.strategies import Table, always_roll, table_from_function
 
 REFERENCE_DICE = (4, 5, 6)
-# The perfect player: full-state optimal play (`solve(rules, goal).policy`), the very player of
-# `/hog vs-bot level:perfect`. Figures stored before it was were against the best score-only table
-# ("best-table"); migration 0006 renamed the keys the figures were first stored under.
-PERFECT = "perfect"
-SCORE_ONLY = "best-table"
+# Figures are keyed by the engine's player names: PERFECT is full-state optimal play, the very player of
+# `/hog vs-bot level:perfect`; figures stored before it was are against BEST_TABLE, the best score-only
+# table (migration 0006 renamed the keys they were first stored under).
 
 
 def compute_figures(rules: str, table: Table, perfect: Player, goal: int = MAX_GOAL) -> tuple[Matchup, ...]:

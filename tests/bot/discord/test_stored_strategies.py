@@ -6,8 +6,8 @@ import numpy as np
 
 from bot.discord.contest_embeds import strategy_card, strategy_list
 from bot.domain.strategies import Matchup
-from bot.services import SCORE_ONLY, MatchStatus, Player, StoredStrategy
-from hogengine.solver import exact_winrate, solve
+from bot.services import MatchStatus, Player, StoredStrategy
+from hogengine.solver import BEST_TABLE, exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.discord.harness import (
     World,
@@ -169,7 +169,7 @@ def test_figures_stored_against_the_score_only_table_are_labelled_as_such() -> N
         "",
         "",
         True,
-        (Matchup(SCORE_ONLY, 0.4, 0.3, 0.35),),
+        (Matchup(BEST_TABLE, 0.4, 0.3, 0.35),),
         None,
         0,
         None,

@@ -9,10 +9,11 @@ import aiosqlite
 import pytest
 
 from bot.domain.strategies import Matchup
-from bot.services.strategies.figures import PERFECT, SCORE_ONLY, figures_from
+from bot.services.strategies.figures import figures_from
 from bot.storage import Database, MigrationError, migrate
 from bot.storage.matches import state_from
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
+from hogengine.solver import BEST_TABLE, PERFECT
 
 
 @pytest.fixture
@@ -189,5 +190,5 @@ async def test_0006_names_the_figures_perfect_and_best_table(db: Database, tmp_p
     assert figures_from(row["figures"]) == (
         Matchup("always_roll(4)", 0.7, 0.6, 0.65),
         Matchup(PERFECT, 0.4, 0.3, 0.35),
-        Matchup(SCORE_ONLY, 0.5, 0.4, 0.45),
+        Matchup(BEST_TABLE, 0.5, 0.4, 0.45),
     )
