@@ -30,8 +30,3 @@ def ailment(path: Path) -> str | None:
             " the bot is disconnected from Discord, or its clock is stuck"
         )
     return None
-
-
-def healthy(path: Path) -> bool:
-    """Whether the heartbeat at `path` was touched within FRESH_SECONDS."""
-    return ailment(path) is None

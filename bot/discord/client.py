@@ -37,9 +37,7 @@ def now() -> float:
 class HogBot(commands.Bot):
     """Hog on Discord. All game state lives in the services' database; this process only relays."""
 
-    services: Services
-    boards: Boards
-    parts: Parts
+    parts: Parts  # services, boards and the follow-up, built in setup_hook
 
     def __init__(
         self,
@@ -65,12 +63,10 @@ class HogBot(commands.Bot):
         """Open the services, add commands and buttons, start the clock (its first tick resumes the house
         bot's turns), sync."""
         make_undumpable()  # no other process of this user may read the token from our memory
-        self.services = self._services or await Services.open(self.settings, clock=now)
-        self.boards = Boards(self, self.services.games)
-        follow_up = FollowUp(
-            self.services.games, self.services.ratings, self.settings.bot_move_delay_seconds, self.redraw
-        )
-        self.parts = Parts(self.services, self.boards, follow_up)
+        services = self._services or await Services.open(self.settings, clock=now)
+        delay = self.settings.bot_move_delay_seconds
+        follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
+        self.parts = Parts(services, Boards(self, services.games), follow_up)
         await self.add_cog(HogCog(self.parts))
         self.add_dynamic_items(*ITEMS)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
@@ -93,7 +89,7 @@ class HogBot(commands.Bot):
         """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
         (the game is safe in the database, and the next render tries again)."""
         try:
-            await self.boards.show(match_id)
+            await self.parts.boards.show(match_id)
         except Exception:
             log.exception("could not show the board", extra={"match": match_id})
 
@@ -124,8 +120,9 @@ class HogBot(commands.Bot):
             except OSError as error:
                 log.warning("could not touch the heartbeat file: %s", error)
         try:
-            closed = await self.services.games.expire_due()
-            waiting = await self.services.games.bot_turns_waiting()
+            games = self.parts.services.games
+            closed = await games.expire_due()
+            waiting = await games.bot_turns_waiting()
         except Exception:
             log.exception("the clock tick failed")
             return
@@ -141,8 +138,8 @@ class HogBot(commands.Bot):
         if hasattr(self, "parts"):
             await self.parts.follow_up.close()
         await super().close()
-        if hasattr(self, "services"):
-            await self.services.close()
+        if hasattr(self, "parts"):
+            await self.parts.services.close()
 
 
 class TokenRejectedError(Exception):

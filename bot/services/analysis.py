@@ -12,7 +12,6 @@ from bot.services.games.match_store import MatchStore
 from bot.services.solver import Solver
 from bot.storage import Database
 from bot.storage import turns as turn_table
-from bot.storage.turns import turn_from
 from hogengine.analysis import analyse
 from hogengine.game import TurnResult, new_game
 from hogengine.replay import GameRecord, Turn, replay
@@ -50,7 +49,7 @@ class AnalysisService:
         chances as they play) or NothingToAnalyse.
         """
         match = await self._store.load_visible(match_id, guild_id, user_id, "analyse")
-        turns = [turn_from(row) for row in await turn_table.get_turns(self._db, match_id)]
+        turns = await turn_table.get_turns(self._db, match_id)
         if not turns:
             raise NothingToAnalyse
         if match.status.is_open:

@@ -120,7 +120,7 @@ class RatingService:
         if STREAK not in get_rules(match.rules).hidden_parts:
             return 0
         seat = 0 if match.players[0] is not None and match.players[0].id == player_id else 1
-        turns = [turn_from(row) for row in await turn_table.get_turns(self._db, match.id)]
+        turns = await turn_table.get_turns(self._db, match.id)
         return max((result.after.hidden_value(STREAK, seat) for result in replayed(match, turns)), default=0)
 
     async def stats(self, player: Player, guild_id: int) -> Stats:

@@ -52,7 +52,7 @@ def _player(row: Row, seat: int) -> Player | None:
 
 
 def match_from(row: Row, last_turn: TurnRecord | None = None) -> Match:
-    """A Match from its row (joined with player and strategy names, see `repositories.MATCH_SELECT`); the
+    """A Match from its row (joined with player and strategy names, see `MATCH_SELECT`); the
     seed shows only once the match is closed."""
     status = MatchStatus(row["status"])
     level = row["bot_level"]

@@ -58,9 +58,12 @@ async def insert_turn(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> 
     await insert_row(conn, "turns", values)
 
 
-async def get_turns(db: Database, match_id: int) -> list[Row]:
-    return await db.fetch_all("SELECT * FROM turns WHERE match_id = ? ORDER BY turn", (match_id,))
+async def get_turns(db: Database, match_id: int) -> list[TurnRecord]:
+    """Every turn of the match, in order."""
+    rows = await db.fetch_all("SELECT * FROM turns WHERE match_id = ? ORDER BY turn", (match_id,))
+    return [turn_from(row) for row in rows]
 
 
-async def get_turn(db: Database, match_id: int, turn: int) -> Row | None:
-    return await db.fetch_one("SELECT * FROM turns WHERE match_id = ? AND turn = ?", (match_id, turn))
+async def get_turn(db: Database, match_id: int, turn: int) -> TurnRecord | None:
+    row = await db.fetch_one("SELECT * FROM turns WHERE match_id = ? AND turn = ?", (match_id, turn))
+    return None if row is None else turn_from(row)

@@ -69,8 +69,7 @@ class MatchStore:
         """A Match from its row, with its last turn read too when asked and there is one."""
         last = None
         if with_last_turn and row["turn"] > 0:
-            turn_row = await turn_table.get_turn(self.db, row["id"], row["turn"] - 1)
-            last = None if turn_row is None else turn_from(turn_row)
+            last = await turn_table.get_turn(self.db, row["id"], row["turn"] - 1)
         return match_from(row, last)
 
     async def save(

@@ -44,7 +44,7 @@ from bot.storage import matches as match_table
 from bot.storage import strategies as strategy_table
 from bot.storage import turns as turn_table
 from bot.storage.matches import state_columns
-from bot.storage.turns import turn_columns, turn_from
+from bot.storage.turns import turn_columns
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import State, dice_for, new_game, resolve
 from hogengine.replay import to_record
@@ -58,8 +58,8 @@ Seeds = Callable[[], bytes]  # a fresh secret dice seed per game
 class Timeouts:
     """How long a challenge waits for its answer, and a person for their turn (the house bot has no clock)."""
 
-    challenge_seconds: float = 600.0
-    turn_seconds: float = 300.0
+    challenge_seconds: float
+    turn_seconds: float
 
 
 class GameService:
@@ -305,7 +305,7 @@ class GameService:
 
     async def turns(self, match_id: int) -> list[TurnRecord]:
         """Every turn of the match in order."""
-        return [turn_from(row) for row in await turn_table.get_turns(self._db, match_id)]
+        return await turn_table.get_turns(self._db, match_id)
 
     def _deadline(self, bot_seat: int | None, state: State) -> float | None:
         """When the person to move in `state` runs out of time; None when the bot moves or it is over."""

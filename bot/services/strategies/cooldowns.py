@@ -1,10 +1,11 @@
 """How one person's uploads are rationed: a cooldown after every run that made the sandbox work, a few free
 tries for mistakes fixed at once, and one upload of theirs checked at a time."""
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bot.domain.errors import OnCooldown, PreviousUploadPending
+from bot.services.clock import Clock
 
 # Refusals a person can fix at once (the file does not parse, has no final_strategy of two arguments, is
 # not UTF-8): a run ending this way within QUICK_CPU_SECONDS does not start the cooldown ...
@@ -17,7 +18,7 @@ FREE_TRIES = 3
 class Cooldowns:
     """Per person: when their cooldown started, their recent quick refusals, and whether one is checked."""
 
-    def __init__(self, cooldown_seconds: float, clock: Callable[[], float]) -> None:
+    def __init__(self, cooldown_seconds: float, clock: Clock) -> None:
         self._cooldown = cooldown_seconds
         self._clock = clock
         self._charged: dict[int, float] = {}

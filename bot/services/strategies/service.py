@@ -34,6 +34,7 @@ from bot.domain.errors import (
 )
 from bot.domain.matches import Player
 from bot.domain.strategies import Matchup, StoredStrategy, Ticket, Upload
+from bot.services.clock import Clock
 from bot.services.solver import Solver
 from bot.services.strategies.cooldowns import Cooldowns
 from bot.services.strategies.figures import compute_figures, current, figures_from, figures_json
@@ -46,7 +47,6 @@ from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
 from hogengine.strategies import SIZE, BadStrategy, Table, table_from_json
 
-Clock = Callable[[], float]
 T = TypeVar("T")
 KINDS = (".py", ".json")
 MAX_NAME = 32  # characters of a strategy name

@@ -50,11 +50,11 @@ class World:
 
     @property
     def services(self) -> Services:
-        return self.bot.services
+        return self.bot.parts.services
 
     @property
     def service(self) -> GameService:
-        return self.bot.services.games
+        return self.bot.parts.services.games
 
     def domain_errors(self) -> list[str]:
         """What the commands since the last call refused, as told to the user (SimCord records every

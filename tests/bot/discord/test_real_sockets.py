@@ -16,7 +16,7 @@ import yarl
 
 from bot.config import Settings
 from bot.discord import HogBot, serve
-from bot.health import healthy
+from bot.health import ailment
 from tests.bot.discord.fake_discord import (
     APP_ID,
     BOT,
@@ -101,7 +101,7 @@ async def test_the_bot_over_real_sockets(fake: FakeDiscord, settings: Settings) 
     async with running(settings) as bot:
         await play_a_little(fake, bot)
     with pytest.raises(Exception, match="closed"):
-        await bot.services.games.get(1)
+        await bot.parts.services.games.get(1)
 
 
 async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
@@ -154,7 +154,7 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
         (last_turn,) = [f for f in fake.messages[board]["embeds"][0]["fields"] if f["name"] == "Last turn"]
         assert last_turn["value"].startswith(f"**{person['username']}** ")
-    assert (await bot.services.games.get(1)).state.turn == 3
+    assert (await bot.parts.services.games.get(1)).state.turn == 3
     assert fake.unknown == []
 
 
@@ -201,14 +201,14 @@ async def test_options_discord_would_refuse_are_refused_privately(
             message = answer.body["data"]
             assert answer.body["type"] == 4 and message["flags"] == 64, (name, options)
             assert message["content"].startswith(refusal), (name, options, message["content"])
-        assert await bot.services.games.open_match_in_channel(CHANNEL_ID, int(ALICE["id"])) is None
+        assert await bot.parts.services.games.open_match_in_channel(CHANNEL_ID, int(ALICE["id"])) is None
     assert fake.unknown == []
 
 
 async def test_the_heartbeat_stops_while_the_gateway_is_down(fake: FakeDiscord, settings: Settings) -> None:
     beat = settings.heartbeat_file
     async with running(settings) as bot:
-        await eventually(lambda: healthy(beat))
+        await eventually(lambda: ailment(beat) is None)
 
         fake.resuming.clear()
         await fake.reconnect()
@@ -219,4 +219,4 @@ async def test_the_heartbeat_stops_while_the_gateway_is_down(fake: FakeDiscord, 
         assert not beat.exists()  # ...but the health check fails
 
         fake.resuming.set()
-        await eventually(lambda: healthy(beat))
+        await eventually(lambda: ailment(beat) is None)

@@ -7,17 +7,20 @@ import pytest
 from bot.config import Settings
 from bot.domain.errors import StillPlaying
 from bot.services import Services
+from bot.services.games.service import Timeouts
 from bot.services.strategies.service import UploadLimits
 from tests.helpers import ALICE, CHANNEL
 
 
-async def test_services_share_the_database_and_take_upload_limits_from_the_settings(tmp_path: Path) -> None:
+async def test_services_share_the_database_and_take_their_limits_from_the_settings(tmp_path: Path) -> None:
     settings = Settings(
         database_path=tmp_path / "hog.sqlite3",
         upload_cooldown_seconds=5,
         upload_workers=3,
         upload_max_waiting=4,
         upload_time_limit_seconds=2,
+        challenge_timeout_seconds=90,
+        turn_timeout_seconds=45,
         _env_file=None,  # type: ignore[call-arg]
     )
     services = await Services.open(settings)
@@ -25,6 +28,7 @@ async def test_services_share_the_database_and_take_upload_limits_from_the_setti
         assert services.strategies.limits == UploadLimits(
             cooldown_seconds=5, workers=3, waiting=4, time_limit=2
         )
+        assert services.games.timeouts == Timeouts(challenge_seconds=90, turn_seconds=45)
         await services.games.vs_bot(CHANNEL, ALICE)
         with pytest.raises(StillPlaying):  # the privacy service sees the game service's game
             await services.privacy.forget(ALICE.id)
