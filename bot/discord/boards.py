@@ -11,9 +11,7 @@ The rules for Discord failures (the game itself is safe in the database either w
 - a new match's first message fails: nobody could see or play it, so it is called off (CalledOff).
 """
 
-import asyncio
 import logging
-import weakref
 from datetime import timedelta
 from typing import Any
 
@@ -23,6 +21,7 @@ from bot.discord import embeds, views
 from bot.discord.errors import DISCORD_FAILURES
 from bot.domain.errors import CalledOff
 from bot.services import GameService, Match, MatchStatus
+from bot.services.keyed_locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +35,7 @@ class Boards:
     def __init__(self, client: discord.Client, service: GameService) -> None:
         self.client = client
         self.service = service
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    def _lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = self._locks[match_id] = asyncio.Lock()
-        return lock
+        self._lock = KeyedLocks()  # by match id: one message edit of a match at a time
 
     async def _render(self, match: Match) -> dict[str, Any]:
         """The message of a match as keyword arguments for send or edit."""
