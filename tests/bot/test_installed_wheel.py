@@ -68,11 +68,7 @@ async def start_bot(python: Path, fake: FakeDiscord, data: Path) -> asyncio.subp
 async def test_the_installed_wheel_creates_every_table(installed: Path, fake: FakeDiscord, tmp_path: Path):
     bot = await start_bot(installed, fake, tmp_path)
     await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=60)
-    for _ in range(600):  # connected: the gateway got its IDENTIFY (bounded wait, 60 s at most)
-        if fake.identify:
-            break
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(0.5)  # READY delivered
+    await fake.connected(timeout=60)
     bot.send_signal(signal.SIGTERM)
     _, stderr = await asyncio.wait_for(bot.communicate(), 30)
     assert bot.returncode == 0, stderr.decode()

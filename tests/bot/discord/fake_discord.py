@@ -128,6 +128,11 @@ class FakeDiscord:
         assert request is not None
         return request
 
+    async def connected(self, timeout: float) -> None:
+        """Wait until the bot has identified on the gateway and been sent READY."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: bool(self.identify)), timeout)
+
     # ------------------------------------------------------------------ gateway
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -145,6 +150,8 @@ class FakeDiscord:
                 self.identify = data["d"]
                 await self._dispatch("READY", self._ready())
                 await self._dispatch("GUILD_CREATE", self._guild())
+                async with self._changed:
+                    self._changed.notify_all()
             elif data["op"] == 6:
                 self.resumes += 1
                 await self.resuming.wait()

@@ -67,11 +67,7 @@ async def test_a_discord_that_comes_up_later_is_reached_on_a_later_try(tmp_path:
     await fake.start(port)
     try:
         await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=30)
-        for _ in range(300):  # connected: the gateway got its IDENTIFY (30 s at most)
-            if fake.identify:
-                break
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)  # READY delivered
+        await fake.connected(timeout=30)
         bot.send_signal(signal.SIGTERM)
         _, rest = await asyncio.wait_for(bot.communicate(), 30)
     finally:
