@@ -4,13 +4,16 @@ steps the bot takes around an upload or a tournament. Fixtures live in the conft
 import hashlib
 import itertools
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from bot.config import Settings
 from bot.services import Match, Player, Tournament, Upload
+from bot.services.application import upload_limits as limits_of
 from bot.services.games.service import Seeds
-from bot.services.strategies.service import StrategyService
+from bot.services.strategies.service import StrategyService, UploadLimits
 from bot.services.tournaments.progress import Progress
 from bot.services.tournaments.service import TournamentService
 from hogengine.game import State
@@ -38,6 +41,11 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+def upload_limits(**changes: Any) -> UploadLimits:
+    """The default upload limits (those of the settings), with these changes."""
+    return replace(limits_of(Settings(_env_file=None)), **changes)  # type: ignore[call-arg]
 
 
 def counted_seeds() -> Seeds:

@@ -92,13 +92,14 @@ def board(match: Match, turns: Sequence[TurnRecord]) -> discord.Embed:
     for seat, name in enumerate(seats):
         marker = "▶ " if live and seat == match.state.mover else ""
         embed.add_field(name=f"{marker}{name}", value=_player_field(match, seat))
-    if turns:
+    results = [turn.result for turn in turns]
+    if results:
         embed.add_field(
             name="Last turn",
-            value="\n".join(last_turn(turns[-1], rules.choice_label(turns[-1].choice), seats)),
+            value="\n".join(last_turn(results[-1], rules.choice_label(results[-1].choice), seats)),
             inline=False,
         )
-        said = [with_names(line, seats) for line in commentary(turns)]
+        said = [with_names(line, seats) for line in commentary(results)]
         if said:
             embed.add_field(name="Commentary", value="\n".join(said), inline=False)
     if match.seed is not None:

@@ -5,8 +5,9 @@ import re
 from collections.abc import Sequence
 from contextlib import redirect_stdout
 
-from bot.services import Match, TurnRecord
+from bot.services import Match
 from hogengine.commentary import announce_highest, announce_lead_changes, both
+from hogengine.game import TurnResult
 
 BOT_NAME = "Hog Bot"
 _PLAYER = re.compile(r"Player ([01])")
@@ -27,21 +28,21 @@ def with_names(text: str, seats: tuple[str, str]) -> str:
     return _PLAYER.sub(lambda found: seats[int(found[1])], text)
 
 
-def commentary(turns: Sequence[TurnRecord]) -> list[str]:
+def commentary(turns: Sequence[TurnResult]) -> list[str]:
     """What the course's commentary (lead changes, highest gains) says after the last turn."""
     say = both(announce_lead_changes(), both(announce_highest(0), announce_highest(1)))
     quiet = io.StringIO()
     with redirect_stdout(quiet):
         for turn in turns[:-1]:
-            say = say(*turn.scores_after)
+            say = say(*turn.after.scores)
     said = io.StringIO()
     if turns:
         with redirect_stdout(said):
-            say(*turns[-1].scores_after)
+            say(*turns[-1].after.scores)
     return said.getvalue().splitlines()
 
 
-def last_turn(turn: TurnRecord, label: str, seats: tuple[str, str]) -> list[str]:
+def last_turn(turn: TurnResult, label: str, seats: tuple[str, str]) -> list[str]:
     """The last turn in words: what was chosen and rolled, then every rule that fired."""
     who = seats[turn.player]
     if turn.dice:

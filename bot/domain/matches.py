@@ -4,7 +4,6 @@ transport-agnostic (plain ints for user ids)."""
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from hogengine.events import Event
 from hogengine.game import State, TurnResult
 
 
@@ -51,20 +50,12 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
-    """One stored turn (append-only): who chose what, the dice it rolled, and what came of it."""
+    """One stored turn (append-only): the engine's result, who played it (None for the house bot) and when."""
 
     match_id: int
-    turn: int
-    player: int  # seat 0 or 1
-    user_id: int | None  # None for the house bot
-    choice: int
-    dice: int
-    sides: int
-    outcomes: tuple[int, ...]
-    points: int
-    events: tuple[Event, ...]
-    scores_after: tuple[int, int]
+    user_id: int | None
     played_at: float
+    result: TurnResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +73,7 @@ class Match:
     strategy_name: str | None  # the stored strategy the house bot plays (bot level "strategy")
     state: State
     seed_hash: str | None  # SHA-256 of the dice seed, published when the game starts
-    seed: str | None  # the seed in hex, revealed only once the match is over
+    secret_seed: str | None = field(repr=False)  # the dice seed in hex: shown as `seed` once over
     winner: int | None  # the winning seat once decided (goal, forfeit or timeout)
     challenge_expires_at: float | None  # while pending
     turn_deadline: float | None  # while a person is to move in an active game
@@ -93,7 +84,11 @@ class Match:
     updated_at: float
     finished_at: float | None  # when it closed, whatever the way
     version: int  # bumped by every change; updates are conditional on it
-    last_turn: TurnRecord | None = field(default=None, compare=False)
+
+    @property
+    def seed(self) -> str | None:
+        """The dice seed in hex, revealed only once the match is closed (players check the commitment)."""
+        return None if self.status.is_open else self.secret_seed
 
     @property
     def challenger(self) -> Player | None:

@@ -55,3 +55,13 @@ class Upload:
     strategy: StoredStrategy
     replaced: StoredStrategy | None
     duplicate_of: StoredStrategy | None  # an active strategy of this server with the very same table
+
+
+@dataclass(frozen=True, slots=True)
+class BotStrategy:
+    """The stored strategy a house-bot game plays: its id (None once deleted), name, and the copy of its
+    table the game keeps."""
+
+    strategy_id: int | None
+    name: str
+    table: Table = field(compare=False)

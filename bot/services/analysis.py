@@ -2,25 +2,16 @@
 
 import asyncio
 import time
-from collections.abc import Sequence
 
 from bot.domain.analysis import MatchAnalysis
 from bot.domain.errors import GameNotOver, NothingToAnalyse
-from bot.domain.matches import Match, TurnRecord
+from bot.domain.matches import Match
 from bot.services.clock import Clock
 from bot.services.games.match_store import MatchStore
 from bot.services.solver import Solver
 from bot.storage import Database
 from bot.storage import turns as turn_table
 from hogengine.analysis import analyse
-from hogengine.game import TurnResult, new_game
-from hogengine.replay import GameRecord, Turn, replay
-
-
-def replayed(match: Match, turns: Sequence[TurnRecord]) -> list[TurnResult]:
-    """The match's stored turns re-played by the engine from its start (full states, hidden parts too)."""
-    start = new_game(match.rules, match.goal)
-    return list(replay(GameRecord(start, tuple(Turn(turn.choice, turn.outcomes) for turn in turns))))
 
 
 def seat_name(match: Match, seat: int) -> str:
@@ -54,7 +45,7 @@ class AnalysisService:
             raise NothingToAnalyse
         if match.status.is_open:
             raise GameNotOver
-        results = replayed(match, turns)
+        results = [turn.result for turn in turns]
         solution = await self._solver.solution(match.rules, match.goal)
         analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)
         names = (seat_name(match, 0), seat_name(match, 1))

@@ -3,12 +3,10 @@
 import secrets
 import time
 
-import aiosqlite
-
 from bot.domain.errors import StillPlaying
 from bot.domain.privacy import Forgotten
 from bot.services.clock import Clock
-from bot.storage import Database
+from bot.storage import Connection, Database
 from bot.storage import privacy as privacy_tables
 from bot.storage import strategies as strategy_table
 
@@ -31,7 +29,7 @@ class PrivacyService:
         anonymous = -1 - secrets.randbelow(2**62)  # platform ids are positive: never a real user's
         now = self._clock()
 
-        async def work(conn: aiosqlite.Connection) -> Forgotten:
+        async def work(conn: Connection) -> Forgotten:
             ids = await strategy_table.owned_ids(conn, user_id)
             deleted = await strategy_table.delete_strategies(conn, ids, renamed=DELETED_STRATEGY)
             matches = await privacy_tables.anonymise(conn, user_id, anonymous, FORGOTTEN_NAME, now)

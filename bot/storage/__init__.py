@@ -1,6 +1,7 @@
-"""Floor 2, storage: the SQLite database, its migration runner and the repositories."""
+"""Floor 2, storage: the database interface, its SQLite backend and migration runner, and the repositories."""
 
-from bot.storage.db import Database, Row
+from bot.storage.database import Connection, Database
 from bot.storage.migrations import MigrationError, migrate, open_migrated
+from bot.storage.sqlite import SqliteDatabase
 
-__all__ = ["Database", "MigrationError", "Row", "migrate", "open_migrated"]
+__all__ = ["Connection", "Database", "MigrationError", "SqliteDatabase", "migrate", "open_migrated"]

@@ -1,19 +1,18 @@
 """Repository of matches, and its mapper between a match row and the domain's Match.
 
-Writes take the connection of an open transaction (the service owns transactions); reads go through the
-database's reader. A match update is conditional on the version the caller read, so a change based on
-stale data (a double press, a second process) touches nothing and returns None.
+Writes take the connection of an open transaction (the service owns transactions); reads take a reader. A
+match update is conditional on the version the caller read, so a change based on stale data (a double
+press, a second process) touches nothing and returns None.
 """
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
-import aiosqlite
-
-from bot.domain.matches import OPEN, BotLevel, Match, MatchStatus, Player, TurnRecord
-from bot.storage.db import Database, Row
-from bot.storage.sql import among, assignments, insert_row
+from bot.domain.matches import OPEN, BotLevel, Match, MatchStatus, Player
+from bot.storage.database import Connection, Reader, Record
+from bot.storage.sql import among, assignments, marks
 from hogengine.game import State
 
 # A match with the names of its players and of the stored strategy the house bot plays, if any.
@@ -24,7 +23,7 @@ MATCH_SELECT = (
 )
 
 
-def state_columns(state: State) -> dict[str, Any]:
+def _state_columns(state: State) -> dict[str, Any]:
     """The match columns that hold an engine State: its hidden parts by name, whatever the rule set."""
     return {
         "score0": state.scores[0],
@@ -35,7 +34,7 @@ def state_columns(state: State) -> dict[str, Any]:
     }
 
 
-def state_from(row: Row) -> State:
+def _state_from(row: Record) -> State:
     state = State(
         rules=row["rules"],
         goal=row["goal"],
@@ -46,29 +45,45 @@ def state_from(row: Row) -> State:
     return state.with_hidden(json.loads(row["hidden"]))
 
 
-def _player(row: Row, seat: int) -> Player | None:
+def _changing_columns(match: Match) -> dict[str, Any]:
+    """Every column a match's life changes (what an update writes)."""
+    return {
+        "status": match.status.value,
+        **_state_columns(match.state),
+        "seed_hash": match.seed_hash,
+        "seed": match.secret_seed,
+        "winner": match.winner,
+        "challenge_expires_at": match.challenge_expires_at,
+        "turn_deadline": match.turn_deadline,
+        "rematch_vote0": int(match.rematch_votes[0]),
+        "rematch_vote1": int(match.rematch_votes[1]),
+        "rematch_of": match.rematch_of,
+        "updated_at": match.updated_at,
+        "finished_at": match.finished_at,
+    }
+
+
+def _player(row: Record, seat: int) -> Player | None:
     player_id = row[f"player{seat}_id"]
     return None if player_id is None else Player(player_id, row[f"player{seat}_name"])
 
 
-def match_from(row: Row, last_turn: TurnRecord | None = None) -> Match:
-    """A Match from its row (joined with player and strategy names, see `MATCH_SELECT`); the
-    seed shows only once the match is closed."""
-    status = MatchStatus(row["status"])
+def match_from(row: Record) -> Match:
+    """A Match from its row, joined with player and strategy names (see `MATCH_SELECT`)."""
     level = row["bot_level"]
     return Match(
         id=row["id"],
         rules=row["rules"],
         goal=row["goal"],
-        status=status,
+        status=MatchStatus(row["status"]),
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         players=(_player(row, 0), _player(row, 1)),
         bot_level=None if level is None else BotLevel(level),
         strategy_name=row["strategy_name"],
-        state=state_from(row),
+        state=_state_from(row),
         seed_hash=row["seed_hash"],
-        seed=None if status.is_open else row["seed"],
+        secret_seed=row["seed"],
         winner=row["winner"],
         challenge_expires_at=row["challenge_expires_at"],
         turn_deadline=row["turn_deadline"],
@@ -79,61 +94,81 @@ def match_from(row: Row, last_turn: TurnRecord | None = None) -> Match:
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
         version=row["version"],
-        last_turn=last_turn,
     )
 
 
-async def insert_match(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> int:
-    """A new match row; returns its id."""
-    return await insert_row(conn, "matches", values)
-
-
-async def update_match(
-    conn: aiosqlite.Connection, match_id: int, version: int, changes: Mapping[str, Any]
-) -> Row | None:
-    """Apply `changes` and bump the version, only if the row still has `version`: the new row, or None
-    if the match moved on."""
-    assigned, params = assignments(changes)
-    rows = await conn.execute_fetchall(
-        f"UPDATE matches SET {assigned}, version = version + 1 WHERE id = ? AND version = ? RETURNING *",
-        [*params, match_id, version],
+async def insert_match(conn: Connection, match: Match) -> int:
+    """Store a new match (its `id` and `version` are not read); returns its id."""
+    players = match.players
+    return await conn.insert(
+        "matches",
+        {
+            "rules": match.rules,
+            "goal": match.goal,
+            "guild_id": match.guild_id,
+            "channel_id": match.channel_id,
+            "message_id": match.message_id,
+            "player0_id": None if players[0] is None else players[0].id,
+            "player1_id": None if players[1] is None else players[1].id,
+            "bot_level": None if match.bot_level is None else match.bot_level.value,
+            "created_at": match.created_at,
+            **_changing_columns(match),
+        },
     )
-    return next((dict(row) for row in rows), None)
 
 
-async def set_message(conn: aiosqlite.Connection, match_id: int, channel_id: int, message_id: int) -> bool:
+async def update_match(conn: Connection, read: Match, changed: Match) -> Match | None:
+    """Store `changed` (the match as `read`, moved on) and bump the version, only if the row still has
+    the version read: the match as stored now, or None if it moved on meanwhile. The message showing the
+    match is read back: it may have moved without a version bump (`set_message`)."""
+    assigned, params = assignments(_changing_columns(changed))
+    row = await conn.fetch_one(
+        f"UPDATE matches SET {assigned}, version = version + 1 WHERE id = ? AND version = ?"
+        " RETURNING channel_id, message_id, version",
+        [*params, read.id, read.version],
+    )
+    if row is None:
+        return None
+    return replace(
+        changed, channel_id=row["channel_id"], message_id=row["message_id"], version=row["version"]
+    )
+
+
+async def set_message(conn: Connection, match_id: int, channel_id: int, message_id: int) -> bool:
     """Point the match at the message showing it (presentation only: no version bump)."""
-    cursor = await conn.execute(
+    updated = await conn.execute(
         "UPDATE matches SET channel_id = ?, message_id = ? WHERE id = ?", (channel_id, message_id, match_id)
     )
-    return cursor.rowcount == 1
+    return updated == 1
 
 
-async def get_match(db: Database, match_id: int) -> Row | None:
-    return await db.fetch_one(f"{MATCH_SELECT} WHERE m.id = ?", (match_id,))
+async def get_match(db: Reader, match_id: int) -> Match | None:
+    row = await db.fetch_one(f"{MATCH_SELECT} WHERE m.id = ?", (match_id,))
+    return None if row is None else match_from(row)
 
 
-async def open_match_for(db: Database, channel_id: int, user_ids: Iterable[int]) -> Row | None:
+async def open_match_for(db: Reader, channel_id: int, user_ids: Iterable[int]) -> Match | None:
     """An open match in the channel where any of these users plays (the newest, if several)."""
     ids = list(user_ids)
-    marks = ", ".join("?" for _ in ids)
-    return await db.fetch_one(
+    row = await db.fetch_one(
         f"{MATCH_SELECT} WHERE m.channel_id = ? AND m.status IN {among(OPEN)}"
-        f" AND (m.player0_id IN ({marks}) OR m.player1_id IN ({marks})) ORDER BY m.id DESC",
+        f" AND (m.player0_id IN ({marks(ids)}) OR m.player1_id IN ({marks(ids)})) ORDER BY m.id DESC",
         (channel_id, *ids, *ids),
     )
+    return None if row is None else match_from(row)
 
 
-async def due_matches(db: Database, now: float) -> list[Row]:
-    """Pending challenges past their expiry and active games past their turn deadline."""
-    return await db.fetch_all(
-        f"{MATCH_SELECT} WHERE (m.status = ? AND m.challenge_expires_at <= ?)"
-        " OR (m.status = ? AND m.turn_deadline <= ?) ORDER BY m.id",
+async def due_matches(db: Reader, now: float) -> list[int]:
+    """The ids of pending challenges past their expiry and active games past their turn deadline."""
+    rows = await db.fetch_all(
+        "SELECT id FROM matches WHERE (status = ? AND challenge_expires_at <= ?)"
+        " OR (status = ? AND turn_deadline <= ?) ORDER BY id",
         (MatchStatus.PENDING.value, now, MatchStatus.ACTIVE.value, now),
     )
+    return [row["id"] for row in rows]
 
 
-async def bot_to_move(db: Database) -> list[int]:
+async def bot_to_move(db: Reader) -> list[int]:
     """The ids of active games where the house bot is to move (no turn clock runs for it)."""
     rows = await db.fetch_all(
         "SELECT id FROM matches WHERE status = ? AND turn_deadline IS NULL AND bot_level IS NOT NULL"
@@ -143,6 +178,7 @@ async def bot_to_move(db: Database) -> list[int]:
     return [row["id"] for row in rows]
 
 
-async def rematch_of(db: Database, match_id: int) -> Row | None:
+async def rematch_of(db: Reader, match_id: int) -> Match | None:
     """The match started as a rematch of this one, if any."""
-    return await db.fetch_one(f"{MATCH_SELECT} WHERE m.rematch_of = ?", (match_id,))
+    row = await db.fetch_one(f"{MATCH_SELECT} WHERE m.rematch_of = ?", (match_id,))
+    return None if row is None else match_from(row)

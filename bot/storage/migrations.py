@@ -14,9 +14,8 @@ from functools import partial
 from importlib.resources import files
 from pathlib import Path
 
-import aiosqlite
-
-from bot.storage.db import Database
+from bot.storage.database import Connection, Database
+from bot.storage.sqlite import SqliteDatabase
 
 # Package data (pyproject.toml ships *.sql), so a wheel install migrates exactly as the source tree does.
 MIGRATIONS_DIR = Path(str(files("bot") / "migrations"))
@@ -70,10 +69,9 @@ async def applied_versions(db: Database) -> list[int]:
     return [row["version"] for row in rows]
 
 
-async def _apply(migration: Migration, conn: aiosqlite.Connection) -> None:
+async def _apply(migration: Migration, conn: Connection) -> None:
     """Every statement of one migration, and its version row (the caller's transaction holds them)."""
-    async with conn.execute("PRAGMA defer_foreign_keys = ON"):  # until this transaction commits
-        pass
+    await conn.execute("PRAGMA defer_foreign_keys = ON")  # until this transaction commits
     for statement in statements(migration.path.read_text(encoding="utf-8")):
         await conn.execute(statement)
     await conn.execute(
@@ -106,9 +104,9 @@ async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
     return applied
 
 
-async def open_migrated(path: Path) -> Database:
+async def open_migrated(path: Path) -> SqliteDatabase:
     """Open (creating if needed) the database file and apply every pending migration."""
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         await migrate(db)
     except BaseException:

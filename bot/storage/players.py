@@ -2,21 +2,22 @@
 
 from collections.abc import Iterable
 
-import aiosqlite
+from bot.domain.matches import Player
+from bot.storage.database import Connection
+from bot.storage.sql import marks
 
 
-async def upsert_players(conn: aiosqlite.Connection, players: Iterable[tuple[int, str]], now: float) -> None:
-    """Record each (id, name), refreshing the name of someone already known."""
-    await conn.executemany(
+async def upsert_players(conn: Connection, players: Iterable[Player], now: float) -> None:
+    """Record each player, refreshing the name of someone already known."""
+    await conn.execute_many(
         "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-        [(player_id, name, now, now) for player_id, name in players],
+        [(player.id, player.name, now, now) for player in players],
     )
 
 
-async def known_players(conn: aiosqlite.Connection, ids: Iterable[int]) -> set[int]:
+async def known_players(conn: Connection, ids: Iterable[int]) -> set[int]:
     """Which of these people are still recorded (not forgotten), read inside the caller's transaction."""
     wanted = list(ids)
-    marks = ", ".join("?" for _ in wanted)
-    rows = await conn.execute_fetchall(f"SELECT id FROM players WHERE id IN ({marks})", wanted)
-    return {row[0] for row in rows}
+    rows = await conn.fetch_all(f"SELECT id FROM players WHERE id IN ({marks(wanted)})", wanted)
+    return {row["id"] for row in rows}

@@ -3,10 +3,8 @@
 Every table that names a player is listed here; a new one must be added (tests check none is missed).
 """
 
-import aiosqlite
-
 from bot.domain.matches import OPEN
-from bot.storage.db import Database
+from bot.storage.database import Connection, Reader
 from bot.storage.sql import among
 
 # (table, column) holding a player id that is kept, re-pointed to the anonymous player.
@@ -22,7 +20,7 @@ CLEARED = (("tournaments", "started_by"), ("tournament_standings", "owner_id"))
 DELETED = (("ratings", "player_id"), ("strategies", "owner_id"))
 
 
-async def open_match_ids(db: Database, player_id: int) -> list[int]:
+async def open_match_ids(db: Reader, player_id: int) -> list[int]:
     """The player's pending or active matches."""
     rows = await db.fetch_all(
         f"SELECT id FROM matches WHERE status IN {among(OPEN)} AND (player0_id = ? OR player1_id = ?)",
@@ -32,18 +30,18 @@ async def open_match_ids(db: Database, player_id: int) -> list[int]:
 
 
 async def anonymise(
-    conn: aiosqlite.Connection, player_id: int, anonymous_id: int, anonymous_name: str, now: float
+    conn: Connection, player_id: int, anonymous_id: int, anonymous_name: str, now: float
 ) -> int:
     """Move the player's records to a new anonymous player, drop their ratings and their player row;
     returns how many matches were re-pointed (nothing happens to a player never recorded)."""
-    if not await conn.execute_fetchall("SELECT 1 FROM players WHERE id = ?", (player_id,)):
+    if await conn.fetch_one("SELECT 1 FROM players WHERE id = ?", (player_id,)) is None:
         return 0
     await conn.execute(
         "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)",
         (anonymous_id, anonymous_name, now, now),
     )
-    rows = await conn.execute_fetchall(
-        "SELECT COUNT(*) FROM matches WHERE player0_id = ? OR player1_id = ?", (player_id, player_id)
+    counted = await conn.fetch_one(
+        "SELECT COUNT(*) AS n FROM matches WHERE player0_id = ? OR player1_id = ?", (player_id, player_id)
     )
     for table, column in REPOINTED:
         await conn.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (anonymous_id, player_id))
@@ -52,4 +50,4 @@ async def anonymise(
     for table, column in DELETED:
         await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (player_id,))
     await conn.execute("DELETE FROM players WHERE id = ?", (player_id,))
-    return int(next(iter(rows))[0])
+    return 0 if counted is None else int(counted["n"])

@@ -1,51 +1,63 @@
 """Repository of ratings and their history, and the reads of matches and turns behind stats and history.
 
-Matches and turns are only read here (their schema belongs to the game service). Writes take the
-connection of an open transaction.
+Matches and turns are only read here, through their own mappers. Writes take the connection of an open
+transaction.
 """
 
-import aiosqlite
-
-from bot.domain.matches import PLAYED
-from bot.storage.db import Database, Row
-from bot.storage.matches import MATCH_SELECT
+from bot.domain.matches import PLAYED, Match, Player, TurnRecord
+from bot.domain.ratings import Rating, RatingChange
+from bot.storage.database import Connection, Reader, Record
+from bot.storage.matches import MATCH_SELECT, match_from
 from bot.storage.sql import among
+from bot.storage.turns import TURN_SELECT, by_match
 
 _RATING_SELECT = (
     "SELECT r.player_id, p.name AS player_name, r.rules, r.mu, r.sigma, r.games FROM ratings r"
     " JOIN players p ON p.id = r.player_id"
 )
+_PLAYED_BY = f"m.status IN {among(PLAYED)} AND (m.player0_id = ? OR m.player1_id = ?) AND m.guild_id = ?"
 
 
-async def unrated_matches(db: Database) -> list[Row]:
+def _rating(row: Record) -> Rating:
+    return Rating(
+        Player(row["player_id"], row["player_name"]), row["rules"], row["mu"], row["sigma"], row["games"]
+    )
+
+
+def _change(row: Record) -> RatingChange:
+    before = row["mu_before"] - 3 * row["sigma_before"]
+    after = row["mu_after"] - 3 * row["sigma_after"]
+    return RatingChange(row["match_id"], row["rules"], before, after, row["rated_at"])
+
+
+async def unrated_matches(db: Reader) -> list[Match]:
     """Played games between two people, each of whom moved at least once, with a winner and no rating yet,
     in the order they ended."""
     moved = "EXISTS (SELECT 1 FROM turns t WHERE t.match_id = m.id AND t.player = {})"
-    return await db.fetch_all(
-        "SELECT m.id, m.rules, m.player0_id, m.player1_id, m.winner FROM matches m"
-        f" WHERE m.status IN {among(PLAYED)} AND m.bot_level IS NULL AND m.winner IS NOT NULL"
+    rows = await db.fetch_all(
+        f"{MATCH_SELECT} WHERE m.status IN {among(PLAYED)} AND m.bot_level IS NULL AND m.winner IS NOT NULL"
         " AND m.player0_id IS NOT NULL AND m.player1_id IS NOT NULL"
         f" AND {moved.format(0)} AND {moved.format(1)}"
         " AND NOT EXISTS (SELECT 1 FROM rating_history h WHERE h.match_id = m.id)"
         " ORDER BY m.finished_at, m.id"
     )
+    return [match_from(row) for row in rows]
 
 
-async def is_rated(conn: aiosqlite.Connection, match_id: int) -> bool:
-    rows = await conn.execute_fetchall("SELECT 1 FROM rating_history WHERE match_id = ?", (match_id,))
-    return bool(rows)
+async def is_rated(conn: Connection, match_id: int) -> bool:
+    return await conn.fetch_one("SELECT 1 FROM rating_history WHERE match_id = ?", (match_id,)) is not None
 
 
-async def rating(conn: aiosqlite.Connection, player_id: int, rules: str) -> tuple[float, float] | None:
+async def rating(conn: Connection, player_id: int, rules: str) -> tuple[float, float] | None:
     """(mu, sigma) of a player under a rule set, read inside the caller's transaction."""
-    rows = await conn.execute_fetchall(
+    row = await conn.fetch_one(
         "SELECT mu, sigma FROM ratings WHERE player_id = ? AND rules = ?", (player_id, rules)
     )
-    return next(((row[0], row[1]) for row in rows), None)
+    return None if row is None else (row["mu"], row["sigma"])
 
 
 async def save_rating(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     match_id: int,
     player_id: int,
     rules: str,
@@ -68,7 +80,7 @@ async def save_rating(
     )
 
 
-async def leaderboard(db: Database, rules: str, limit: int, guild_id: int | None = None) -> list[Row]:
+async def leaderboard(db: Reader, rules: str, limit: int, guild_id: int | None = None) -> list[Rating]:
     """The best ratings under a rule set, by mu - 3 sigma; with `guild_id`, of the players who played a
     rated game under these rules on that server."""
     here = (
@@ -77,32 +89,39 @@ async def leaderboard(db: Database, rules: str, limit: int, guild_id: int | None
         else " AND EXISTS (SELECT 1 FROM rating_history h JOIN matches m ON m.id = h.match_id"
         " WHERE h.player_id = r.player_id AND h.rules = r.rules AND m.guild_id = ?)"
     )
-    return await db.fetch_all(
+    rows = await db.fetch_all(
         f"{_RATING_SELECT} WHERE r.rules = ?{here} ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC LIMIT ?",
         (rules, limit) if guild_id is None else (rules, guild_id, limit),
     )
+    return [_rating(row) for row in rows]
 
 
-async def ratings_of(db: Database, player_id: int) -> list[Row]:
-    return await db.fetch_all(f"{_RATING_SELECT} WHERE r.player_id = ? ORDER BY r.rules", (player_id,))
+async def ratings_of(db: Reader, player_id: int) -> list[Rating]:
+    rows = await db.fetch_all(f"{_RATING_SELECT} WHERE r.player_id = ? ORDER BY r.rules", (player_id,))
+    return [_rating(row) for row in rows]
 
 
-async def rating_history(db: Database, player_id: int) -> list[Row]:
-    return await db.fetch_all(
+async def rating_history(db: Reader, player_id: int) -> list[RatingChange]:
+    rows = await db.fetch_all(
         "SELECT * FROM rating_history WHERE player_id = ? ORDER BY rated_at, match_id", (player_id,)
     )
+    return [_change(row) for row in rows]
 
 
-async def played_matches(db: Database, player_id: int, guild_id: int, limit: int | None = None) -> list[Row]:
+async def played_matches(db: Reader, player_id: int, guild_id: int, limit: int | None = None) -> list[Match]:
     """A player's played games on one server (newest first), with player names and the stored strategy's
     name if any."""
-    return await db.fetch_all(
-        f"{MATCH_SELECT} WHERE m.status IN {among(PLAYED)} AND (m.player0_id = ? OR m.player1_id = ?)"
-        f" AND m.guild_id = ? ORDER BY m.finished_at DESC, m.id DESC{'' if limit is None else ' LIMIT ?'}",
+    rows = await db.fetch_all(
+        f"{MATCH_SELECT} WHERE {_PLAYED_BY} ORDER BY m.finished_at DESC, m.id DESC"
+        f"{'' if limit is None else ' LIMIT ?'}",
         (player_id, player_id, guild_id) if limit is None else (player_id, player_id, guild_id, limit),
     )
+    return [match_from(row) for row in rows]
 
 
-async def turns_of(db: Database, player_id: int) -> list[Row]:
-    """Every turn a player made."""
-    return await db.fetch_all("SELECT * FROM turns WHERE user_id = ? ORDER BY match_id, turn", (player_id,))
+async def played_turns(db: Reader, player_id: int, guild_id: int) -> dict[int, list[TurnRecord]]:
+    """Every turn (both sides') of a player's played games on one server, by match id, replayed."""
+    rows = await db.fetch_all(
+        f"{TURN_SELECT} WHERE {_PLAYED_BY} ORDER BY t.match_id, t.turn", (player_id, player_id, guild_id)
+    )
+    return by_match(rows)

@@ -1,163 +1,214 @@
-"""Repository of uploaded strategies and of the strategy a house-bot game plays: plain SQL.
+"""Repository of uploaded strategies and of the strategy a house-bot game plays, with their mappers.
 
-Writes take the connection of an open transaction; reads go through the database's reader. Listings
-leave out the 10,000-byte table; `with_table` reads add it.
+Writes take the connection of an open transaction; reads take a reader. Listings leave out the
+10,000-byte table; `with_table` reads add it. A table is stored as its 10,000 int8 choices, row by row.
 """
 
-from collections.abc import Mapping
-from typing import Any
+import json
 
-import aiosqlite
+import numpy as np
 
-from bot.storage.db import Database, Row
-from bot.storage.sql import insert_row
+from bot.domain.matches import Player
+from bot.domain.strategies import BotStrategy, Matchup, StoredStrategy
+from bot.storage.database import Connection, Reader, Record
+from bot.storage.sql import marks
+from hogengine.strategies import SIZE, Table
 
 _COLUMNS = (
-    "s.id, s.guild_id, s.owner_id, p.name AS owner_name, s.name, s.name_key, s.rules, s.source_kind,"
+    "s.id, s.guild_id, s.owner_id, p.name AS owner_name, s.name, s.rules, s.source_kind,"
     " s.source_hash, s.table_hash, s.active, s.figures, s.cpu_seconds, s.created_at, s.replaced_at"
 )
 _FROM = " FROM strategies s JOIN players p ON p.id = s.owner_id"
 
 
-def _select(with_table: bool) -> str:
-    return f"SELECT {_COLUMNS}{', s.table_data' if with_table else ''}{_FROM}"
+def table_bytes(table: Table) -> bytes:
+    """The 10,000 choices as int8 bytes, row by row (what is stored and hashed)."""
+    return np.ascontiguousarray(table, dtype=np.int8).tobytes()
 
 
-async def insert_strategy(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> int:
-    """A new active strategy version; returns its id."""
-    return await insert_row(conn, "strategies", values)
+def _table_from(data: bytes) -> Table:
+    return np.frombuffer(data, dtype=np.int8).reshape(SIZE, SIZE).copy()
 
 
-async def retire_strategy(conn: aiosqlite.Connection, strategy_id: int, now: float) -> bool:
+def _figures_json(figures: tuple[Matchup, ...]) -> str:
+    return json.dumps([[m.opponent, m.first, m.second, m.average] for m in figures])
+
+
+def figures_from(text: str | None) -> tuple[Matchup, ...]:
+    """Stored figures (JSON text) as Matchups."""
+    return tuple(Matchup(*item) for item in json.loads(text)) if text else ()
+
+
+def _strategy_from(row: Record) -> StoredStrategy:
+    """A StoredStrategy from its row (with the table if the row carries it)."""
+    data = row.get("table_data")
+    return StoredStrategy(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        owner=Player(row["owner_id"], row["owner_name"]),
+        name=row["name"],
+        rules=row["rules"],
+        source_kind=row["source_kind"],
+        source_hash=row["source_hash"],
+        table_hash=row["table_hash"],
+        active=bool(row["active"]),
+        figures=figures_from(row["figures"]),
+        cpu_seconds=row["cpu_seconds"],
+        created_at=row["created_at"],
+        replaced_at=row["replaced_at"],
+        table=None if data is None else _table_from(data),
+    )
+
+
+async def _select(
+    db: Reader, where: str, params: list[object], with_table: bool = False
+) -> list[StoredStrategy]:
+    table = ", s.table_data" if with_table else ""
+    rows = await db.fetch_all(f"SELECT {_COLUMNS}{table}{_FROM} WHERE {where}", params)
+    return [_strategy_from(row) for row in rows]
+
+
+async def _first(
+    db: Reader, where: str, params: list[object], with_table: bool = False
+) -> StoredStrategy | None:
+    return next(iter(await _select(db, where, params, with_table)), None)
+
+
+async def insert_strategy(conn: Connection, strategy: StoredStrategy) -> int:
+    """Store a new strategy version with its table (its `id` is not read); returns its id."""
+    if strategy.table is None:
+        raise ValueError("A strategy is stored with its table.")
+    return await conn.insert(
+        "strategies",
+        {
+            "guild_id": strategy.guild_id,
+            "owner_id": strategy.owner.id,
+            "name": strategy.name,
+            "name_key": strategy.name.casefold(),
+            "rules": strategy.rules,
+            "source_kind": strategy.source_kind,
+            "table_data": table_bytes(strategy.table),
+            "source_hash": strategy.source_hash,
+            "table_hash": strategy.table_hash,
+            "active": int(strategy.active),
+            "figures": _figures_json(strategy.figures),
+            "cpu_seconds": strategy.cpu_seconds,
+            "created_at": strategy.created_at,
+            "replaced_at": strategy.replaced_at,
+        },
+    )
+
+
+async def retire_strategy(conn: Connection, strategy_id: int, now: float) -> bool:
     """Mark an active version as replaced (kept as history); False if it was no longer active."""
-    cursor = await conn.execute(
+    updated = await conn.execute(
         "UPDATE strategies SET active = 0, replaced_at = ? WHERE id = ? AND active = 1", (now, strategy_id)
     )
-    return cursor.rowcount == 1
+    return updated == 1
 
 
-async def active_by_name(db: Database, guild_id: int, name_key: str, with_table: bool = False) -> Row | None:
-    return await db.fetch_one(
-        f"{_select(with_table)} WHERE s.guild_id = ? AND s.name_key = ? AND s.active = 1",
-        (guild_id, name_key),
+async def active_by_name(
+    db: Reader, guild_id: int, name: str, with_table: bool = False
+) -> StoredStrategy | None:
+    """The active strategy of that name (any case) on a server; through a transaction's connection, as
+    that transaction sees it."""
+    return await _first(
+        db, "s.guild_id = ? AND s.name_key = ? AND s.active = 1", [guild_id, name.casefold()], with_table
     )
 
 
-async def get_strategy(db: Database, strategy_id: int, with_table: bool = False) -> Row | None:
-    return await db.fetch_one(f"{_select(with_table)} WHERE s.id = ?", (strategy_id,))
+async def get_strategy(db: Reader, strategy_id: int, with_table: bool = False) -> StoredStrategy | None:
+    return await _first(db, "s.id = ?", [strategy_id], with_table)
 
 
 async def active_strategies(
-    db: Database,
+    db: Reader,
     guild_id: int,
     rules: str | None = None,
     owner_id: int | None = None,
     with_table: bool = False,
-) -> list[Row]:
+) -> list[StoredStrategy]:
     """A server's active strategies, optionally of one rule set or one owner, oldest first."""
     where, params = ["s.guild_id = ?", "s.active = 1"], list[object]([guild_id])
     for column, value in (("s.rules", rules), ("s.owner_id", owner_id)):
         if value is not None:
             where.append(f"{column} = ?")
             params.append(value)
-    return await db.fetch_all(f"{_select(with_table)} WHERE {' AND '.join(where)} ORDER BY s.id", params)
+    return await _select(db, f"{' AND '.join(where)} ORDER BY s.id", params, with_table)
 
 
-async def versions(db: Database, guild_id: int, name_key: str) -> list[Row]:
-    """Every version of a name on a server (the active one last)."""
-    return await db.fetch_all(
-        f"{_select(False)} WHERE s.guild_id = ? AND s.name_key = ? ORDER BY s.active, s.id",
-        (guild_id, name_key),
+async def versions(db: Reader, guild_id: int, name: str) -> list[StoredStrategy]:
+    """Every version of a name (any case) on a server (the active one last)."""
+    return await _select(
+        db, "s.guild_id = ? AND s.name_key = ? ORDER BY s.active, s.id", [guild_id, name.casefold()]
     )
 
 
 async def same_table(
-    db: Database, rules: str, table_hash: str, guild_id: int | None = None, excluding: int | None = None
-) -> Row | None:
+    db: Reader, rules: str, table_hash: str, guild_id: int | None = None, excluding: int | None = None
+) -> StoredStrategy | None:
     """A strategy with this very table under these rules: with figures anywhere, or active on a server."""
     if guild_id is None:
-        return await db.fetch_one(
-            f"{_select(False)} WHERE s.rules = ? AND s.table_hash = ? AND s.figures IS NOT NULL"
-            " ORDER BY s.id",
-            (rules, table_hash),
+        return await _first(
+            db,
+            "s.rules = ? AND s.table_hash = ? AND s.figures IS NOT NULL ORDER BY s.id",
+            [rules, table_hash],
         )
-    return await db.fetch_one(
-        f"{_select(False)} WHERE s.rules = ? AND s.table_hash = ? AND s.guild_id = ? AND s.active = 1"
-        " AND s.id <> ? ORDER BY s.id",
-        (rules, table_hash, guild_id, -1 if excluding is None else excluding),
+    return await _first(
+        db,
+        "s.rules = ? AND s.table_hash = ? AND s.guild_id = ? AND s.active = 1 AND s.id <> ? ORDER BY s.id",
+        [rules, table_hash, guild_id, -1 if excluding is None else excluding],
     )
 
 
-async def active_owner(conn: aiosqlite.Connection, guild_id: int, name_key: str) -> tuple[int, int] | None:
-    """(id, owner id) of the active strategy of that name, read inside the caller's transaction."""
-    rows = await conn.execute_fetchall(
-        "SELECT id, owner_id FROM strategies WHERE guild_id = ? AND name_key = ? AND active = 1",
-        (guild_id, name_key),
-    )
-    return next(((row[0], row[1]) for row in rows), None)
-
-
-async def _unlink(conn: aiosqlite.Connection, ids: list[int], renamed: str | None) -> None:
+async def _unlink(conn: Connection, ids: list[int], renamed: str | None) -> None:
     """Drop references to these strategy versions from tournaments and bot games (renaming them there)."""
-    marks = ", ".join("?" for _ in ids)
     name = ", name = ?" if renamed is not None else ""
     extra = [renamed] if renamed is not None else []
     for table in ("tournament_standings", "match_strategies"):
         await conn.execute(
-            f"UPDATE {table} SET strategy_id = NULL{name} WHERE strategy_id IN ({marks})", [*extra, *ids]
+            f"UPDATE {table} SET strategy_id = NULL{name} WHERE strategy_id IN ({marks(ids)})", [*extra, *ids]
         )
 
 
-async def delete_strategies(conn: aiosqlite.Connection, ids: list[int], renamed: str | None = None) -> int:
+async def delete_strategies(conn: Connection, ids: list[int], renamed: str | None = None) -> int:
     """Delete these strategy versions; past standings and games keep their name (or `renamed`)."""
     if not ids:
         return 0
     await _unlink(conn, ids, renamed)
-    marks = ", ".join("?" for _ in ids)
-    cursor = await conn.execute(f"DELETE FROM strategies WHERE id IN ({marks})", ids)
-    return cursor.rowcount
+    return await conn.execute(f"DELETE FROM strategies WHERE id IN ({marks(ids)})", ids)
 
 
-async def stored_ids(conn: aiosqlite.Connection, ids: list[int]) -> set[int]:
+async def _ids(conn: Connection, where: str, params: list[object]) -> list[int]:
+    return [row["id"] for row in await conn.fetch_all(f"SELECT id FROM strategies WHERE {where}", params)]
+
+
+async def stored_ids(conn: Connection, ids: list[int]) -> set[int]:
     """Which of these strategy versions are still stored, read inside the caller's transaction."""
-    marks = ", ".join("?" for _ in ids)
-    rows = await conn.execute_fetchall(f"SELECT id FROM strategies WHERE id IN ({marks})", ids)
-    return {row[0] for row in rows}
+    return set(await _ids(conn, f"id IN ({marks(ids)})", list(ids)))
 
 
-async def version_ids(conn: aiosqlite.Connection, guild_id: int, name_key: str) -> list[int]:
-    """Every version of a name on a server, read inside the caller's transaction."""
-    rows = await conn.execute_fetchall(
-        "SELECT id FROM strategies WHERE guild_id = ? AND name_key = ?", (guild_id, name_key)
-    )
-    return [row[0] for row in rows]
+async def version_ids(conn: Connection, guild_id: int, name: str) -> list[int]:
+    """Every version of a name (any case) on a server, read inside the caller's transaction."""
+    return await _ids(conn, "guild_id = ? AND name_key = ?", [guild_id, name.casefold()])
 
 
-async def owned_ids(conn: aiosqlite.Connection, owner_id: int) -> list[int]:
+async def owned_ids(conn: Connection, owner_id: int) -> list[int]:
     """Every strategy version of this owner on every server, read inside the caller's transaction."""
-    rows = await conn.execute_fetchall("SELECT id FROM strategies WHERE owner_id = ?", (owner_id,))
-    return [row[0] for row in rows]
+    return await _ids(conn, "owner_id = ?", [owner_id])
 
 
-async def active_names(conn: aiosqlite.Connection, guild_id: int, owner_id: int, rules: str) -> list[str]:
-    """The names of an owner's active strategies on a server under a rule set, inside the transaction."""
-    rows = await conn.execute_fetchall(
-        "SELECT name FROM strategies WHERE guild_id = ? AND owner_id = ? AND rules = ? AND active = 1"
-        " ORDER BY id",
-        (guild_id, owner_id, rules),
-    )
-    return [row[0] for row in rows]
-
-
-async def insert_match_strategy(
-    conn: aiosqlite.Connection, match_id: int, strategy_id: int | None, name: str, table_data: bytes
-) -> None:
+async def insert_bot_strategy(conn: Connection, match_id: int, strategy: BotStrategy) -> None:
     """Record which stored strategy a house-bot game plays, with a copy of its table."""
     await conn.execute(
         "INSERT INTO match_strategies (match_id, strategy_id, name, table_data) VALUES (?, ?, ?, ?)",
-        (match_id, strategy_id, name, table_data),
+        (match_id, strategy.strategy_id, strategy.name, table_bytes(strategy.table)),
     )
 
 
-async def match_strategy(db: Database, match_id: int) -> Row | None:
-    return await db.fetch_one("SELECT * FROM match_strategies WHERE match_id = ?", (match_id,))
+async def bot_strategy(db: Reader, match_id: int) -> BotStrategy | None:
+    """The stored strategy a house-bot game plays, if it plays one."""
+    row = await db.fetch_one("SELECT * FROM match_strategies WHERE match_id = ?", (match_id,))
+    return (
+        None if row is None else BotStrategy(row["strategy_id"], row["name"], _table_from(row["table_data"]))
+    )

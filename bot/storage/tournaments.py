@@ -1,43 +1,88 @@
-"""Repository of tournaments and their standings: plain SQL; writes take an open transaction's connection."""
+"""Repository of tournaments and their standings, with their mapper; writes take a transaction's
+connection."""
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-import aiosqlite
-
-from bot.storage.db import Database, Row
-from bot.storage.sql import insert_row
+from bot.domain.tournaments import Standing, Tournament
+from bot.storage.database import Connection, Reader, Record
 
 
-async def insert_tournament(
-    conn: aiosqlite.Connection, values: Mapping[str, Any], standings: Sequence[Mapping[str, Any]]
-) -> int:
-    """A finished tournament and its standings (rows without the tournament id); returns its id."""
-    tournament_id = await insert_row(conn, "tournaments", values)
-    for standing in standings:
-        await insert_row(conn, "tournament_standings", {"tournament_id": tournament_id, **standing})
+def _standing(row: Record) -> Standing:
+    return Standing(
+        row["place"],
+        row["name"],
+        row["owner_id"],
+        row["owner_name"],
+        row["strategy_id"],
+        row["points"],
+        row["tiebreak"],
+    )
+
+
+async def _with_standings(db: Reader, row: Record | None) -> Tournament | None:
+    """The tournament of a row, with its places in order and each owner's name (None once forgotten)."""
+    if row is None:
+        return None
+    standings = await db.fetch_all(
+        "SELECT s.*, p.name AS owner_name FROM tournament_standings s"
+        " LEFT JOIN players p ON p.id = s.owner_id WHERE s.tournament_id = ? ORDER BY s.place",
+        (row["id"],),
+    )
+    return Tournament(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        rules=row["rules"],
+        goal=row["goal"],
+        format=row["format"],
+        seed=row["seed"],
+        started_by=row["started_by"],
+        created_at=row["created_at"],
+        finished_at=row["finished_at"],
+        standings=tuple(map(_standing, standings)),
+    )
+
+
+async def insert_tournament(conn: Connection, tournament: Tournament) -> int:
+    """A finished tournament and its standings (its `id` is not read); returns its id."""
+    tournament_id = await conn.insert(
+        "tournaments",
+        {
+            "guild_id": tournament.guild_id,
+            "rules": tournament.rules,
+            "goal": tournament.goal,
+            "format": tournament.format,
+            "seed": tournament.seed,
+            "started_by": tournament.started_by,
+            "created_at": tournament.created_at,
+            "finished_at": tournament.finished_at,
+        },
+    )
+    for standing in tournament.standings:
+        await conn.insert(
+            "tournament_standings",
+            {
+                "tournament_id": tournament_id,
+                "place": standing.place,
+                "strategy_id": standing.strategy_id,
+                "owner_id": standing.owner_id,
+                "name": standing.name,
+                "points": standing.points,
+                "tiebreak": standing.tiebreak,
+            },
+        )
     return tournament_id
 
 
-async def get_tournament(db: Database, tournament_id: int) -> Row | None:
-    return await db.fetch_one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+async def get_tournament(db: Reader, tournament_id: int) -> Tournament | None:
+    return await _with_standings(
+        db, await db.fetch_one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+    )
 
 
-async def latest_tournament(db: Database, guild_id: int, rules: str | None = None) -> Row | None:
+async def latest_tournament(db: Reader, guild_id: int, rules: str | None = None) -> Tournament | None:
     """A server's most recent tournament (under one rule set, if given)."""
     if rules is None:
-        return await db.fetch_one(
-            "SELECT * FROM tournaments WHERE guild_id = ? ORDER BY id DESC", (guild_id,)
+        row = await db.fetch_one("SELECT * FROM tournaments WHERE guild_id = ? ORDER BY id DESC", (guild_id,))
+    else:
+        row = await db.fetch_one(
+            "SELECT * FROM tournaments WHERE guild_id = ? AND rules = ? ORDER BY id DESC", (guild_id, rules)
         )
-    return await db.fetch_one(
-        "SELECT * FROM tournaments WHERE guild_id = ? AND rules = ? ORDER BY id DESC", (guild_id, rules)
-    )
-
-
-async def standings(db: Database, tournament_id: int) -> list[Row]:
-    """A tournament's places in order, with each owner's name (None once they were forgotten)."""
-    return await db.fetch_all(
-        "SELECT s.*, p.name AS owner_name FROM tournament_standings s"
-        " LEFT JOIN players p ON p.id = s.owner_id WHERE s.tournament_id = ? ORDER BY s.place",
-        (tournament_id,),
-    )
+    return await _with_standings(db, row)

@@ -1,69 +1,72 @@
-"""Repository of turns (append-only), and its mapper between a turn row and the domain's TurnRecord."""
+"""Repository of turns (append-only), and its mapper between turn rows and the domain's TurnRecords.
+
+A row keeps the choice and the dice rolled, which the engine replays into the full TurnResult (states
+before and after included); the points and scores stored beside them are checked against it, and the
+stored events are kept for readers of the database alone.
+"""
 
 import json
-from collections.abc import Mapping
-from typing import Any
-
-import aiosqlite
+from collections import defaultdict
+from collections.abc import Sequence
 
 from bot.domain.matches import TurnRecord
-from bot.storage.db import Database, Row
-from bot.storage.sql import insert_row
-from hogengine.events import Event, EventKind
-from hogengine.game import TurnResult
+from bot.storage.database import Connection, Reader, Record
+from hogengine.game import State, resolve
 
 
-def turn_columns(match_id: int, user_id: int | None, result: TurnResult, now: float) -> dict[str, Any]:
-    """The turns row of a played turn."""
-    return {
-        "match_id": match_id,
-        "turn": result.before.turn,
-        "player": result.player,
-        "user_id": user_id,
-        "choice": result.choice,
-        "dice": result.dice,
-        "sides": result.sides,
-        "outcomes": json.dumps(list(result.outcomes)),
-        "points": result.points,
-        "events": json.dumps([event.to_json() for event in result.events]),
-        "score0": result.after.scores[0],
-        "score1": result.after.scores[1],
-        "played_at": now,
-    }
+class TurnReplayError(Exception):
+    """Stored turns that the engine does not replay to what they recorded (an operator's problem)."""
 
 
-def _event(data: dict[str, Any]) -> Event:
-    return Event(EventKind(data["kind"]), data["player"], data["value"], data.get("note", ""))
-
-
-def turn_from(row: Row) -> TurnRecord:
-    return TurnRecord(
-        match_id=row["match_id"],
-        turn=row["turn"],
-        player=row["player"],
-        user_id=row["user_id"],
-        choice=row["choice"],
-        dice=row["dice"],
-        sides=row["sides"],
-        outcomes=tuple(json.loads(row["outcomes"])),
-        points=row["points"],
-        events=tuple(_event(data) for data in json.loads(row["events"])),
-        scores_after=(row["score0"], row["score1"]),
-        played_at=row["played_at"],
+async def insert_turn(conn: Connection, record: TurnRecord) -> None:
+    """Append one turn (turns are never updated or deleted)."""
+    result = record.result
+    await conn.insert(
+        "turns",
+        {
+            "match_id": record.match_id,
+            "turn": result.before.turn,
+            "player": result.player,
+            "user_id": record.user_id,
+            "choice": result.choice,
+            "dice": result.dice,
+            "sides": result.sides,
+            "outcomes": json.dumps(list(result.outcomes)),
+            "points": result.points,
+            "events": json.dumps([event.to_json() for event in result.events]),
+            "score0": result.after.scores[0],
+            "score1": result.after.scores[1],
+            "played_at": record.played_at,
+        },
     )
 
 
-async def insert_turn(conn: aiosqlite.Connection, values: Mapping[str, Any]) -> None:
-    """Append one turn (turns are never updated or deleted)."""
-    await insert_row(conn, "turns", values)
+# Turns with the rule set and goal of their match, from which they replay.
+TURN_SELECT = "SELECT t.*, m.rules, m.goal FROM turns t JOIN matches m ON m.id = t.match_id"
 
 
-async def get_turns(db: Database, match_id: int) -> list[TurnRecord]:
+def _replayed(rows: Sequence[Record]) -> list[TurnRecord]:
+    """The turns of one match, in order, replayed by the engine from the match's start."""
+    records, state = [], State(rows[0]["rules"], rows[0]["goal"]) if rows else State()
+    for row in rows:
+        result = resolve(state, row["choice"], tuple(json.loads(row["outcomes"])))
+        stored = (row["turn"], row["points"], (row["score0"], row["score1"]))
+        if stored != (state.turn, result.points, result.after.scores):
+            raise TurnReplayError(f"Turn {row['turn']} of match {row['match_id']} does not replay as stored.")
+        records.append(TurnRecord(row["match_id"], row["user_id"], row["played_at"], result))
+        state = result.after
+    return records
+
+
+def by_match(rows: Sequence[Record]) -> dict[int, list[TurnRecord]]:
+    """Turn rows (with their match's rules and goal, ordered by match and turn) replayed, by match id."""
+    groups: dict[int, list[Record]] = defaultdict(list)
+    for row in rows:
+        groups[row["match_id"]].append(row)
+    return {match_id: _replayed(group) for match_id, group in groups.items()}
+
+
+async def get_turns(db: Reader, match_id: int) -> list[TurnRecord]:
     """Every turn of the match, in order."""
-    rows = await db.fetch_all("SELECT * FROM turns WHERE match_id = ? ORDER BY turn", (match_id,))
-    return [turn_from(row) for row in rows]
-
-
-async def get_turn(db: Database, match_id: int, turn: int) -> TurnRecord | None:
-    row = await db.fetch_one("SELECT * FROM turns WHERE match_id = ? AND turn = ?", (match_id, turn))
-    return None if row is None else turn_from(row)
+    rows = await db.fetch_all(f"{TURN_SELECT} WHERE t.match_id = ? ORDER BY t.turn", (match_id,))
+    return _replayed(rows)

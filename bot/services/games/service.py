@@ -1,7 +1,7 @@
 """The game service: challenges, turns, bots, clocks and exports, one action per match at a time."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.domain.errors import (
@@ -33,18 +33,16 @@ from bot.domain.matches import (
     Player,
     TurnRecord,
 )
-from bot.domain.strategies import StoredStrategy
+from bot.domain.strategies import BotStrategy, StoredStrategy
 from bot.services.clock import Clock
 from bot.services.games import house_bot
-from bot.services.games.match_store import Bound, MatchStore
+from bot.services.games.match_store import Change, MatchStore
 from bot.services.solver import Solver
-from bot.services.strategies.service import table_bytes, table_from_bytes
 from bot.storage import Database
 from bot.storage import matches as match_table
 from bot.storage import strategies as strategy_table
 from bot.storage import turns as turn_table
-from bot.storage.matches import state_columns
-from bot.storage.turns import turn_columns
+from bot.storage.database import NEW
 from hogengine.dice import commitment, new_seed, seeded_rolls
 from hogengine.game import State, dice_for, new_game, resolve
 from hogengine.replay import to_record
@@ -96,18 +94,20 @@ class GameService:
             raise ChallengedABot
         if challenger.id == opponent.id:
             raise ChallengedYourself
-        values = {
-            "status": MatchStatus.PENDING.value,
-            "challenge_expires_at": self._clock() + self.timeouts.challenge_seconds,
-        }
-        state = new_game(rules, goal)
-        return await self._create(channel_id, (challenger, opponent), None, state, values, guild_id=guild_id)
+        challenge = self._new(
+            channel_id,
+            guild_id=guild_id,
+            seats=(challenger, opponent),
+            bot_level=None,
+            state=new_game(rules, goal),
+        )
+        return await self._create(challenge)
 
     async def accept(self, match_id: int, user_id: int) -> Match:
         """The challenged player accepts: the game starts (seed committed, turn clock running)."""
         async with self._store.lock(match_id):
             match = await self._pending(match_id, user_id, seat=1, verb="accept")
-            return await self._store.save(match, self._start(None, match.state))
+            return await self._store.save(match, self._started(match))
 
     async def decline(self, match_id: int, user_id: int) -> Match:
         """The challenged player declines."""
@@ -137,7 +137,7 @@ class GameService:
         With `strategy` (read with its table, for these rules: StrategyService.opponent) the bot plays
         that stored table, copied to the match, and `level` is not used.
         """
-        bound = None
+        bound, name = None, None
         if strategy is None:
             bot_level = next((item for item in HOUSE_LEVELS if item.value == level), None)
             if bot_level is None:
@@ -146,13 +146,17 @@ class GameService:
         elif strategy.table is None:
             raise ValueError("vs_bot needs the strategy with its table")
         else:
-            bot_level = BotLevel.STRATEGY
-            bound = Bound(strategy.id, strategy.name, table_bytes(strategy.table))
-        state = new_game(rules, goal)
-        values = self._start(1, state)
-        return await self._create(
-            channel_id, (player, None), bot_level, state, values, guild_id=guild_id, strategy=bound
+            bot_level, name = BotLevel.STRATEGY, strategy.name
+            bound = BotStrategy(strategy.id, strategy.name, strategy.table)
+        game = self._new(
+            channel_id,
+            guild_id=guild_id,
+            seats=(player, None),
+            bot_level=bot_level,
+            state=new_game(rules, goal),
+            strategy_name=name,
         )
+        return await self._create(self._started(game), strategy=bound)
 
     async def play(self, match_id: int, user_id: int, turn: int, choice: int) -> Played:
         """The person to move plays `choice` on turn number `turn` (from the button they pressed).
@@ -161,9 +165,9 @@ class GameService:
         gone or its clock ran out: a double or late press) or IllegalChoice.
         """
         async with self._store.lock(match_id):
-            match, seed = await self._store.load_secret(match_id)
+            match = await self._store.load(match_id)
             seat = _seat(match, user_id)
-            if match.status is not MatchStatus.ACTIVE or seed is None:
+            if match.status is not MatchStatus.ACTIVE:
                 raise MatchOver
             if turn != match.state.turn:
                 raise TurnAlreadyPlayed
@@ -171,18 +175,18 @@ class GameService:
                 raise NotYourTurn(_name(match, match.state.mover))
             if _past(match.turn_deadline, self._clock()):
                 raise TurnTimedOut
-            return await self._play(match, seed, choice, user_id)
+            return await self._play(match, choice, user_id)
 
     async def bot_turn(self, match_id: int) -> Played | None:
         """Play the house bot's turn if it is the bot's turn; None otherwise (nothing to do)."""
         async with self._store.lock(match_id):
-            match, seed = await self._store.load_secret(match_id)
-            if not match.is_bot_turn or match.bot_level is None or seed is None:
+            match = await self._store.load(match_id)
+            if not match.is_bot_turn or match.bot_level is None:
                 return None
             bound = await self._bound(match)
-            table = None if bound is None else table_from_bytes(bound.table_data)
+            table = None if bound is None else bound.table
             choice = await house_bot.choose(match.bot_level, match.state, self._solver, table)
-            return await self._play(match, seed, choice, None)
+            return await self._play(match, choice, None)
 
     async def forfeit(self, match_id: int, user_id: int) -> Match:
         """A player gives up an active game (the other side wins), or withdraws from a pending challenge
@@ -209,21 +213,20 @@ class GameService:
                 return await self._close(match, MatchStatus.CANCELLED, None)
             async with self._store.lock(match.rematch_of):  # nobody holds the old game's lock for a new one
                 old = await self._store.load(match.rematch_of)
-                votes = {f"rematch_vote{seat}": int(seat == old.bot_seat) for seat in (0, 1)}
-                changes = {**self._closing(MatchStatus.CANCELLED, None), "rematch_of": None}
-                return await self._store.save(match, changes, vote=(old, votes))
+                unvoted = replace(old, rematch_votes=_bot_vote(old))
+                called_off = replace(self._closed(match, MatchStatus.CANCELLED, None), rematch_of=None)
+                return await self._store.save(match, called_off, vote=(old, unvoted))
 
     async def open_match_in_channel(self, channel_id: int, user_id: int) -> Match | None:
         """The user's pending or active match in this channel, if any (at most one exists)."""
-        row = await match_table.open_match_for(self._db, channel_id, (user_id,))
-        return None if row is None else await self._store.hydrate(row)
+        return await match_table.open_match_for(self._db, channel_id, (user_id,))
 
     async def expire_due(self) -> list[Match]:
         """Close what is past its clock: challenges → "expired"; games → "timeout" lost by the mover."""
         closed = []
-        for row in await match_table.due_matches(self._db, self._clock()):
-            async with self._store.lock(row["id"]):
-                match = await self._store.load(row["id"])
+        for match_id in await match_table.due_matches(self._db, self._clock()):
+            async with self._store.lock(match_id):
+                match = await self._store.load(match_id)
                 now = self._clock()
                 if match.status is MatchStatus.PENDING and _past(match.challenge_expires_at, now):
                     closed.append(await self._close(match, MatchStatus.EXPIRED, None))
@@ -241,28 +244,25 @@ class GameService:
                 raise RematchUnavailable(still_on=match.status.is_open)
             if await match_table.rematch_of(self._db, match_id) is not None:
                 raise RematchStarted
-            vote = {f"rematch_vote{seat}": 1}
-            if not match.rematch_votes[1 - seat]:
-                await self._store.save(match, vote)
+            votes = (True, match.rematch_votes[1]) if seat == 0 else (match.rematch_votes[0], True)
+            voted = replace(match, rematch_votes=votes)
+            if not all(votes):
+                await self._store.save(match, voted)
                 return None
-            state = new_game(match.rules, match.goal)
-            bot_seat = None if match.bot_seat is None else 1 - match.bot_seat
-            values = {**self._start(bot_seat, state), "rematch_of": match.id}
-            seats = (match.players[1], match.players[0])
-            return await self._create(
+            game = self._new(
                 match.channel_id,
-                seats,
-                match.bot_level,
-                state,
-                values,
                 guild_id=match.guild_id,
-                strategy=await self._bound(match),
-                vote=(match, vote),
+                seats=(match.players[1], match.players[0]),
+                bot_level=match.bot_level,
+                state=new_game(match.rules, match.goal),
+                strategy_name=match.strategy_name,
             )
+            rematch = replace(self._started(game), rematch_of=match.id)
+            return await self._create(rematch, strategy=await self._bound(match), vote=(match, voted))
 
     async def hint(self, match_id: int, user_id: int) -> Hint:
         """The solver's advice for the asking player; only on their own turn (else NotYourTurn)."""
-        match = await self._store.load(match_id, with_last_turn=False)
+        match = await self._store.load(match_id)
         seat = _seat(match, user_id)
         if match.status is MatchStatus.PENDING:
             raise NotStarted
@@ -285,7 +285,8 @@ class GameService:
         """
         match = await self._store.load_visible(match_id, guild_id, user_id, "export")
         turns = await self.turns(match_id)
-        data = to_record(new_game(match.rules, match.goal), turns)  # the rolls, even before the seed is out
+        start = new_game(match.rules, match.goal)
+        data = to_record(start, [turn.result for turn in turns])  # the rolls, even before the seed is out
         if match.seed is not None:
             data |= {"seed": match.seed, "commitment": match.seed_hash}
         return data
@@ -313,55 +314,71 @@ class GameService:
             return None
         return self._clock() + self.timeouts.turn_seconds
 
-    def _start(self, bot_seat: int | None, state: State) -> dict[str, Any]:
-        """The columns that make a match active: a fresh committed seed, the first turn's clock, and the
-        house bot's rematch vote (it always wants one)."""
-        seed = self._seeds()
-        bot_vote = {} if bot_seat is None else {f"rematch_vote{bot_seat}": 1}
-        return {
-            "status": MatchStatus.ACTIVE.value,
-            "seed": seed.hex(),
-            "seed_hash": commitment(seed),
-            "challenge_expires_at": None,
-            "turn_deadline": self._deadline(bot_seat, state),
-            **bot_vote,
-        }
-
-    async def _bound(self, match: Match) -> Bound | None:
-        """The stored strategy the house bot plays in this match, if it plays one."""
-        if match.bot_level is not BotLevel.STRATEGY:
-            return None
-        row = await strategy_table.match_strategy(self._db, match.id)
-        return None if row is None else Bound(row["strategy_id"], row["name"], row["table_data"])
-
-    async def _create(
+    def _new(
         self,
         channel_id: int,
+        *,
+        guild_id: int | None,
         seats: Seats,
         bot_level: BotLevel | None,
         state: State,
-        values: dict[str, Any],
-        *,
-        guild_id: int | None,
-        strategy: Bound | None = None,
-        vote: tuple[Match, dict[str, Any]] | None = None,
+        strategy_name: str | None = None,
     ) -> Match:
-        """A new match, after checking nobody in it is busy in the channel (one creation at a time)."""
-        people = [player for player in seats if player is not None]
-        async with self._store.lock(("channel", channel_id)):
-            await self._store.ensure_free(channel_id, people)
-            columns = {
-                "rules": state.rules,
-                "goal": state.goal,
-                "guild_id": guild_id,
-                "channel_id": channel_id,
-                "player0_id": None if seats[0] is None else seats[0].id,
-                "player1_id": None if seats[1] is None else seats[1].id,
-                "bot_level": None if bot_level is None else bot_level.value,
-                **state_columns(state),
-                **values,
-            }
-            return await self._store.create(people, columns, vote, strategy)
+        """A new challenge, waiting for its answer until the challenge timeout."""
+        now = self._clock()
+        return Match(
+            id=NEW,
+            rules=state.rules,
+            goal=state.goal,
+            status=MatchStatus.PENDING,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            players=seats,
+            bot_level=bot_level,
+            strategy_name=strategy_name,
+            state=state,
+            seed_hash=None,
+            secret_seed=None,
+            winner=None,
+            challenge_expires_at=now + self.timeouts.challenge_seconds,
+            turn_deadline=None,
+            message_id=None,
+            rematch_votes=(False, False),
+            rematch_of=None,
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            version=0,
+        )
+
+    def _started(self, match: Match) -> Match:
+        """The match made active: a fresh committed seed, the first turn's clock, and the house bot's
+        rematch vote (it always wants one)."""
+        seed = self._seeds()
+        return replace(
+            match,
+            status=MatchStatus.ACTIVE,
+            secret_seed=seed.hex(),
+            seed_hash=commitment(seed),
+            challenge_expires_at=None,
+            turn_deadline=self._deadline(match.bot_seat, match.state),
+            rematch_votes=_bot_vote(match),
+        )
+
+    async def _bound(self, match: Match) -> BotStrategy | None:
+        """The stored strategy the house bot plays in this match, if it plays one."""
+        if match.bot_level is not BotLevel.STRATEGY:
+            return None
+        return await strategy_table.bot_strategy(self._db, match.id)
+
+    async def _create(
+        self, match: Match, strategy: BotStrategy | None = None, vote: Change | None = None
+    ) -> Match:
+        """Store a new match, after checking nobody in it is busy in the channel (one creation at a time)."""
+        people = [player for player in match.players if player is not None]
+        async with self._store.lock(("channel", match.channel_id)):
+            await self._store.ensure_free(match.channel_id, people)
+            return await self._store.create(match, vote, strategy)
 
     async def _pending(self, match_id: int, user_id: int, seat: int, verb: str) -> Match:
         """The pending challenge, if `user_id` sits in `seat` and it has not expired."""
@@ -375,25 +392,30 @@ class GameService:
         return match
 
     async def _close(self, match: Match, status: MatchStatus, winner: int | None) -> Match:
-        return await self._store.save(match, self._closing(status, winner))
+        return await self._store.save(match, self._closed(match, status, winner))
 
-    def _closing(self, status: MatchStatus, winner: int | None) -> dict[str, Any]:
-        """The columns that close a match now."""
-        return {"status": status.value, "winner": winner, "turn_deadline": None, "finished_at": self._clock()}
+    def _closed(self, match: Match, status: MatchStatus, winner: int | None) -> Match:
+        """The match closed now."""
+        return replace(match, status=status, winner=winner, turn_deadline=None, finished_at=self._clock())
 
-    async def _play(self, match: Match, seed: bytes, choice: int, user_id: int | None) -> Played:
+    async def _play(self, match: Match, choice: int, user_id: int | None) -> Played:
         """Roll the committed dice for this choice, resolve the turn, store it with the new state."""
+        if match.secret_seed is None:
+            raise MatchOver
         count, sides = dice_for(match.state, choice)
-        result = resolve(match.state, choice, seeded_rolls(seed, match.state.turn, count, sides))
+        rolls = seeded_rolls(bytes.fromhex(match.secret_seed), match.state.turn, count, sides)
+        result = resolve(match.state, choice, rolls)
         after, now = result.after, self._clock()
-        changes: dict[str, Any] = {
-            **state_columns(after),
-            "turn_deadline": self._deadline(match.bot_seat, after),
-        }
+        changed = replace(match, state=after, turn_deadline=self._deadline(match.bot_seat, after))
         if after.over:
-            changes |= {"status": MatchStatus.FINISHED.value, "winner": after.winner, "finished_at": now}
-        turn = turn_columns(match.id, user_id, result, now)
-        return Played(await self._store.save(match, changes, turn), result)
+            changed = replace(changed, status=MatchStatus.FINISHED, winner=after.winner, finished_at=now)
+        turn = TurnRecord(match.id, user_id, now, result)
+        return Played(await self._store.save(match, changed, turn), result)
+
+
+def _bot_vote(match: Match) -> tuple[bool, bool]:
+    """Rematch votes with only the house bot's cast (it always wants one)."""
+    return (match.bot_seat == 0, match.bot_seat == 1)
 
 
 def _seat(match: Match, user_id: int) -> int:

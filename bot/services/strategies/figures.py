@@ -1,6 +1,4 @@
-"""A strategy's exact win rates against the reference opponents, as stored with it (JSON text)."""
-
-import json
+"""A strategy's exact win rates against the reference opponents, stored with it."""
 
 from bot.domain.strategies import Matchup
 from hogengine.game import MAX_GOAL
@@ -25,14 +23,6 @@ def compute_figures(rules: str, table: Table, perfect: Player, goal: int = MAX_G
         Matchup(name, rate.first, rate.second, rate.average)
         for name, rate in zip(opponents, rates, strict=True)
     )
-
-
-def figures_json(figures: tuple[Matchup, ...]) -> str:
-    return json.dumps([[m.opponent, m.first, m.second, m.average] for m in figures])
-
-
-def figures_from(text: str | None) -> tuple[Matchup, ...]:
-    return tuple(Matchup(*item) for item in json.loads(text)) if text else ()
 
 
 def current(figures: tuple[Matchup, ...]) -> bool:

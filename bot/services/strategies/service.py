@@ -4,14 +4,12 @@ pool, stored per server with their exact win rates, listed, shown, replaced (his
 import asyncio
 import hashlib
 import re
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, TypeVar
 
-import aiosqlite
 import numpy as np
 
 from bot.domain.errors import (
@@ -37,15 +35,17 @@ from bot.domain.strategies import Matchup, StoredStrategy, Ticket, Upload
 from bot.services.clock import Clock
 from bot.services.solver import Solver
 from bot.services.strategies.cooldowns import Cooldowns
-from bot.services.strategies.figures import compute_figures, current, figures_from, figures_json
-from bot.storage import Database, Row
+from bot.services.strategies.figures import compute_figures, current
+from bot.storage import Connection, Database
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
+from bot.storage.database import NEW
+from bot.storage.strategies import table_bytes
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
-from hogengine.strategies import SIZE, BadStrategy, Table, table_from_json
+from hogengine.strategies import BadStrategy, Table, table_from_json
 
 T = TypeVar("T")
 KINDS = (".py", ".json")
@@ -57,13 +57,13 @@ _NOT_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
 @dataclass(frozen=True, slots=True)
 class UploadLimits:
     """How uploads are rationed: a cooldown per user, the pool's threads, how many may wait, CPU time, and
-    how many strategies one person keeps."""
+    how many strategies one person keeps (the settings hold the defaults)."""
 
-    cooldown_seconds: float = 60.0
-    workers: int = 2
-    waiting: int = 8  # uploads being checked or waiting for a thread; more are refused as busy
-    time_limit: float = 10.0  # CPU seconds the sandbox allows one upload
-    per_person: int = 3  # active strategies one person may keep per server and rule set
+    cooldown_seconds: float
+    workers: int
+    waiting: int  # uploads being checked or waiting for a thread; more are refused as busy
+    time_limit: float  # CPU seconds the sandbox allows one upload
+    per_person: int  # active strategies one person may keep per server and rule set
 
 
 def check_upload(filename: str, size: int) -> str:
@@ -95,38 +95,8 @@ def choice_labels(rules: str) -> dict[int, str]:
     return {choice: ruleset.choice_label(choice) for choice in ruleset.choices}
 
 
-def table_bytes(table: Table) -> bytes:
-    """The 10,000 choices as int8 bytes, row by row (what is stored and hashed)."""
-    return np.ascontiguousarray(table, dtype=np.int8).tobytes()
-
-
-def table_from_bytes(data: bytes) -> Table:
-    return np.frombuffer(data, dtype=np.int8).reshape(SIZE, SIZE).copy()
-
-
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def strategy_from(row: Row) -> StoredStrategy:
-    """A StoredStrategy from its row (with the table if the row carries it)."""
-    data = row.get("table_data")
-    return StoredStrategy(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        owner=Player(row["owner_id"], row["owner_name"]),
-        name=row["name"],
-        rules=row["rules"],
-        source_kind=row["source_kind"],
-        source_hash=row["source_hash"],
-        table_hash=row["table_hash"],
-        active=bool(row["active"]),
-        figures=figures_from(row["figures"]),
-        cpu_seconds=row["cpu_seconds"],
-        created_at=row["created_at"],
-        replaced_at=row["replaced_at"],
-        table=None if data is None else table_from_bytes(data),
-    )
 
 
 def _json_table(data: bytes, ruleset: RuleSet) -> Table:
@@ -147,11 +117,11 @@ class StrategyService:
     def __init__(
         self,
         db: Database,
-        clock: Clock = time.time,
-        limits: UploadLimits | None = None,
+        clock: Clock,
+        limits: UploadLimits,
         solver: Solver | None = None,
     ) -> None:
-        self.limits = limits or UploadLimits()
+        self.limits = limits
         self._solver = solver or Solver()
         self._db = db
         self._clock = clock
@@ -185,11 +155,11 @@ class StrategyService:
         kind = check_upload(filename, size)
         ruleset = get_rules(rules)
         name = strategy_name(name, filename)
-        current = await strategy_table.active_by_name(self._db, guild_id, name.casefold())
-        if current is not None and current["owner_id"] != owner.id:
-            raise NameTaken(current["name"], current["owner_name"])
+        current = await strategy_table.active_by_name(self._db, guild_id, name)
+        if current is not None and current.owner.id != owner.id:
+            raise NameTaken(current.name, current.owner.name)
         mine = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, owner.id)
-        self._check_room([row["name"] for row in mine], name, ruleset.id)
+        self._check_room([strategy.name for strategy in mine], name, ruleset.id)
         self._rations.check(owner.id)
         self._check_queue()
         return Ticket(guild_id, owner, filename, kind, name, ruleset.id)
@@ -213,26 +183,28 @@ class StrategyService:
                 figures = await self._figures(ruleset.id, table, table_hash)
             finally:
                 self._busy -= 1
-        values = {
-            "guild_id": ticket.guild_id,
-            "owner_id": ticket.owner.id,
-            "name": ticket.name,
-            "name_key": ticket.name.casefold(),
-            "rules": ruleset.id,
-            "source_kind": ticket.kind,
-            "table_data": table_bytes(table),
-            "source_hash": _sha256(data),
-            "table_hash": table_hash,
-            "figures": figures_json(figures),
-            "cpu_seconds": cpu,
-            "created_at": self._clock(),
-        }
-        return await self._store(ticket.owner, values)
+        strategy = StoredStrategy(
+            id=NEW,
+            guild_id=ticket.guild_id,
+            owner=ticket.owner,
+            name=ticket.name,
+            rules=ruleset.id,
+            source_kind=ticket.kind,
+            source_hash=_sha256(data),
+            table_hash=table_hash,
+            active=True,
+            figures=figures,
+            cpu_seconds=cpu,
+            created_at=self._clock(),
+            replaced_at=None,
+            table=table,
+        )
+        return await self._store(strategy)
 
     async def _figures(self, rules: str, table: Table, table_hash: str) -> tuple[Matchup, ...]:
         """The table's figures: those of an identical table stored before, else computed in the pool."""
         known = await strategy_table.same_table(self._db, rules, table_hash)
-        stored = figures_from(None if known is None else known["figures"])
+        stored = () if known is None else known.figures
         if current(stored):
             return stored
         perfect = (await self._solver.solution(rules, MAX_GOAL)).policy
@@ -272,72 +244,62 @@ class StrategyService:
             raise StrategyRefused(reason, verdict.kind, verdict.cpu_seconds)
         return np.asarray(verdict.table, dtype=np.int8), verdict.cpu_seconds
 
-    async def _store(self, owner: Player, values: dict[str, Any]) -> Upload:
+    async def _store(self, new: StoredStrategy) -> Upload:
         """Insert the new version, retiring the owner's active one of that name, in one transaction."""
-        guild_id, key = values["guild_id"], values["name_key"]
+        owner, now = new.owner, new.created_at
 
-        async def work(conn: aiosqlite.Connection) -> tuple[int, int | None]:
-            current = await strategy_table.active_owner(conn, guild_id, key)
-            if current is not None and current[1] != owner.id:
-                raise NameTaken(values["name"])
-            mine = await strategy_table.active_names(conn, guild_id, owner.id, values["rules"])
-            self._check_room(mine, values["name"], values["rules"])
-            await player_table.upsert_players(conn, [(owner.id, owner.name)], values["created_at"])
+        async def work(conn: Connection) -> tuple[int, int | None]:
+            current = await strategy_table.active_by_name(conn, new.guild_id, new.name)
+            if current is not None and current.owner.id != owner.id:
+                raise NameTaken(new.name)
+            mine = await strategy_table.active_strategies(conn, new.guild_id, new.rules, owner.id)
+            self._check_room([strategy.name for strategy in mine], new.name, new.rules)
+            await player_table.upsert_players(conn, [owner], now)
             if current is not None:
-                await strategy_table.retire_strategy(conn, current[0], values["created_at"])
-            return await strategy_table.insert_strategy(conn, values), None if current is None else current[0]
+                await strategy_table.retire_strategy(conn, current.id, now)
+            return await strategy_table.insert_strategy(conn, new), None if current is None else current.id
 
         new_id, old_id = await self._db.write(work)
         strategy = await self._load(new_id, with_table=True)
         replaced = None if old_id is None else await self._load(old_id)
         twin = await strategy_table.same_table(
-            self._db, strategy.rules, strategy.table_hash, guild_id, new_id
+            self._db, strategy.rules, strategy.table_hash, new.guild_id, new_id
         )
-        duplicate = None if twin is None else strategy_from(twin)
-        return Upload(strategy, replaced, duplicate)
+        return Upload(strategy, replaced, twin)
 
     async def _load(self, strategy_id: int, with_table: bool = False) -> StoredStrategy:
-        row = await strategy_table.get_strategy(self._db, strategy_id, with_table)
-        if row is None:
+        strategy = await strategy_table.get_strategy(self._db, strategy_id, with_table)
+        if strategy is None:
             raise StrategyNotFound
-        return strategy_from(row)
+        return strategy
 
     async def active(
         self, guild_id: int, owner_id: int | None = None, rules: str | None = None
     ) -> list[StoredStrategy]:
         """A server's active strategies (of one owner, of one rule set), oldest first, without tables."""
         rules = None if rules is None else get_rules(rules).id
-        return [
-            strategy_from(row)
-            for row in await strategy_table.active_strategies(self._db, guild_id, rules, owner_id)
-        ]
+        return await strategy_table.active_strategies(self._db, guild_id, rules, owner_id)
 
     async def show(self, guild_id: int, name: str) -> StoredStrategy:
         """The active strategy of that name, with its table; StrategyNotFound if there is none."""
-        row = await strategy_table.active_by_name(
-            self._db, guild_id, name.strip().casefold(), with_table=True
-        )
-        if row is None:
+        strategy = await strategy_table.active_by_name(self._db, guild_id, name.strip(), with_table=True)
+        if strategy is None:
             raise NoStrategyCalled(name)
-        return strategy_from(row)
+        return strategy
 
     async def history(self, guild_id: int, name: str) -> list[StoredStrategy]:
         """Every version of a name on this server, oldest first (the active one last)."""
-        return [
-            strategy_from(row)
-            for row in await strategy_table.versions(self._db, guild_id, name.strip().casefold())
-        ]
+        return await strategy_table.versions(self._db, guild_id, name.strip())
 
     async def delete(self, guild_id: int, name: str, user_id: int) -> StoredStrategy:
         """Delete a strategy and its history; only its owner may (NotYourStrategy otherwise)."""
         strategy = await self.show(guild_id, name)
         if strategy.owner.id != user_id:
             raise NotYourStrategy(strategy.owner.name, strategy.name)
-        key = strategy.name.casefold()
 
-        async def work(conn: aiosqlite.Connection) -> int:
+        async def work(conn: Connection) -> int:
             return await strategy_table.delete_strategies(
-                conn, await strategy_table.version_ids(conn, guild_id, key)
+                conn, await strategy_table.version_ids(conn, guild_id, strategy.name)
             )
 
         await self._db.write(work)

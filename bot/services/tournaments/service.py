@@ -8,9 +8,6 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
-
-import aiosqlite
 
 from bot.domain.errors import (
     TooFewStrategies,
@@ -23,12 +20,12 @@ from bot.domain.strategies import StoredStrategy
 from bot.domain.tournaments import Standing, Tournament
 from bot.services.clock import Clock
 from bot.services.privacy import DELETED_STRATEGY
-from bot.services.strategies.service import strategy_from
 from bot.services.tournaments.progress import Progress, Relay
-from bot.storage import Database, Row
+from bot.storage import Connection, Database
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage import tournaments as tournament_table
+from bot.storage.database import NEW
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Row as Result
@@ -59,44 +56,17 @@ def _run(draw: Draw, progress: Relay | None) -> Standings:
     return tournament_sampled(draw.rules, entries, random.Random(draw.seed), draw.goal, progress=progress)
 
 
-def _standing(
-    place: int, row: Result, entrant: StoredStrategy, kept: set[int], known: set[int]
-) -> dict[str, Any]:
-    """A standings row; a strategy deleted since keeps its name, one whose owner was forgotten is renamed."""
+def _standing(place: int, row: Result, entrant: StoredStrategy, kept: set[int], known: set[int]) -> Standing:
+    """A place; a strategy deleted since keeps its name, one whose owner was forgotten is renamed."""
     forgotten = entrant.owner.id not in known
-    return {
-        "place": place,
-        "strategy_id": entrant.id if entrant.id in kept else None,
-        "owner_id": None if forgotten else entrant.owner.id,
-        "name": DELETED_STRATEGY if forgotten else row.name,
-        "points": row.wins,
-        "tiebreak": row.tie_break,
-    }
-
-
-def _tournament(row: Row, standings: list[Row]) -> Tournament:
-    return Tournament(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        rules=row["rules"],
-        goal=row["goal"],
-        format=row["format"],
-        seed=row["seed"],
-        started_by=row["started_by"],
-        created_at=row["created_at"],
-        finished_at=row["finished_at"],
-        standings=tuple(
-            Standing(
-                s["place"],
-                s["name"],
-                s["owner_id"],
-                s["owner_name"],
-                s["strategy_id"],
-                s["points"],
-                s["tiebreak"],
-            )
-            for s in standings
-        ),
+    return Standing(
+        place=place,
+        name=DELETED_STRATEGY if forgotten else row.name,
+        owner_id=None if forgotten else entrant.owner.id,
+        owner_name=None,
+        strategy_id=entrant.id if entrant.id in kept else None,
+        points=row.wins,
+        tiebreak=row.tie_break,
     )
 
 
@@ -129,8 +99,8 @@ class TournamentService:
             raise TournamentRunning
         self._running.add(guild_id)
         try:
-            rows = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, with_table=True)
-            strategies = sorted(map(strategy_from, rows), key=lambda strategy: strategy.name)
+            found = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, with_table=True)
+            strategies = sorted(found, key=lambda strategy: strategy.name)
             if len(strategies) < 2:
                 raise TooFewStrategies(ruleset.id)
             seed = None if fmt == "exact" else f"{self._seeds.getrandbits(64):016x}"
@@ -143,54 +113,50 @@ class TournamentService:
         """Every drawn strategy plays every other; the stored result (also when an entrant was deleted or
         its owner forgotten meanwhile)."""
         started = self._clock()
-        await self._db.write(
-            lambda conn: player_table.upsert_players(conn, [(started_by.id, started_by.name)], started)
-        )
+        await self._db.write(lambda conn: player_table.upsert_players(conn, [started_by], started))
         relay = None if progress is None else Relay(progress)
         try:
             result = await asyncio.get_running_loop().run_in_executor(self._pool, _run, draw, relay)
         finally:
             if relay is not None:
                 await relay.close()
-        entrants = draw.entrants
-        values = {
-            "guild_id": draw.guild_id,
-            "rules": draw.rules,
-            "goal": draw.goal,
-            "format": draw.fmt,
-            "seed": draw.seed,
-            "created_at": started,
-            "finished_at": self._clock(),
-        }
+        entrants, finished = draw.entrants, self._clock()
 
-        async def work(conn: aiosqlite.Connection) -> int:
+        async def work(conn: Connection) -> int:
             # Strategies deleted and owners forgotten while it ran keep their place, without the link.
             kept = await strategy_table.stored_ids(conn, [entrant.id for entrant in entrants.values()])
             people = {started_by.id, *(entrant.owner.id for entrant in entrants.values())}
             known = await player_table.known_players(conn, people)
-            standings = [
+            standings = tuple(
                 _standing(place, row, entrants[row.name], kept, known)
                 for place, row in enumerate(result.rows, start=1)
-            ]
-            starter = started_by.id if started_by.id in known else None
-            return await tournament_table.insert_tournament(
-                conn, {**values, "started_by": starter}, standings
             )
+            starter = started_by.id if started_by.id in known else None
+            tournament = Tournament(
+                NEW,
+                draw.guild_id,
+                draw.rules,
+                draw.goal,
+                draw.fmt,
+                draw.seed,
+                starter,
+                started,
+                finished,
+                standings,
+            )
+            return await tournament_table.insert_tournament(conn, tournament)
 
         return await self.get(await self._db.write(work))
 
     async def get(self, tournament_id: int) -> Tournament:
         """A stored tournament with its standings."""
-        row = await tournament_table.get_tournament(self._db, tournament_id)
-        if row is None:
+        tournament = await tournament_table.get_tournament(self._db, tournament_id)
+        if tournament is None:
             raise TournamentNotFound
-        return _tournament(row, await tournament_table.standings(self._db, tournament_id))
+        return tournament
 
     async def latest(self, guild_id: int, rules: str | None = None) -> Tournament | None:
         """The server's most recent tournament (under one rule set, if given)."""
-        row = await tournament_table.latest_tournament(
+        return await tournament_table.latest_tournament(
             self._db, guild_id, None if rules is None else get_rules(rules).id
-        )
-        return (
-            None if row is None else _tournament(row, await tournament_table.standings(self._db, row["id"]))
         )

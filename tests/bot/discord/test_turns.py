@@ -121,5 +121,5 @@ async def test_two_presses_at_once_play_one_turn(world: World) -> None:
 
     refused = [said(press) for press in presses if press.followups]
     assert refused == ["That turn was already played."]
-    assert [turn.turn for turn in await world.service.turns(match.id)] == [0]
+    assert [turn.result.before.turn for turn in await world.service.turns(match.id)] == [0]
     assert world.message(board.id).content == f"{world.bob.mention}, your move."

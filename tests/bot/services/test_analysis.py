@@ -4,8 +4,9 @@ import pytest
 
 from bot.domain.errors import GameNotOver, NothingToAnalyse
 from bot.services import GameService, MatchNotFound, NotYourGame
-from bot.services.analysis import AnalysisService, replayed
+from bot.services.analysis import AnalysisService
 from hogengine.analysis import MISTAKE
+from hogengine.game import new_game
 from hogengine.solver import solve
 from tests.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, PlayOut
 
@@ -17,8 +18,8 @@ async def test_series_and_costs_are_the_solvers_values(
     match = await play_out(match, lambda state: 10 if state.scores[0] % 2 else 3)
     found = await analysis.analyse(match.id, guild_id=GUILD, user_id=ALICE.id)
     turns = await service.turns(match.id)
-    results = replayed(match, turns)
-    assert [r.after.scores for r in results] == [t.scores_after for t in turns]
+    results = [turn.result for turn in turns]
+    assert results[0].before == new_game("swine-align") and results[-1].after == match.state
     solution = solve("swine-align")
     expected = []
     for result in results:

@@ -26,7 +26,7 @@ async def test_services_share_the_database_and_take_their_limits_from_the_settin
     services = await Services.open(settings)
     try:
         assert services.strategies.limits == UploadLimits(
-            cooldown_seconds=5, workers=3, waiting=4, time_limit=2
+            cooldown_seconds=5, workers=3, waiting=4, time_limit=2, per_person=3
         )
         assert services.games.timeouts == Timeouts(challenge_seconds=90, turn_seconds=45)
         await services.games.vs_bot(CHANNEL, ALICE)

@@ -15,7 +15,7 @@ async def test_concurrent_presses_take_exactly_one_turn(service: GameService) ->
     assert len(played) == 1
     assert all(isinstance(outcome, StaleAction) for outcome in outcomes if outcome not in played)
     turns = await service.turns(match.id)
-    assert [turn.turn for turn in turns] == [0]
+    assert [turn.result.before.turn for turn in turns] == [0]
     assert (await service.get(match.id)).state == played[0].result.after
 
 
@@ -28,7 +28,7 @@ async def test_double_clicked_bot_turn_plays_once(service: GameService) -> None:
     results = await asyncio.gather(*(service.bot_turn(match.id) for _ in range(4)))
     assert sum(result is not None for result in results) >= 1
     turns = await service.turns(match.id)
-    assert [turn.turn for turn in turns] == list(range(len(turns)))
+    assert [turn.result.before.turn for turn in turns] == list(range(len(turns)))
     assert len(turns) - before == sum(result is not None for result in results)
 
 
@@ -54,7 +54,7 @@ async def test_two_services_on_one_file_never_lose_or_duplicate_a_turn(
             collisions += len(errors)
             match = await second.get(match.id)
         turns = await first.turns(match.id)
-        assert [turn.turn for turn in turns] == list(range(match.state.turn))
+        assert [turn.result.before.turn for turn in turns] == list(range(match.state.turn))
         assert collisions > 0  # the presses did race
     finally:
         await one.close()

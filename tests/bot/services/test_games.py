@@ -43,7 +43,8 @@ async def test_challenge_accept_and_first_turn(service: GameService, clock: Fake
     played = await service.play(match.id, ALICE.id, 0, 2)
     assert played.result.choice == 2 and played.result.before.turn == 0
     assert played.match.state == played.result.after
-    assert played.match.last_turn is not None and played.match.last_turn.user_id == ALICE.id
+    (stored,) = await service.turns(match.id)
+    assert stored.user_id == ALICE.id and stored.result == played.result
     assert played.match.turn_deadline == clock.now + service.timeouts.turn_seconds
 
 
@@ -118,7 +119,7 @@ async def test_bot_game_and_bot_turn(service: GameService, play_out: PlayOut) ->
     if played.match.is_bot_turn:
         assert played.match.turn_deadline is None
         bot = await service.bot_turn(played.match.id)
-        assert bot is not None and bot.match.last_turn is not None and bot.match.last_turn.user_id is None
+        assert bot is not None and (await service.turns(match.id))[-1].user_id is None
     finished = await play_out(await service.get(match.id))
     assert finished.status is MatchStatus.FINISHED and finished.seed is not None
     assert finished.winner_player in (ALICE, None)

@@ -3,6 +3,7 @@
 import pytest
 
 from bot.domain.errors import StillPlaying
+from bot.domain.strategies import BotStrategy
 from bot.services import GameService
 from bot.services.privacy import DELETED_STRATEGY, FORGOTTEN_NAME, PrivacyService
 from bot.services.ratings import RatingService
@@ -32,8 +33,8 @@ async def test_forget_me(
     stored = mine.strategy
     assert stored.table is not None
     await db.write(
-        lambda conn: strategy_table.insert_match_strategy(
-            conn, versus.id, stored.id, "mine", b"\x04" * 10_000
+        lambda conn: strategy_table.insert_bot_strategy(
+            conn, versus.id, BotStrategy(stored.id, "mine", stored.table)
         )
     )
     await play_out(versus)
@@ -45,12 +46,9 @@ async def test_forget_me(
     assert (forgotten.strategies_deleted, forgotten.matches_anonymised) == (2, 1)
     assert [s.id for s in await strategies.active(GUILD)] == [kept.strategy.id]
     assert await strategies.history(GUILD, "mine") == []
-    assert (await strategy_table.match_strategy(db, versus.id)) == {
-        "match_id": versus.id,
-        "strategy_id": None,
-        "name": DELETED_STRATEGY,
-        "table_data": b"\x04" * 10_000,
-    }
+    kept_copy = await strategy_table.bot_strategy(db, versus.id)  # the game keeps its copy, unnamed
+    assert kept_copy == BotStrategy(None, DELETED_STRATEGY, stored.table)
+    assert (kept_copy.table == stored.table).all()
     assert await db.fetch_all("SELECT * FROM players WHERE id = ?", (ALICE.id,)) == []
     for table, column in REPOINTED:
         assert await db.fetch_all(f"SELECT * FROM {table} WHERE {column} = ?", (ALICE.id,)) == []

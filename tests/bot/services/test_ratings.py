@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.domain.strategies import BotStrategy
 from bot.services import GameService, Match, MatchStatus, Player
 from bot.services.ratings import RatingService
 from bot.storage import Database
@@ -116,14 +117,15 @@ async def test_stats(
     played = (chops, fest, lost, bot_game)
     assert (stats.player, stats.games, stats.bot_games) == (ALICE, 4, 1)
     assert stats.wins == sum(1 for match in played if match.winner_player == ALICE)
-    turns = [turn for match in played for turn in await service.turns(match.id) if turn.user_id == ALICE.id]
+    turns = [t.result for match in played for t in await service.turns(match.id) if t.user_id == ALICE.id]
     assert [turn.choice for turn in turns[:2]] == [-1, -1]
     assert stats.pork_chops == 1  # the first -1 chops; the second is played as 10 dice
     dice = Counter(turn.choice for turn in turns if turn.choice >= 0)
     dice[10] += 1  # the second -1 rolled ten dice
     assert stats.favourite_dice == dice.most_common(1)[0][0]
     pig_outs = [
-        (t.player, any(e.kind is EventKind.PIG_OUT for e in t.events)) for t in await service.turns(fest.id)
+        (t.result.player, any(e.kind is EventKind.PIG_OUT for e in t.result.events))
+        for t in await service.turns(fest.id)
     ]
     # The streak the engine keeps: Pig Outs in a row, counted up to the cap where the multiplier stops.
     assert stats.longest_pig_fest_streak == min(longest_pig_out_run(pig_outs, 0), MAX_STREAK) >= 1
@@ -153,8 +155,8 @@ async def test_history_names_each_opponent(
     easy = await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD))
     await play_out(await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD + 1))  # not here
     versus = await service.vs_bot(CHANNEL, ALICE, "swine-align", guild_id=GUILD)
-    table = table_from_function(always_roll(4), "swine-align").tobytes()
-    await db.write(lambda conn: strategy_table.insert_match_strategy(conn, versus.id, None, "Fours", table))
+    fours = BotStrategy(None, "Fours", table_from_function(always_roll(4), "swine-align"))
+    await db.write(lambda conn: strategy_table.insert_bot_strategy(conn, versus.id, fours))
     versus = await play_out(versus)
     history = await ratings.history(ALICE.id, GUILD)
     assert [entry.match_id for entry in history] == [versus.id, easy.id, first.id]

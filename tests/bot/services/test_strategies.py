@@ -24,14 +24,26 @@ from bot.domain.errors import (
 from bot.services import BotLevel, GameService
 from bot.services.ratings import RatingService
 from bot.services.strategies.cooldowns import FREE_TRIES
-from bot.services.strategies.service import StrategyService, UploadLimits, strategy_name, table_bytes
+from bot.services.strategies.service import StrategyService, strategy_name
 from bot.services.tournaments.service import TournamentService
 from bot.storage import Database
+from bot.storage.strategies import table_bytes
 from hogengine.errors import UnknownRules
 from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
-from tests.helpers import ALICE, BOB, CHANNEL, GUILD, ROLL_4, FakeClock, PlayOut, run_tournament, upload_file
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    ROLL_4,
+    FakeClock,
+    PlayOut,
+    run_tournament,
+    upload_file,
+    upload_limits,
+)
 
 RULES = "swine-align"
 SCORE_MOD = b"def final_strategy(score, opponent_score):\n    return score % 11\n"
@@ -106,7 +118,7 @@ REFUSALS = [
 async def test_refusals_carry_the_sandbox_verdict(
     db: Database, clock: FakeClock, source: bytes, kind: str
 ) -> None:
-    limits = UploadLimits(cooldown_seconds=0.0, time_limit=0.5)
+    limits = upload_limits(cooldown_seconds=0.0, time_limit=0.5)
     service = StrategyService(db, clock, limits)
     try:
         with pytest.raises(StrategyRefused) as refused:
@@ -394,7 +406,7 @@ def test_table_bytes_are_row_major_int8() -> None:
 async def test_uploads_beyond_the_waiting_limit_are_refused(
     db: Database, clock: FakeClock, gate: Gate
 ) -> None:
-    service = StrategyService(db, clock, UploadLimits(workers=1, waiting=1))
+    service = StrategyService(db, clock, upload_limits(workers=1, waiting=1))
     try:
         first = asyncio.create_task(upload_file(service, GUILD, ALICE, "four.py", ROLL_4))
         await gate.reached()  # the first is in the sandbox now
@@ -426,10 +438,9 @@ async def test_a_bot_game_plays_the_stored_table_and_so_does_its_rematch(
     rematch = await play_out(rematch, lambda state: 5)
     for game in (match, rematch):
         turns = await service.turns(game.id)
-        bot_turns = [(n, t) for n, t in enumerate(turns) if t.player == game.bot_seat]
+        bot_turns = [t.result for t in turns if t.result.player == game.bot_seat]
         assert bot_turns
-        for n, turn in bot_turns:
-            before = turns[n - 1].scores_after if n else (0, 0)
-            me, you = before[turn.player], before[1 - turn.player]
+        for turn in bot_turns:
+            me, you = turn.before.scores[turn.player], turn.before.scores[1 - turn.player]
             assert turn.choice == stored.table[me, you] == me % 11
     assert uploaded.id == stored.id

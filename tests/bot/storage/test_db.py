@@ -3,71 +3,78 @@
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-from bot.storage import Database, migrate
+from bot.domain.matches import Match, MatchStatus, Player, TurnRecord
+from bot.storage import Connection, Database, SqliteDatabase, migrate
 from bot.storage import matches as match_table
 from bot.storage import players as player_table
 from bot.storage import turns as turn_table
+from bot.storage.database import NEW
+from bot.storage.turns import TurnReplayError
+from hogengine.game import State, resolve
 
 NOW = 1_700_000_000.0
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "hog.sqlite3")
+async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
+    database = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
     await migrate(database)
     yield database
     await database.close()
 
 
-def match_values(**extra: object) -> dict[str, object]:
-    return {
-        "rules": "swine-align",
-        "goal": 100,
-        "status": "active",
-        "channel_id": 1,
-        "player0_id": 7,
-        "created_at": NOW,
-        "updated_at": NOW,
-        **extra,
-    }
+SEVEN = Player(7, "seven")
 
 
-def turn_values(match_id: int, turn: int) -> dict[str, object]:
-    return {
-        "match_id": match_id,
-        "turn": turn,
-        "player": 0,
-        "user_id": 7,
-        "choice": 2,
-        "dice": 2,
-        "sides": 6,
-        "outcomes": "[3, 4]",
-        "points": 7,
-        "events": "[]",
-        "score0": 7,
-        "score1": 0,
-        "played_at": NOW,
-    }
+def a_match(*players: Player) -> Match:
+    """A live game of these people (seats in order, the rest empty), not stored yet."""
+    seats = (*players, None, None)[:2]
+    return Match(
+        id=NEW,
+        rules="swine-align",
+        goal=100,
+        status=MatchStatus.ACTIVE,
+        guild_id=None,
+        channel_id=1,
+        players=(seats[0], seats[1]),
+        bot_level=None,
+        strategy_name=None,
+        state=State(),
+        seed_hash=None,
+        secret_seed=None,
+        winner=None,
+        challenge_expires_at=None,
+        turn_deadline=None,
+        message_id=None,
+        rematch_votes=(False, False),
+        rematch_of=None,
+        created_at=NOW,
+        updated_at=NOW,
+        finished_at=None,
+        version=0,
+    )
 
 
-async def new_match(db: Database) -> int:
-    async def work(conn: aiosqlite.Connection) -> int:
-        await player_table.upsert_players(conn, [(7, "seven")], NOW)
-        return await match_table.insert_match(conn, match_values())
+async def new_match(db: Database) -> Match:
+    async def work(conn: Connection) -> int:
+        await player_table.upsert_players(conn, [SEVEN], NOW)
+        return await match_table.insert_match(conn, a_match(SEVEN))
 
-    return await db.write(work)
+    match = await match_table.get_match(db, await db.write(work))
+    assert match is not None
+    return match
 
 
 async def player_names(db: Database) -> list[str]:
     return [row["name"] for row in await db.fetch_all("SELECT name FROM players ORDER BY id")]
 
 
-async def test_pragmas(db: Database) -> None:
+async def test_pragmas(db: SqliteDatabase) -> None:
     assert await db.pragma("journal_mode") == "wal"
     assert await db.pragma("foreign_keys") == 1
     assert await db.pragma("busy_timeout") == 5000
@@ -75,12 +82,12 @@ async def test_pragmas(db: Database) -> None:
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
     with pytest.raises(sqlite3.IntegrityError):
-        await db.write(lambda conn: match_table.insert_match(conn, match_values(player0_id=404)))
+        await db.write(lambda conn: match_table.insert_match(conn, a_match(Player(404, "nobody"))))
 
 
 async def test_a_failed_write_leaves_nothing(db: Database) -> None:
-    async def work(conn: aiosqlite.Connection) -> None:
-        await player_table.upsert_players(conn, [(8, "eight")], NOW)
+    async def work(conn: Connection) -> None:
+        await player_table.upsert_players(conn, [Player(8, "eight")], NOW)
         raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):
@@ -91,12 +98,13 @@ async def test_a_failed_write_leaves_nothing(db: Database) -> None:
 async def test_concurrent_writes_share_a_transaction_but_not_a_failure(db: Database) -> None:
     """A batch with one failing write commits every other write of the batch."""
 
-    async def failing(conn: aiosqlite.Connection) -> None:
-        await player_table.upsert_players(conn, [(99, "ghost")], NOW)
+    async def failing(conn: Connection) -> None:
+        await player_table.upsert_players(conn, [Player(99, "ghost")], NOW)
         raise RuntimeError("boom")
 
     writes = [
-        db.write(lambda conn, n=n: player_table.upsert_players(conn, [(n, f"p{n}")], NOW)) for n in range(5)
+        db.write(lambda conn, n=n: player_table.upsert_players(conn, [Player(n, f"p{n}")], NOW))
+        for n in range(5)
     ]
     outcomes = await asyncio.gather(*writes[:2], db.write(failing), *writes[2:], return_exceptions=True)
     assert [type(outcome) for outcome in outcomes] == [type(None)] * 2 + [RuntimeError] + [type(None)] * 3
@@ -104,31 +112,44 @@ async def test_concurrent_writes_share_a_transaction_but_not_a_failure(db: Datab
 
 
 async def test_updates_are_conditional_on_the_version(db: Database) -> None:
-    match_id = await new_match(db)
-    row = await db.write(lambda conn: match_table.update_match(conn, match_id, 0, {"score0": 5}))
-    assert row is not None and (row["score0"], row["version"]) == (5, 1)
-    assert await db.write(lambda conn: match_table.update_match(conn, match_id, 0, {"score0": 9})) is None
-    stored = await match_table.get_match(db, match_id)
-    assert stored is not None and (stored["score0"], stored["version"], stored["player0_name"]) == (
-        5,
+    read = await new_match(db)
+    scored = replace(read, state=replace(read.state, scores=(5, 0)))
+    saved = await db.write(lambda conn: match_table.update_match(conn, read, scored))
+    assert saved is not None and (saved.state.scores, saved.version) == ((5, 0), 1)
+    stale = replace(read, state=replace(read.state, scores=(9, 0)))
+    assert await db.write(lambda conn: match_table.update_match(conn, read, stale)) is None
+    stored = await match_table.get_match(db, read.id)
+    assert stored is not None and (stored.state.scores, stored.version, stored.players[0]) == (
+        (5, 0),
         1,
-        "seven",
+        SEVEN,
     )
 
 
 async def test_turns_are_unique_per_match_and_number(db: Database) -> None:
-    match_id = await new_match(db)
-    await db.write(lambda conn: turn_table.insert_turn(conn, turn_values(match_id, 0)))
+    match = await new_match(db)
+    turn = TurnRecord(match.id, SEVEN.id, NOW, resolve(match.state, 2, (3, 4)))
+    await db.write(lambda conn: turn_table.insert_turn(conn, turn))
     with pytest.raises(sqlite3.IntegrityError):
-        await db.write(lambda conn: turn_table.insert_turn(conn, turn_values(match_id, 0)))
-    assert len(await turn_table.get_turns(db, match_id)) == 1
+        await db.write(lambda conn: turn_table.insert_turn(conn, turn))
+    assert await turn_table.get_turns(db, match.id) == [turn]
+
+
+async def test_turns_that_do_not_replay_as_stored_are_refused(db: Database) -> None:
+    """A turn row edited behind the bot's back (7 points where the dice make 5) is caught when read."""
+    match = await new_match(db)
+    turn = TurnRecord(match.id, SEVEN.id, NOW, resolve(match.state, 2, (2, 3)))
+    await db.write(lambda conn: turn_table.insert_turn(conn, turn))
+    await db.write(lambda conn: conn.execute("UPDATE turns SET points = 7, score0 = 7"))
+    with pytest.raises(TurnReplayError, match=f"Turn 0 of match {match.id}"):
+        await turn_table.get_turns(db, match.id)
 
 
 async def test_reader_sees_only_committed_data(db: Database) -> None:
     seen: list[list[str]] = []
 
-    async def work(conn: aiosqlite.Connection) -> None:
-        await player_table.upsert_players(conn, [(9, "nine")], NOW)
+    async def work(conn: Connection) -> None:
+        await player_table.upsert_players(conn, [Player(9, "nine")], NOW)
         seen.append(await player_names(db))
 
     await db.write(work)
@@ -137,13 +158,13 @@ async def test_reader_sees_only_committed_data(db: Database) -> None:
 
 
 async def test_close_finishes_queued_writes(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "hog.sqlite3")
+    database = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
     await migrate(database)
     pending = asyncio.ensure_future(
-        database.write(lambda conn: player_table.upsert_players(conn, [(1, "a")], NOW))
+        database.write(lambda conn: player_table.upsert_players(conn, [Player(1, "a")], NOW))
     )
     await asyncio.sleep(0)
     await database.close()
     await pending
     with pytest.raises(RuntimeError, match="closed"):
-        await database.write(lambda conn: player_table.upsert_players(conn, [(2, "b")], NOW))
+        await database.write(lambda conn: player_table.upsert_players(conn, [Player(2, "b")], NOW))

@@ -5,20 +5,19 @@ import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.domain.strategies import Matchup
-from bot.services.strategies.figures import figures_from
-from bot.storage import Database, MigrationError, migrate
-from bot.storage.matches import state_from
+from bot.storage import Connection, Database, MigrationError, SqliteDatabase, migrate
+from bot.storage.matches import get_match
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
+from bot.storage.strategies import figures_from
 from hogengine.solver import BEST_TABLE, PERFECT
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "data" / "hog.sqlite3")
+async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
+    database = await SqliteDatabase.open(tmp_path / "data" / "hog.sqlite3")
     yield database
     await database.close()
 
@@ -102,7 +101,7 @@ async def test_0003_rebuilds_matches_keeping_every_row_and_reference(db: Databas
         " rematch_of, winner, created_at, updated_at) VALUES (?, 'pork-chop', 100, ?, 5, ?, ?, ?, ?, ?, 1, 1)"
     )
 
-    async def fill(conn: aiosqlite.Connection) -> None:
+    async def fill(conn: Connection) -> None:
         await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)")
         await conn.execute(insert_match, (1, "finished", 7, None, "easy", None, 0))
         await conn.execute(insert_match, (2, "active", None, 7, "perfect", 1, None))
@@ -147,7 +146,7 @@ async def test_0005_keeps_every_hidden_part_under_its_declared_name(db: Database
         " VALUES (?, ?, 100, 'active', 5, 7, 8, ?, ?, ?, ?, ?, 1, 1)"
     )
 
-    async def fill(conn: aiosqlite.Connection) -> None:
+    async def fill(conn: Connection) -> None:
         await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)")
         await conn.execute(insert, (1, "pork-chop", 0, 1, 0, 0, 0))
         await conn.execute(insert, (2, "pig-fest", 0, 0, 3, 1, 5))
@@ -158,7 +157,7 @@ async def test_0005_keeps_every_hidden_part_under_its_declared_name(db: Database
 
     rows = await db.fetch_all("SELECT * FROM matches ORDER BY id")
     assert not {"chop_used0", "chop_used1", "streak0", "streak1", "exchanges"} & set(rows[0])
-    states = [state_from(row) for row in rows]
+    states = [match.state for match in [await get_match(db, n) for n in (1, 2, 3)] if match is not None]
     assert states[0].hidden_by_name() == {"pork_chop": (0, 1)}
     assert states[1].hidden_by_name() == {"streak": (3, 1), "exchanges": 5}
     assert states[2].hidden_by_name() == {}
@@ -179,7 +178,7 @@ async def test_0006_names_the_figures_perfect_and_best_table(db: Database, tmp_p
         " x'00', 'a', 'b', ?, 1)"
     )
 
-    async def fill(conn: aiosqlite.Connection) -> None:
+    async def fill(conn: Connection) -> None:
         await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1)")
         await conn.execute(insert, (json.dumps(old),))
 

@@ -122,7 +122,7 @@ async def test_the_bot_stores_its_hidden_part_and_shows_it_on_the_board(tmp_path
         turns = await service.turns(match.id)
         replayed = new_game("charged", 20)
         for turn in turns:  # the stored state is the engine's replay of the stored turns, hidden part too
-            replayed = resolve(replayed, turn.choice, turn.outcomes).after
+            replayed = resolve(replayed, turn.result.choice, turn.result.outcomes).after
         assert (await service.get(match.id)).state == replayed
         fields = {field.name: field.value or "" for field in embeds.board(match, turns).fields}
         assert fields["alice"].endswith(f"Charge: {replayed.hidden_value(CHARGE, 0)}")

@@ -1,4 +1,5 @@
-"""The SQLite database: one writer that batches concurrent writes into one transaction, and one reader.
+"""The SQLite backend of the database interface: one writer that batches concurrent writes into one
+transaction, and one reader.
 
 `write(work)` queues an async function of the writer connection; the writer task runs everything
 queued so far inside one `BEGIN IMMEDIATE` transaction (group commit: one commit for many turns under
@@ -12,15 +13,15 @@ mode sees only committed data and never waits for the writer.
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
 import aiosqlite
 
-Row = dict[str, Any]
+from bot.storage.database import Record, Work
+
 T = TypeVar("T")
-Work = Callable[[aiosqlite.Connection], Awaitable[T]]
 BUSY_TIMEOUT_MS = 5000
 MAX_BATCH = 256
 
@@ -40,12 +41,47 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     return conn
 
 
-class Database:
+class _Fetching:
+    """Reads through one connection."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        return [dict(row) for row in await self._conn.execute_fetchall(sql, params)]
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+
+class SqliteConnection(_Fetching):
+    """The writer connection inside a transaction, as the interface's Connection."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._conn.execute(sql, params) as cursor:
+            return cursor.rowcount
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def insert(self, table: str, values: Mapping[str, Any]) -> int:
+        names, marks = ", ".join(values), ", ".join("?" for _ in values)
+        async with self._conn.execute(
+            f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values.values())
+        ) as cursor:
+            if cursor.lastrowid is None:
+                raise RuntimeError(f"SQLite returned no id for the new {table} row.")
+            return cursor.lastrowid
+
+
+class SqliteDatabase(_Fetching):
     """The two connections and the writer task."""
 
     def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+        super().__init__(reader)
         self._writer = writer
-        self._reader = reader
+        self._transaction_conn = SqliteConnection(writer)
         self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="hog-db-writer")
 
@@ -65,7 +101,7 @@ class Database:
         """Finish every queued write, then close both connections."""
         self._queue.put_nowait(None)
         await self._task
-        await self._reader.close()
+        await self._conn.close()
         await self._writer.close()
 
     async def write(self, work: Work[T]) -> T:
@@ -75,14 +111,6 @@ class Database:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((work, future))
         return await future
-
-    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        rows = await self._reader.execute_fetchall(sql, params)
-        return [dict(row) for row in rows]
-
-    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        rows = await self.fetch_all(sql, params)
-        return rows[0] if rows else None
 
     async def pragma(self, name: str) -> Any:
         """A pragma's value as the writer sees it (for checks and tests)."""
@@ -121,7 +149,9 @@ class Database:
         queue, so a batch costs a few round trips, not a few per work); the first failure rolls back."""
         await self._writer.execute("BEGIN IMMEDIATE")
         try:
-            results = await asyncio.gather(*(work(self._writer) for work in works), return_exceptions=True)
+            results = await asyncio.gather(
+                *(work(self._transaction_conn) for work in works), return_exceptions=True
+            )
             if failure := next((result for result in results if isinstance(result, BaseException)), None):
                 raise failure
             await self._writer.commit()

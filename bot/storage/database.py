@@ -1,0 +1,48 @@
+"""The database interface the repositories speak, so a second backend can stand in for SQLite.
+
+Reads of committed data go through `fetch_all`/`fetch_one`; every change runs in `write(work)`, where `work`
+gets a `Connection` inside one transaction. SQL is written once with `?` placeholders; a backend whose
+driver numbers its parameters rewrites them. Records are column name to value, met only by the mappers.
+"""
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+Record = Mapping[str, Any]
+T = TypeVar("T")
+NEW = 0  # the id of a domain object not stored yet: inserts do not read it
+
+
+class Reader(Protocol):
+    """Runs queries: the database's reader sees committed data, a transaction's connection its own."""
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]: ...
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None: ...
+
+
+class Connection(Reader, Protocol):
+    """The connection of an open write transaction."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; how many rows it changed."""
+        ...
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+    async def insert(self, table: str, values: Mapping[str, Any]) -> int:
+        """Insert one row (column names come from code, never from users); its new id."""
+        ...
+
+
+Work = Callable[[Connection], Awaitable[T]]
+
+
+class Database(Reader, Protocol):
+    """A reader of committed data plus write transactions."""
+
+    async def write(self, work: Work[T]) -> T:
+        """Run `work` in a write transaction; its result once committed (nothing of it if it raised)."""
+        ...
+
+    async def close(self) -> None: ...
