@@ -7,14 +7,25 @@ how to get one instead of crashing.
 
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, BeforeValidator, Field, SecretStr
+from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The levels the logs know, in any case ("info" is INFO).
 LogLevel = Annotated[
     Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"], BeforeValidator(lambda v: str(v).upper())
 ]
+
+
+def _postgresql_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgresql", "postgres") or not (parts.hostname or "host=" in parts.query):
+        raise ValueError("should be a URL like postgresql://user:password@host:5432/database")
+    return url
+
+
+PostgresqlUrl = Annotated[str, AfterValidator(_postgresql_url)]
 
 
 class Settings(BaseSettings):
@@ -32,7 +43,8 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "HOG_DISCORD_TOKEN")
     )
-    database_path: Path = Path("./data/hog.sqlite3")
+    database_path: Path = Path("./data/hog.sqlite3")  # the embedded SQLite file, unless a URL is set
+    database_url: PostgresqlUrl | None = None  # PostgreSQL instead, for several bot processes
     dev_guild_id: int | None = None  # commands sync instantly to this guild while developing
     connect_attempts: int = Field(default=5, ge=1)  # tries to reach Discord at start before giving up
     connect_retry_seconds: float = Field(default=2.0, ge=0)  # the first pause between tries; doubles

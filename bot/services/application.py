@@ -48,7 +48,7 @@ class Services:
     @classmethod
     async def open(cls, settings: Settings, clock: Clock = time.time, seeds: Seeds = new_seed) -> "Services":
         """Open (creating if needed) and migrate the database, and build every service on it."""
-        db = await open_migrated(settings.database_path)
+        db = await open_migrated(settings.database_path, settings.database_url)
         solver = Solver(settings.solver_cache_dir)
         return cls(
             db,

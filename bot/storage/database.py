@@ -1,4 +1,5 @@
-"""The database interface the repositories speak, so a second backend can stand in for SQLite.
+"""The database interface the repositories speak, with two backends: SQLite (`sqlite.py`, the embedded
+default) and PostgreSQL (`postgres.py`, for several processes).
 
 Reads of committed data go through `fetch_all`/`fetch_one`; every change runs in `write(work)`, where `work`
 gets a `Connection` inside one transaction. SQL is written once with `?` placeholders; a backend whose
@@ -6,11 +7,17 @@ driver numbers its parameters rewrites them. Records are column name to value, m
 """
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 Record = Mapping[str, Any]
+Dialect = Literal["sqlite", "postgresql"]
 T = TypeVar("T")
 NEW = 0  # the id of a domain object not stored yet: inserts do not read it
+
+
+class DatabaseUnavailableError(Exception):
+    """The configured database cannot be opened; the text names the setting and the cause, never a
+    password (an operator's problem, said in one line)."""
 
 
 class Reader(Protocol):
@@ -30,8 +37,12 @@ class Connection(Reader, Protocol):
 
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
-    async def insert(self, table: str, values: Mapping[str, Any]) -> int:
-        """Insert one row (column names come from code, never from users); its new id."""
+    async def insert(self, table: str, values: Mapping[str, Any]) -> None:
+        """Insert one row (column names come from code, never from users)."""
+        ...
+
+    async def insert_id(self, table: str, values: Mapping[str, Any]) -> int:
+        """Insert one row into a table whose `id` the database assigns; the new id."""
         ...
 
 
@@ -39,7 +50,10 @@ Work = Callable[[Connection], Awaitable[T]]
 
 
 class Database(Reader, Protocol):
-    """A reader of committed data plus write transactions."""
+    """A reader of committed data plus write transactions, in one SQL dialect."""
+
+    @property
+    def dialect(self) -> Dialect: ...
 
     async def write(self, work: Work[T]) -> T:
         """Run `work` in a write transaction; its result once committed (nothing of it if it raised)."""

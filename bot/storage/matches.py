@@ -100,7 +100,7 @@ def match_from(row: Record) -> Match:
 async def insert_match(conn: Connection, match: Match) -> int:
     """Store a new match (its `id` and `version` are not read); returns its id."""
     players = match.players
-    return await conn.insert(
+    return await conn.insert_id(
         "matches",
         {
             "rules": match.rules,

@@ -18,3 +18,8 @@ def among(values: Iterable[StrEnum]) -> str:
 def marks(values: Iterable[Any]) -> str:
     """`?, ?, ?`: one placeholder per value, for an `IN (...)` list."""
     return ", ".join("?" for _ in values)
+
+
+def insertion(table: str, values: Mapping[str, Any]) -> str:
+    """`INSERT INTO table (a, b) VALUES (?, ?)` for these columns."""
+    return f"INSERT INTO {table} ({', '.join(values)}) VALUES ({marks(values)})"

@@ -15,11 +15,12 @@ import asyncio
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, Final, Self, TypeVar
 
 import aiosqlite
 
 from bot.storage.database import Record, Work
+from bot.storage.sql import insertion
 
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 5000
@@ -65,11 +66,11 @@ class SqliteConnection(_Fetching):
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._conn.executemany(sql, rows)
 
-    async def insert(self, table: str, values: Mapping[str, Any]) -> int:
-        names, marks = ", ".join(values), ", ".join("?" for _ in values)
-        async with self._conn.execute(
-            f"INSERT INTO {table} ({names}) VALUES ({marks})", list(values.values())
-        ) as cursor:
+    async def insert(self, table: str, values: Mapping[str, Any]) -> None:
+        await self.insert_id(table, values)
+
+    async def insert_id(self, table: str, values: Mapping[str, Any]) -> int:
+        async with self._conn.execute(insertion(table, values), list(values.values())) as cursor:
             if cursor.lastrowid is None:
                 raise RuntimeError(f"SQLite returned no id for the new {table} row.")
             return cursor.lastrowid
@@ -77,6 +78,8 @@ class SqliteConnection(_Fetching):
 
 class SqliteDatabase(_Fetching):
     """The two connections and the writer task."""
+
+    dialect: Final = "sqlite"
 
     def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         super().__init__(reader)

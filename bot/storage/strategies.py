@@ -78,7 +78,7 @@ async def insert_strategy(conn: Connection, strategy: StoredStrategy) -> int:
     """Store a new strategy version with its table (its `id` is not read); returns its id."""
     if strategy.table is None:
         raise ValueError("A strategy is stored with its table.")
-    return await conn.insert(
+    return await conn.insert_id(
         "strategies",
         {
             "guild_id": strategy.guild_id,

@@ -42,7 +42,7 @@ async def _with_standings(db: Reader, row: Record | None) -> Tournament | None:
 
 async def insert_tournament(conn: Connection, tournament: Tournament) -> int:
     """A finished tournament and its standings (its `id` is not read); returns its id."""
-    tournament_id = await conn.insert(
+    tournament_id = await conn.insert_id(
         "tournaments",
         {
             "guild_id": tournament.guild_id,

@@ -1,6 +1,6 @@
-"""Fixtures: every service, opened as the bot opens them (`Services.open`) on a real SQLite file in
-tmp_path, with a clock the test moves by hand and dice seeds from a counter (every run rolls the same
-games)."""
+"""Fixtures: every service, opened as the bot opens them (`Services.open`), on each backend (a real SQLite
+file in tmp_path, a database of the session's real PostgreSQL server), with a clock the test moves by
+hand and dice seeds from a counter (every run rolls the same games)."""
 
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -25,9 +25,10 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, solver_cache: Path) -> Settings:
+def settings(tmp_path: Path, solver_cache: Path, database_url: str | None) -> Settings:
     return Settings(
         database_path=tmp_path / "hog.sqlite3",
+        database_url=database_url,
         solver_cache_path=solver_cache,
         upload_cooldown_seconds=30.0,
         upload_time_limit_seconds=5.0,

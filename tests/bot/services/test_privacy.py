@@ -11,6 +11,7 @@ from bot.services.strategies.service import StrategyService
 from bot.storage import Database
 from bot.storage import strategies as strategy_table
 from bot.storage.privacy import CLEARED, DELETED, REPOINTED
+from tests.catalog import references
 from tests.helpers import ALICE, BOB, CHANNEL, GUILD, ROLL_4, Duel, FakeClock, PlayOut, upload_file
 
 
@@ -74,13 +75,5 @@ async def test_not_while_playing(service: GameService, privacy: PrivacyService) 
 
 
 async def test_every_reference_to_a_player_is_handled(db: Database) -> None:
-    tables = [
-        row["name"] for row in await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
-    ]
-    references = {
-        (table, key["from"])
-        for table in tables
-        for key in await db.fetch_all(f"PRAGMA foreign_key_list({table})")
-        if key["table"] == "players"
-    }
-    assert references == set(REPOINTED) | set(CLEARED) | set(DELETED)
+    to_players = {(table, column) for table, column, target in await references(db) if target == "players"}
+    assert to_players == set(REPOINTED) | set(CLEARED) | set(DELETED)

@@ -1,7 +1,7 @@
-"""The database: WAL, foreign keys, busy timeout; batched write transactions; conditional updates."""
+"""The database on each backend: foreign keys, atomic writes, conditional updates, committed reads; and
+SQLite's own set-up (WAL, busy timeout) and batched write transactions."""
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -9,19 +9,27 @@ from pathlib import Path
 import pytest
 
 from bot.domain.matches import Match, MatchStatus, Player, TurnRecord
-from bot.storage import Connection, Database, SqliteDatabase, migrate
+from bot.storage import Connection, Database, SqliteDatabase, migrate, open_migrated
 from bot.storage import matches as match_table
 from bot.storage import players as player_table
 from bot.storage import turns as turn_table
 from bot.storage.database import NEW
 from bot.storage.turns import TurnReplayError
 from hogengine.game import State, resolve
+from tests.catalog import BROKEN_CONSTRAINT
 
 NOW = 1_700_000_000.0
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
+async def db(tmp_path: Path, database_url: str | None) -> AsyncIterator[Database]:
+    database = await open_migrated(tmp_path / "hog.sqlite3", database_url)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def sqlite_db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
     database = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
     await migrate(database)
     yield database
@@ -74,14 +82,14 @@ async def player_names(db: Database) -> list[str]:
     return [row["name"] for row in await db.fetch_all("SELECT name FROM players ORDER BY id")]
 
 
-async def test_pragmas(db: SqliteDatabase) -> None:
-    assert await db.pragma("journal_mode") == "wal"
-    assert await db.pragma("foreign_keys") == 1
-    assert await db.pragma("busy_timeout") == 5000
+async def test_pragmas(sqlite_db: SqliteDatabase) -> None:
+    assert await sqlite_db.pragma("journal_mode") == "wal"
+    assert await sqlite_db.pragma("foreign_keys") == 1
+    assert await sqlite_db.pragma("busy_timeout") == 5000
 
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(BROKEN_CONSTRAINT):
         await db.write(lambda conn: match_table.insert_match(conn, a_match(Player(404, "nobody"))))
 
 
@@ -130,7 +138,7 @@ async def test_turns_are_unique_per_match_and_number(db: Database) -> None:
     match = await new_match(db)
     turn = TurnRecord(match.id, SEVEN.id, NOW, resolve(match.state, 2, (3, 4)))
     await db.write(lambda conn: turn_table.insert_turn(conn, turn))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(BROKEN_CONSTRAINT):
         await db.write(lambda conn: turn_table.insert_turn(conn, turn))
     assert await turn_table.get_turns(db, match.id) == [turn]
 
@@ -157,9 +165,8 @@ async def test_reader_sees_only_committed_data(db: Database) -> None:
     assert await player_names(db) == ["nine"]
 
 
-async def test_close_finishes_queued_writes(tmp_path: Path) -> None:
-    database = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
-    await migrate(database)
+async def test_close_finishes_queued_writes(tmp_path: Path, database_url: str | None) -> None:
+    database = await open_migrated(tmp_path / "hog.sqlite3", database_url)
     pending = asyncio.ensure_future(
         database.write(lambda conn: player_table.upsert_players(conn, [Player(1, "a")], NOW))
     )

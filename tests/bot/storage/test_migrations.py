@@ -1,4 +1,5 @@
-"""The migration runner: from empty, idempotent, one transaction per file, strict file names."""
+"""The migration runner on each backend: from empty, idempotent, one transaction per file, every upgrade
+keeping its rows; strict file names, dialect files in pairs."""
 
 import json
 import sqlite3
@@ -8,23 +9,34 @@ from pathlib import Path
 import pytest
 
 from bot.domain.strategies import Matchup
-from bot.storage import Connection, Database, MigrationError, SqliteDatabase, migrate
+from bot.storage import Connection, Database, MigrationError, PostgresDatabase, SqliteDatabase, migrate
 from bot.storage.matches import get_match
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
 from bot.storage.strategies import figures_from
 from hogengine.solver import BEST_TABLE, PERFECT
+from tests.catalog import BROKEN_CONSTRAINT, tables
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
-    database = await SqliteDatabase.open(tmp_path / "data" / "hog.sqlite3")
+async def db(tmp_path: Path, database_url: str | None) -> AsyncIterator[Database]:
+    """An empty database (no migration applied) on each backend."""
+    database: Database = await (
+        SqliteDatabase.open(tmp_path / "data" / "hog.sqlite3")
+        if database_url is None
+        else PostgresDatabase.open(database_url)
+    )
     yield database
     await database.close()
 
 
-async def tables(db: Database) -> set[str]:
-    rows = await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
-    return {row["name"] for row in rows}
+def up_to(folder: Path, last: int) -> Path:
+    """A migrations folder holding the shipped migrations up to version `last` (every dialect's file)."""
+    folder.mkdir()
+    for migration in discover():
+        if migration.version <= last:
+            for path in migration.files:
+                (folder / path.name).write_text(path.read_text())
+    return folder
 
 
 async def test_migrates_from_empty_and_records_the_version(db: Database) -> None:
@@ -68,6 +80,35 @@ def test_duplicate_versions_are_refused(tmp_path: Path) -> None:
         discover(tmp_path)
 
 
+def test_a_version_is_one_portable_file_or_one_file_per_dialect(tmp_path: Path) -> None:
+    (tmp_path / "0001_first.sqlite.sql").write_text("SELECT 1;")
+    (tmp_path / "0001_first.postgresql.sql").write_text("SELECT 2;")
+    (tmp_path / "0002_second.sql").write_text("SELECT 3;")
+    first, second = discover(tmp_path)
+    assert (first.name, first.paths["sqlite"].name, first.paths["postgresql"].name) == (
+        "first",
+        "0001_first.sqlite.sql",
+        "0001_first.postgresql.sql",
+    )
+    portable = tmp_path / "0002_second.sql"
+    assert second.paths == {"sqlite": portable, "postgresql": portable}
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["0001_a.sqlite.sql"],  # PostgreSQL would have no version 1
+        ["0001_a.sql", "0001_a.postgresql.sql"],  # which one does PostgreSQL run?
+        ["0001_a.sqlite.sql", "0001_b.postgresql.sql"],  # one version, two names
+    ],
+)
+def test_dialect_files_come_in_pairs(tmp_path: Path, names: list[str]) -> None:
+    for name in names:
+        (tmp_path / name).write_text("SELECT 1;")
+    with pytest.raises(MigrationError, match="one portable file, or one per dialect"):
+        discover(tmp_path)
+
+
 def test_statements_split_where_sqlite_says() -> None:
     script = (
         "-- a comment; with a semicolon\nCREATE TABLE t (x TEXT DEFAULT ';');\n"
@@ -83,7 +124,7 @@ def test_statements_split_where_sqlite_says() -> None:
 
 def test_the_shipped_migrations_are_plain_statements() -> None:
     for migration in discover(MIGRATIONS_DIR):
-        for statement in statements(migration.path.read_text()):
+        for statement in (text for path in migration.files for text in statements(path.read_text())):
             assert sqlite3.complete_statement(statement)
             assert "PRAGMA" not in statement.upper() and "AUTOINCREMENT" not in statement.upper()
 
@@ -91,10 +132,7 @@ def test_the_shipped_migrations_are_plain_statements() -> None:
 async def test_0003_rebuilds_matches_keeping_every_row_and_reference(db: Database, tmp_path: Path) -> None:
     """A database at version 2 with games in it: the rebuilt `matches` keeps its rows and everything that
     points at them, stores the house bot's rematch votes, and accepts strategy games."""
-    earlier = tmp_path / "up_to_0002"
-    earlier.mkdir()
-    for migration in discover()[:2]:
-        (earlier / migration.path.name).write_text(migration.path.read_text())
+    earlier = up_to(tmp_path / "migrations", 2)
     assert await migrate(db, earlier) == [1, 2]
     insert_match = (
         "INSERT INTO matches (id, rules, goal, status, channel_id, player0_id, player1_id, bot_level,"
@@ -108,38 +146,34 @@ async def test_0003_rebuilds_matches_keeping_every_row_and_reference(db: Databas
         await conn.execute(insert_match, (3, "forfeit", 7, 8, None, None, 1))
         await conn.execute("INSERT INTO turns VALUES (1, 0, 0, 7, 3, 3, 6, '[1, 2, 3]', 1, '[]', 1, 0, 1)")
         await conn.execute("INSERT INTO rating_history VALUES (3, 8, 'pork-chop', 25, 8, 27, 7, 1)")
-        await conn.execute("INSERT INTO match_strategies VALUES (1, NULL, 'fours', x'04')")
+        await conn.execute("INSERT INTO match_strategies VALUES (1, NULL, 'fours', ?)", (b"\x04",))
 
     await db.write(fill)
     before = await db.fetch_all("SELECT * FROM matches ORDER BY id")
 
-    (earlier / discover()[2].path.name).write_text(discover()[2].path.read_text())
-    assert await migrate(db, earlier) == [3]
+    assert await migrate(db, up_to(tmp_path / "with_0003", 3)) == [3]
 
     after = await db.fetch_all("SELECT * FROM matches ORDER BY id")
     for old, new in zip(before, after, strict=True):
         assert {key for key in old if old[key] != new[key]} <= {"rematch_vote0", "rematch_vote1"}
         assert new["guild_id"] is None
     assert [(row["rematch_vote0"], row["rematch_vote1"]) for row in after] == [(0, 1), (1, 0), (0, 0)]
-    assert await db.fetch_all("PRAGMA foreign_key_check") == []
+    if db.dialect == "sqlite":  # the rebuilt table is pointed at again (PostgreSQL altered it in place)
+        assert await db.fetch_all("PRAGMA foreign_key_check") == []
     assert len(await db.fetch_all("SELECT * FROM turns WHERE match_id = 1")) == 1
     strategy_game = (
-        "INSERT INTO matches (rules, goal, status, guild_id, channel_id, player0_id, bot_level, created_at,"
-        " updated_at) VALUES ('swine-align', 100, 'active', 9, 5, 7, 'strategy', 2, 2)"
+        "INSERT INTO matches (id, rules, goal, status, guild_id, channel_id, player0_id, bot_level,"
+        " created_at, updated_at) VALUES (4, 'swine-align', 100, 'active', 9, 5, 7, 'strategy', 2, 2)"
     )
     await db.write(lambda conn: conn.execute(strategy_game))
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):  # references are still enforced
+    with pytest.raises(BROKEN_CONSTRAINT, match=r"(?i)foreign key"):  # references are still enforced
         await db.write(lambda conn: conn.execute("UPDATE turns SET match_id = 99"))
 
 
 async def test_0005_keeps_every_hidden_part_under_its_declared_name(db: Database, tmp_path: Path) -> None:
     """A database at version 4 with a Pork Chop spent and Pig Fest streaks and exchanges: after 0005 the
     one generic column holds them by the names the rule sets declare, and the matches load as before."""
-    earlier = tmp_path / "up_to_0004"
-    earlier.mkdir()
-    for migration in discover()[:4]:
-        (earlier / migration.path.name).write_text(migration.path.read_text())
-    assert await migrate(db, earlier) == [1, 2, 3, 4]
+    assert await migrate(db, up_to(tmp_path / "migrations", 4)) == [1, 2, 3, 4]
     insert = (
         "INSERT INTO matches (id, rules, goal, status, channel_id, player0_id, player1_id, chop_used0,"
         " chop_used1, streak0, streak1, exchanges, created_at, updated_at)"
@@ -166,21 +200,17 @@ async def test_0005_keeps_every_hidden_part_under_its_declared_name(db: Database
 async def test_0006_names_the_figures_perfect_and_best_table(db: Database, tmp_path: Path) -> None:
     """Figures stored under the old keys ("optimal": the perfect player, "perfect": the best score-only
     table) read under the new ones, each opponent's numbers unchanged."""
-    earlier = tmp_path / "up_to_0005"
-    earlier.mkdir()
-    for migration in discover()[:5]:
-        (earlier / migration.path.name).write_text(migration.path.read_text())
-    await migrate(db, earlier)
+    await migrate(db, up_to(tmp_path / "migrations", 5))
     old = [["always_roll(4)", 0.7, 0.6, 0.65], ["optimal", 0.4, 0.3, 0.35], ["perfect", 0.5, 0.4, 0.45]]
     insert = (
         "INSERT INTO strategies (id, guild_id, owner_id, name, name_key, rules, source_kind, table_data,"
         " source_hash, table_hash, figures, created_at) VALUES (1, 9, 7, 'mine', 'mine', 'pork-chop', 'py',"
-        " x'00', 'a', 'b', ?, 1)"
+        " ?, 'a', 'b', ?, 1)"
     )
 
     async def fill(conn: Connection) -> None:
         await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1)")
-        await conn.execute(insert, (json.dumps(old),))
+        await conn.execute(insert, (b"\x00", json.dumps(old)))
 
     await db.write(fill)
     assert await migrate(db) == [6]

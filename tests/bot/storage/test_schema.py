@@ -1,11 +1,16 @@
 """migrations/schema.sql is the schema a fresh migration makes, so a newcomer can read the tables in one
-file; and the statuses the database accepts are exactly the domain's."""
+file; both dialects' migrations make the same tables, columns and references; and the statuses the
+database accepts are exactly the domain's."""
 
 import re
+from pathlib import Path
 
 from bot.domain.matches import MatchStatus
+from bot.storage import open_migrated
 from bot.storage.migrations import MIGRATIONS_DIR, SCHEMA_FILE, discover
 from bot.storage.schema import current_schema
+from tests.catalog import columns, references
+from tests.postgres_server import PostgresServer
 
 
 async def test_schema_sql_is_what_the_migrations_make() -> None:
@@ -17,8 +22,23 @@ async def test_schema_sql_is_what_the_migrations_make() -> None:
 
 
 def test_schema_sql_is_never_taken_for_a_migration() -> None:
-    assert SCHEMA_FILE not in [migration.path.name for migration in discover()]
-    assert len(discover()) == len(list(MIGRATIONS_DIR.glob("*.sql"))) - 1
+    shipped = [path.name for migration in discover() for path in migration.files]
+    assert SCHEMA_FILE not in shipped
+    assert len(shipped) == len(list(MIGRATIONS_DIR.glob("*.sql"))) - 1
+
+
+async def test_both_dialects_make_the_same_tables_columns_and_references(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    sqlite = await open_migrated(tmp_path / "hog.sqlite3")
+    postgresql = await open_migrated(tmp_path / "unused.sqlite3", postgres.new_database())
+    try:
+        assert await columns(postgresql) == await columns(sqlite)
+        assert await references(postgresql) == await references(sqlite)
+        assert len(await references(sqlite)) >= 10
+    finally:
+        await sqlite.close()
+        await postgresql.close()
 
 
 async def test_the_database_accepts_exactly_the_domains_match_statuses() -> None:

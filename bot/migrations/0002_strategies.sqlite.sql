@@ -1,6 +1,6 @@
 -- Uploaded strategies (with their replaced versions), tournaments and their standings, ratings and
--- their history, and the stored strategy a house-bot game plays. Portable as 0001: besides the row id,
--- only BLOB differs (PostgreSQL's BYTEA); partial indexes work in both. Times are Unix seconds.
+-- their history, and the stored strategy a house-bot game plays: SQLite's form (0002_strategies.postgresql.sql
+-- is PostgreSQL's: identity ids and BYTEA for BLOB). Times are Unix seconds.
 
 CREATE TABLE strategies (
     id INTEGER PRIMARY KEY,

@@ -3,8 +3,7 @@
 -- SQLite cannot change a CHECK constraint, so `matches` is rebuilt: copied aside, dropped, created
 -- anew and refilled in this one transaction. Foreign keys (turns, ratings, strategy games, rematches)
 -- point at `matches` by name; the runner defers them to the commit, when every row is back.
--- PostgreSQL does the same with: ALTER TABLE matches DROP CONSTRAINT matches_bot_level_check,
--- ADD CONSTRAINT matches_bot_level_check CHECK (...), ADD COLUMN guild_id BIGINT; and the UPDATE below.
+-- PostgreSQL changes the constraint in place instead: 0003_strategy_games_and_guilds.postgresql.sql.
 
 CREATE TABLE matches_before_0003 AS SELECT * FROM matches;
 

@@ -1,0 +1,139 @@
+"""The PostgreSQL backend of the database interface (asyncpg), for bots that outgrow one process.
+
+Every `write(work)` runs in a transaction of its own on a pooled connection (READ COMMITTED): several
+processes share the server, and a match update conditional on the version read is the guard against a
+second process's change (its UPDATE waits for the first to commit, then finds the version gone). Reads
+take any pooled connection and see committed data. The repositories' `?` placeholders are numbered
+(`$1`, `$2`, ...) for asyncpg once per statement text.
+"""
+
+import asyncio
+import re
+import socket
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, Final, Self, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from bot.storage.database import DatabaseUnavailableError, Record, Work
+from bot.storage.sql import insertion
+
+T = TypeVar("T")
+POOL_SIZE = 10  # connections per process: two shard processes stay far below the server's 100
+CONNECT_SECONDS = 10.0
+# A quoted literal or identifier (kept as written), or a placeholder to number.
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
+
+
+@lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """The statement with each `?` outside quotes replaced by `$1`, `$2`, ... in order."""
+    count = 0
+
+    def number(token: re.Match[str]) -> str:
+        nonlocal count
+        if token.group() != "?":
+            return token.group()
+        count += 1
+        return f"${count}"
+
+    return _TOKEN.sub(number, sql)
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, to name it in messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+def _changed(status: str) -> int:
+    """Rows changed, from asyncpg's command tag (`UPDATE 3`, `INSERT 0 1`, `DELETE 0`)."""
+    last = status.rpartition(" ")[2]
+    return int(last) if last.isdigit() else 0
+
+
+class _Fetching:
+    """Reads through something that runs asyncpg queries (a pool or a connection)."""
+
+    def __init__(self, runner: asyncpg.Pool | PoolConnectionProxy) -> None:
+        self._runner = runner
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        return [dict(row) for row in await self._runner.fetch(numbered(sql), *params)]
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
+        row = await self._runner.fetchrow(numbered(sql), *params)
+        return None if row is None else dict(row)
+
+
+class PostgresConnection(_Fetching):
+    """A pooled connection inside a transaction, as the interface's Connection."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return _changed(await self._runner.execute(numbered(sql), *params))
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._runner.executemany(numbered(sql), rows)
+
+    async def insert(self, table: str, values: Mapping[str, Any]) -> None:
+        await self.execute(insertion(table, values), list(values.values()))
+
+    async def insert_id(self, table: str, values: Mapping[str, Any]) -> int:
+        row = await self.fetch_one(f"{insertion(table, values)} RETURNING id", list(values.values()))
+        if row is None:
+            raise RuntimeError(f"PostgreSQL returned no id for the new {table} row.")
+        return int(row["id"])
+
+
+class PostgresDatabase(_Fetching):
+    """A connection pool on one PostgreSQL database."""
+
+    dialect: Final = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        super().__init__(pool)
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str) -> Self:
+        """Connect to the database at `url`; DatabaseUnavailableError naming HOG_DATABASE_URL if it cannot."""
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, command_timeout=60
+            )
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            raise DatabaseUnavailableError(
+                f"HOG_DATABASE_URL: cannot open {redacted(url)}: {_reason(error)}"
+            ) from None
+        return cls(pool)
+
+    async def write(self, work: Work[T]) -> T:
+        """Run `work` in a transaction of its own; its result once committed."""
+        if self._pool.is_closing():
+            raise RuntimeError("The database is closed.")
+        async with self._pool.acquire() as conn, conn.transaction():
+            return await work(PostgresConnection(conn))
+
+    async def close(self) -> None:
+        """Wait for the connections in use to be released (bounded), then close the pool."""
+        try:
+            await asyncio.wait_for(self._pool.close(), CONNECT_SECONDS)
+        except TimeoutError:
+            self._pool.terminate()
+
+
+def _reason(error: Exception) -> str:
+    """What went wrong, in the words an operator acts on."""
+    if isinstance(error, socket.gaierror):
+        return "the host name is not known"
+    if isinstance(error, ConnectionRefusedError):
+        return "the server refused the connection (is PostgreSQL running there?)"
+    if isinstance(error, TimeoutError):
+        return f"no answer within {CONNECT_SECONDS:.0f} s"
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
