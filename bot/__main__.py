@@ -50,7 +50,7 @@ def run(settings: Settings, token: str, sync_global: bool) -> int:
     """Run the bot until SIGTERM or Ctrl-C; the exit status."""
     # Imported here, not at the top: the health check runs every minute and needs none of Discord.
     from bot.discord import DiscordUnreachableError, HogBot, TokenRejectedError, serve  # noqa: PLC0415
-    from bot.storage import MigrationError  # noqa: PLC0415
+    from bot.storage import DatabaseUnavailableError, MigrationError  # noqa: PLC0415
 
     try:
         asyncio.run(serve(HogBot(settings, sync_global=sync_global), token))
@@ -66,6 +66,9 @@ def run(settings: Settings, token: str, sync_global: bool) -> int:
     except MigrationError as error:  # the database cannot be brought up to date: nothing can be stored
         print(f"hogbot cannot start: {error}", file=sys.stderr)
         return 1
+    except DatabaseUnavailableError as error:  # a wrong or unreachable HOG_DATABASE_URL: a setting to fix
+        print(f"hogbot cannot start: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     return 0

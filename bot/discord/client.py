@@ -59,11 +59,18 @@ class HogBot(commands.Bot):
         self.sync_global = sync_global
         self._gateway_up = False
 
+    async def open_services(self) -> Services:
+        """Open the database and every service (once): `serve` does it before contacting Discord, so a
+        database that cannot be opened stops the bot before it goes online."""
+        if self._services is None:
+            self._services = await Services.open(self.settings, clock=now)
+        return self._services
+
     async def setup_hook(self) -> None:
         """Open the services, add commands and buttons, start the clock (its first tick resumes the house
         bot's turns), sync."""
         make_undumpable()  # no other process of this user may read the token from our memory
-        services = self._services or await Services.open(self.settings, clock=now)
+        services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
         self.parts = Parts(services, Boards(self, services.games), follow_up)
@@ -138,8 +145,8 @@ class HogBot(commands.Bot):
         if hasattr(self, "parts"):
             await self.parts.follow_up.close()
         await super().close()
-        if hasattr(self, "parts"):
-            await self.parts.services.close()
+        if self._services is not None:
+            await self._services.close()
 
 
 class TokenRejectedError(Exception):
@@ -178,6 +185,7 @@ async def serve(bot: HogBot, token: str) -> None:
     loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
     try:
         async with bot:
+            await bot.open_services()
             await _log_in(bot, token)
             if not bot.is_closed():
                 await bot.connect()

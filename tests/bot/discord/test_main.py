@@ -4,6 +4,7 @@ health check and `.env.example`."""
 import json
 import logging
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ import pytest
 from bot.__main__ import JsonLines
 from bot.config import Settings
 from bot.health import FRESH_SECONDS
+from tests.postgres_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[3]
 EMPTY = {"PATH": "/usr/local/bin:/usr/bin:/bin"}  # no DISCORD_TOKEN, no HOG_* settings
@@ -55,6 +57,42 @@ def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Pat
         "  HOG_LOG_LEVEL: Input should be 'DEBUG', 'INFO', 'WARNING', 'ERROR' or 'CRITICAL'",
     ]
     assert not (tmp_path / "data").exists()
+
+
+def test_a_database_url_that_is_not_postgresql_is_named(tmp_path: Path) -> None:
+    done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL="mysql://a@b/c")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[1:] == [
+        "  HOG_DATABASE_URL: Value error, should be a URL like postgresql://user:password@host:5432/database"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [
+        ("closed-port", "the server refused the connection (is PostgreSQL running there?)"),
+        ("missing-database", 'database "nowhere" does not exist'),
+    ],
+)
+def test_a_database_that_cannot_be_opened_stops_the_bot_in_one_line(
+    tmp_path: Path, postgres: PostgresServer, where: str, why: str
+) -> None:
+    """Before Discord is contacted: one line naming the setting and the cause, never the password."""
+    port = postgres.port if where == "missing-database" else _closed_port()
+    url = f"postgresql://hog:s3cret@127.0.0.1:{port}/nowhere"
+    done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL=url)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"hogbot cannot start: HOG_DATABASE_URL: cannot open postgresql://hog:***@127.0.0.1:{port}/nowhere:"
+        f" {why}"
+    ]
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def test_make_run_starts_the_bot(tmp_path: Path) -> None:

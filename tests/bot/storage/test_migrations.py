@@ -1,8 +1,11 @@
 """The migration runner on each backend: from empty, idempotent, one transaction per file, every upgrade
 keeping its rows; strict file names, dialect files in pairs."""
 
+import asyncio
 import json
 import sqlite3
+import sys
+from asyncio.subprocess import PIPE
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -221,3 +224,32 @@ async def test_0006_names_the_figures_perfect_and_best_table(db: Database, tmp_p
         Matchup(PERFECT, 0.4, 0.3, 0.35),
         Matchup(BEST_TABLE, 0.5, 0.4, 0.45),
     )
+
+
+MIGRATE_AND_SAY = """
+import asyncio, json, sys
+from pathlib import Path
+from bot.storage import PostgresDatabase, SqliteDatabase, migrate
+
+async def main():
+    url = sys.argv[2] or None
+    db = await (SqliteDatabase.open(Path(sys.argv[1])) if url is None else PostgresDatabase.open(url))
+    try:
+        print(json.dumps(await migrate(db)))
+    finally:
+        await db.close()
+
+asyncio.run(main())
+"""
+
+
+async def test_processes_starting_together_apply_each_migration_once(
+    tmp_path: Path, database_url: str | None
+) -> None:
+    """Three bot processes start at once on one new database: every version is applied by exactly one."""
+    script = [sys.executable, "-c", MIGRATE_AND_SAY, str(tmp_path / "hog.sqlite3"), database_url or ""]
+    runs = [await asyncio.create_subprocess_exec(*script, stdout=PIPE, stderr=PIPE) for _ in range(3)]
+    outputs = [await run.communicate() for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0], [err.decode() for _, err in outputs]
+    applied = [version for out, _ in outputs for version in json.loads(out)]
+    assert sorted(applied) == [migration.version for migration in discover()]
