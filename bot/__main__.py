@@ -6,10 +6,11 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.config import Settings, postgresql_url
 from bot.health import ailment
 
 HOW_TO = """\
@@ -74,6 +75,33 @@ def run(settings: Settings, token: str, sync_global: bool) -> int:
     return 0
 
 
+def copy(path: Path, url: str) -> int:
+    """`--copy-to URL`: the SQLite file's rows into a new PostgreSQL database; the exit status."""
+    from bot.storage import DatabaseUnavailableError, MigrationError  # noqa: PLC0415
+    from bot.storage.copy import CopyRefusedError, copy_file_to  # noqa: PLC0415
+    from bot.storage.postgres import redacted  # noqa: PLC0415
+
+    try:
+        url = postgresql_url(url)
+    except ValueError as error:
+        print(f"--copy-to: {error}", file=sys.stderr)
+        return 2
+    if not path.is_file():
+        print(f"Nothing to copy: there is no SQLite database at {path} (HOG_DATABASE_PATH).", file=sys.stderr)
+        return 2
+    try:
+        copied = asyncio.run(copy_file_to(path, url, lambda table, rows: print(f"  {table}: {rows} rows")))
+    except DatabaseUnavailableError as error:
+        print(f"Cannot copy: {error}", file=sys.stderr)
+        return 2
+    except (CopyRefusedError, MigrationError) as error:
+        print(f"Cannot copy: {error} Nothing was written.", file=sys.stderr)
+        return 1
+    print(f"Copied {copied} rows from {path} to {redacted(url)}.")
+    print("Set HOG_DATABASE_URL to it, then start the bot.")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
@@ -83,6 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--health", action="store_true", help="exit 0 if a running bot is connected and ticking"
+    )
+    parser.add_argument(
+        "--copy-to",
+        metavar="URL",
+        help="copy everything from the SQLite file (HOG_DATABASE_PATH) into a new, empty PostgreSQL database"
+        " at URL, then exit (set HOG_DATABASE_URL to it afterwards)",
     )
     args = parser.parse_args(argv)
     try:
@@ -100,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if why is not None:
             print(f"unhealthy: {why}", file=sys.stderr)
         return 0 if why is None else 1
+    if args.copy_to is not None:
+        return copy(settings.database_path, args.copy_to)
     configure_logging(settings.log_level)
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(HOW_TO.format(database=settings.database_path), file=sys.stderr)

@@ -18,14 +18,15 @@ LogLevel = Annotated[
 ]
 
 
-def _postgresql_url(url: str) -> str:
+def postgresql_url(url: str) -> str:
+    """The URL if it names a PostgreSQL database, else ValueError saying what one looks like."""
     parts = urlsplit(url)
     if parts.scheme not in ("postgresql", "postgres") or not (parts.hostname or "host=" in parts.query):
         raise ValueError("should be a URL like postgresql://user:password@host:5432/database")
     return url
 
 
-PostgresqlUrl = Annotated[str, AfterValidator(_postgresql_url)]
+PostgresqlUrl = Annotated[str, AfterValidator(postgresql_url)]
 
 
 class Settings(BaseSettings):

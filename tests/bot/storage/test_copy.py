@@ -1,0 +1,112 @@
+"""`python -m bot --copy-to URL`: a bot's SQLite file, with games, turns, strategies, tournaments and
+ratings in it, moves into a new PostgreSQL database whole; the bot then reads the very same records
+there and goes on numbering after them; a target that holds data is refused untouched."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.config import Settings
+from bot.services import MatchStatus, Services
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    ROLL_4,
+    FakeClock,
+    counted_seeds,
+    run_tournament,
+    upload_file,
+)
+from tests.postgres_server import PostgresServer
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def settings(tmp_path: Path, url: str | None = None) -> Settings:
+    return Settings(
+        database_path=tmp_path / "hog.sqlite3",
+        database_url=url,
+        solver_cache_path=tmp_path / "cache",
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+async def a_bots_life(services: Services, clock: FakeClock) -> None:
+    """A rated game between two people played to its end, a game against an uploaded strategy, and a
+    tournament of two uploads."""
+    games = services.games
+    match = await games.challenge(CHANNEL, ALICE, BOB, rules="swine-align", guild_id=GUILD)
+    match = await games.accept(match.id, BOB.id)
+    while match.status is MatchStatus.ACTIVE:
+        person = match.player_to_move
+        assert person is not None
+        match = (await games.play(match.id, person.id, match.state.turn, 4)).match
+    await services.ratings.record()
+    fours = await upload_file(services.strategies, GUILD, ALICE, "fours.py", ROLL_4)
+    clock.advance(3600)
+    sixes = b"def final_strategy(score, opponent_score):\n    return 6\n"
+    await upload_file(services.strategies, GUILD, BOB, "sixes.py", sixes)
+    opponent = await services.strategies.opponent(GUILD, fours.strategy.name, "swine-align")
+    await games.vs_bot(CHANNEL + 1, BOB, strategy=opponent, guild_id=GUILD)
+    await run_tournament(services.tournaments, GUILD, ALICE)
+
+
+def copy_to(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "--copy-to", url],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "HOG_DATABASE_PATH": str(tmp_path / "hog.sqlite3")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+async def test_a_sqlite_bot_moves_to_postgresql_whole(tmp_path: Path, postgres: PostgresServer) -> None:
+    clock = FakeClock()
+    sqlite = await Services.open(settings(tmp_path), clock, counted_seeds())
+    try:
+        await a_bots_life(sqlite, clock)
+    finally:
+        await sqlite.close()
+
+    url = postgres.new_database()
+    done = copy_to(tmp_path, url)
+    assert done.returncode == 0, done.stderr
+    assert "  matches: 2 rows" in done.stdout and "  strategies: 2 rows" in done.stdout
+    assert done.stdout.splitlines()[-1] == "Set HOG_DATABASE_URL to it, then start the bot."
+
+    before = await Services.open(settings(tmp_path), clock, counted_seeds())
+    after = await Services.open(settings(tmp_path, url), clock, counted_seeds())
+    try:
+        for match_id in (1, 2):
+            assert await after.games.get(match_id) == await before.games.get(match_id)
+            assert await after.games.turns(match_id) == await before.games.turns(match_id)
+        leaderboard, strategies = await before.ratings.leaderboard(), await before.strategies.active(GUILD)
+        tournament = await before.tournaments.latest(GUILD)
+        assert (len(leaderboard), len(strategies), tournament is not None) == (2, 2, True)
+        assert await after.ratings.leaderboard() == leaderboard
+        assert await after.strategies.active(GUILD) == strategies
+        assert await after.tournaments.latest(GUILD) == tournament
+        new = await after.games.challenge(CHANNEL + 2, ALICE, BOB, guild_id=GUILD)
+        assert new.id == 3  # numbering goes on after the copied games
+    finally:
+        await before.close()
+        await after.close()
+
+    again = copy_to(tmp_path, url)
+    assert again.returncode == 1
+    assert again.stderr.startswith("Cannot copy: The target already holds")
+    assert again.stderr.rstrip().endswith("Nothing was written.")
+
+
+def test_there_must_be_something_to_copy(tmp_path: Path, postgres: PostgresServer) -> None:
+    done = copy_to(tmp_path, postgres.new_database())
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"Nothing to copy: there is no SQLite database at {tmp_path / 'hog.sqlite3'} (HOG_DATABASE_PATH).\n",
+    )
+    assert copy_to(tmp_path, "sqlite:///x").stderr.startswith("--copy-to: should be a URL like postgresql://")
