@@ -9,8 +9,18 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BeforeValidator,
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.domain.shards import Shards
 
 # The levels the logs know, in any case ("info" is INFO).
 LogLevel = Annotated[
@@ -27,6 +37,23 @@ def postgresql_url(url: str) -> str:
 
 
 PostgresqlUrl = Annotated[str, AfterValidator(postgresql_url)]
+
+
+def shard_ids(text: str) -> frozenset[int]:
+    """Shard ids written as a list of numbers and ranges, `0-3` or `0,2` or `0-1,5`; ValueError if not."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()) or (dash and int(last) < int(first)):
+            raise ValueError(f"{part!r} is not a shard id or a range like 0-3 (write e.g. 0-3 or 0,2)")
+        ids.update(range(int(first), int(last if dash else first) + 1))
+    return frozenset(ids)
+
+
+# Shard ids as written (`0-3`, `0,2`); the field is marked NoDecode, so pydantic-settings never reads JSON.
+ShardIds = Annotated[
+    frozenset[int], BeforeValidator(lambda v: v if isinstance(v, frozenset) else shard_ids(str(v)))
+]
 
 
 class Settings(BaseSettings):
@@ -46,6 +73,10 @@ class Settings(BaseSettings):
     )
     database_path: Path = Path("./data/hog.sqlite3")  # the embedded SQLite file, unless a URL is set
     database_url: PostgresqlUrl | None = None  # PostgreSQL instead, for several bot processes
+    shard_count: int | None = Field(default=None, ge=1)  # unset: as many as Discord recommends
+    shard_ids: Annotated[ShardIds | None, NoDecode] = (
+        None  # the shards this process runs (e.g. 0-3): unset, every shard
+    )
     dev_guild_id: int | None = None  # commands sync instantly to this guild while developing
     connect_attempts: int = Field(default=5, ge=1)  # tries to reach Discord at start before giving up
     connect_retry_seconds: float = Field(default=2.0, ge=0)  # the first pause between tries; doubles
@@ -62,6 +93,25 @@ class Settings(BaseSettings):
     solver_cache_path: Path | None = (
         None  # solved rule sets kept across restarts; default: beside the database
     )
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _within_the_count(cls, ids: frozenset[int] | None, info: ValidationInfo) -> frozenset[int] | None:
+        count = info.data.get("shard_count")
+        if ids is not None and count is None:
+            raise ValueError("needs HOG_SHARD_COUNT, the number of shards of every process together")
+        if ids is not None and count is not None and max(ids) >= count:
+            raise ValueError(f"shard {max(ids)} is outside 0-{count - 1} (HOG_SHARD_COUNT is {count})")
+        return ids
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards of this process when it runs only some (their matches are its to tend); None: all."""
+        return (
+            None
+            if self.shard_ids is None or self.shard_count is None
+            else Shards(self.shard_count, self.shard_ids)
+        )
 
     @property
     def heartbeat_file(self) -> Path:

@@ -52,7 +52,7 @@ class Services:
         solver = Solver(settings.solver_cache_dir)
         return cls(
             db,
-            GameService(db, timeouts(settings), clock, solver, seeds),
+            GameService(db, timeouts(settings), clock, solver, seeds, shards=settings.shards),
             StrategyService(db, clock, upload_limits(settings), solver),
             TournamentService(db, clock),
             RatingService(db, clock),

@@ -11,8 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from bot.domain.matches import OPEN, BotLevel, Match, MatchStatus, Player
+from bot.domain.shards import Shards
 from bot.storage.database import Connection, Reader, Record
-from bot.storage.sql import among, assignments, marks
+from bot.storage.sql import among, assignments, in_shards, marks
 from hogengine.game import State
 
 # A match with the names of its players and of the stored strategy the house bot plays, if any.
@@ -158,20 +159,23 @@ async def open_match_for(db: Reader, channel_id: int, user_ids: Iterable[int]) -
     return None if row is None else match_from(row)
 
 
-async def due_matches(db: Reader, now: float) -> list[int]:
-    """The ids of pending challenges past their expiry and active games past their turn deadline."""
+async def due_matches(db: Reader, now: float, shards: Shards | None) -> list[int]:
+    """The ids of pending challenges past their expiry and active games past their turn deadline (of the
+    servers of these shards)."""
     rows = await db.fetch_all(
-        "SELECT id FROM matches WHERE (status = ? AND challenge_expires_at <= ?)"
-        " OR (status = ? AND turn_deadline <= ?) ORDER BY id",
+        "SELECT id FROM matches WHERE ((status = ? AND challenge_expires_at <= ?)"
+        f" OR (status = ? AND turn_deadline <= ?)){in_shards(shards)} ORDER BY id",
         (MatchStatus.PENDING.value, now, MatchStatus.ACTIVE.value, now),
     )
     return [row["id"] for row in rows]
 
 
-async def bot_to_move(db: Reader) -> list[int]:
-    """The ids of active games where the house bot is to move (no turn clock runs for it)."""
+async def bot_to_move(db: Reader, shards: Shards | None) -> list[int]:
+    """The ids of active games where the house bot is to move (no turn clock runs for it), of the servers
+    of these shards."""
     rows = await db.fetch_all(
         "SELECT id FROM matches WHERE status = ? AND turn_deadline IS NULL AND bot_level IS NOT NULL"
+        f"{in_shards(shards)}"
         " AND mover = CASE WHEN player0_id IS NULL THEN 0 ELSE 1 END ORDER BY id",
         (MatchStatus.ACTIVE.value,),
     )

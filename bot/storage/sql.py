@@ -4,6 +4,8 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
+from bot.domain.shards import Shards
+
 
 def assignments(values: Mapping[str, Any]) -> tuple[str, list[Any]]:
     """`a = ?, b = ?` and its parameters."""
@@ -23,3 +25,12 @@ def marks(values: Iterable[Any]) -> str:
 def insertion(table: str, values: Mapping[str, Any]) -> str:
     """`INSERT INTO table (a, b) VALUES (?, ?)` for these columns."""
     return f"INSERT INTO {table} ({', '.join(values)}) VALUES ({marks(values)})"
+
+
+def in_shards(shards: Shards | None, guild: str = "guild_id") -> str:
+    """` AND <the guild's shard> IN (...)`, keeping the rows of these shards' servers (see `shard_of`; no
+    server, shard 0); nothing when a process runs every shard."""
+    if shards is None:
+        return ""
+    shard = f"(COALESCE({guild}, 0) / {1 << 22}) % {shards.count}"
+    return f" AND {shard} IN ({', '.join(str(shard_id) for shard_id in sorted(shards.ids))})"

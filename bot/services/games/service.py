@@ -33,6 +33,7 @@ from bot.domain.matches import (
     Player,
     TurnRecord,
 )
+from bot.domain.shards import Shards
 from bot.domain.strategies import BotStrategy, StoredStrategy
 from bot.services.clock import Clock
 from bot.services.games import house_bot
@@ -64,9 +65,17 @@ class GameService:
     """Every game action; each call re-reads the match from the database (no game state in memory)."""
 
     def __init__(
-        self, db: Database, timeouts: Timeouts, clock: Clock, solver: Solver, seeds: Seeds = new_seed
+        self,
+        db: Database,
+        timeouts: Timeouts,
+        clock: Clock,
+        solver: Solver,
+        seeds: Seeds = new_seed,
+        *,
+        shards: Shards | None = None,
     ) -> None:
         self.timeouts = timeouts
+        self.shards = shards  # the clock and the house bot tend only these shards' games (None: all)
         self._solver = solver
         self._db = db
         self._store = MatchStore(db, clock)
@@ -224,7 +233,7 @@ class GameService:
     async def expire_due(self) -> list[Match]:
         """Close what is past its clock: challenges → "expired"; games → "timeout" lost by the mover."""
         closed = []
-        for match_id in await match_table.due_matches(self._db, self._clock()):
+        for match_id in await match_table.due_matches(self._db, self._clock(), self.shards):
             async with self._store.lock(match_id):
                 match = await self._store.load(match_id)
                 now = self._clock()
@@ -302,7 +311,7 @@ class GameService:
     async def bot_turns_waiting(self) -> list[int]:
         """The live games where the house bot is to move, to (re)start its turns: after a restart, or
         after its moves failed."""
-        return await match_table.bot_to_move(self._db)
+        return await match_table.bot_to_move(self._db, self.shards)
 
     async def turns(self, match_id: int) -> list[TurnRecord]:
         """Every turn of the match in order."""

@@ -59,6 +59,21 @@ def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Pat
     assert not (tmp_path / "data").exists()
 
 
+@pytest.mark.parametrize(
+    ("count", "ids", "why"),
+    [
+        ("2", "2", "Value error, shard 2 is outside 0-1 (HOG_SHARD_COUNT is 2)"),
+        ("4", "1-", "Value error, '1-' is not a shard id or a range like 0-3 (write e.g. 0-3 or 0,2)"),
+        ("4", "3-1", "Value error, '3-1' is not a shard id or a range like 0-3 (write e.g. 0-3 or 0,2)"),
+        ("", "0", "Value error, needs HOG_SHARD_COUNT, the number of shards of every process together"),
+    ],
+)
+def test_shards_that_cannot_be_run_are_named(tmp_path: Path, count: str, ids: str, why: str) -> None:
+    done = run([sys.executable, "-m", "bot"], tmp_path, HOG_SHARD_COUNT=count, HOG_SHARD_IDS=ids)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[1:] == [f"  HOG_SHARD_IDS: {why}"]
+
+
 def test_a_database_url_that_is_not_postgresql_is_named(tmp_path: Path) -> None:
     done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL="mysql://a@b/c")
     assert done.returncode == 2

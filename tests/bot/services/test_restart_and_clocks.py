@@ -3,6 +3,7 @@
 import pytest
 
 from bot.config import Settings
+from bot.domain.shards import Shards, shard_of
 from bot.services import ChallengeClosed, GameService, MatchStatus, Services, StaleAction
 from tests.helpers import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
 
@@ -72,3 +73,43 @@ async def test_the_bot_never_times_out(service: GameService, clock: FakeClock, p
     clock.advance(10 * service.timeouts.turn_seconds)
     assert await service.expire_due() == []
     assert (await play_out(match)).status is MatchStatus.FINISHED
+
+
+def guild_on_shard(shard: int, count: int = 2, nth: int = 0) -> int:
+    """A server id (as Discord makes them: a time in the high bits) that Discord puts on `shard`."""
+    return ((1_100_000_000_000 + nth * count + shard) << 22) | 12345
+
+
+async def test_each_process_tends_only_the_games_of_its_own_shards(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """Two processes of two shards on one database: each one's clock expires, and its house bot resumes,
+    only the games of its own servers, so no game is closed or moved twice."""
+    opened = [
+        await Services.open(settings.model_copy(update={"shard_count": 2, "shard_ids": frozenset({n})}), clock)
+        for n in (0, 1)
+    ]
+    try:
+        games = [services.games for services in opened]
+        challenges = [
+            await games[0].challenge(CHANNEL + n, ALICE, BOB, guild_id=guild_on_shard(n)) for n in (0, 1)
+        ]
+        bot_games = [
+            await games[0].vs_bot(CHANNEL + 2 + n, CAROL, guild_id=guild_on_shard(n, nth=1)) for n in (0, 1)
+        ]
+        direct = await games[1].challenge(CHANNEL + 4, CAROL, ALICE)  # no server: shard 0
+        for n in (0, 1):
+            await games[n].play(bot_games[n].id, CAROL.id, 0, 2)
+        assert [await games[n].bot_turns_waiting() for n in (0, 1)] == [[bot_games[0].id], [bot_games[1].id]]
+        clock.advance(settings.challenge_timeout_seconds)
+        closed = [{match.id for match in await games[n].expire_due()} for n in (0, 1)]
+        assert closed == [{challenges[0].id, direct.id}, {challenges[1].id}]
+    finally:
+        for services in opened:
+            await services.close()
+
+
+def test_the_shard_of_a_server_is_discords() -> None:
+    assert [shard_of(guild_on_shard(n, count=4), 4) for n in range(4)] == [0, 1, 2, 3]
+    assert shard_of(None, 4) == 0 and Shards(2, frozenset({0})).owns(None)
+    assert shard_of(81384788765712384, 2) == (81384788765712384 >> 22) % 2
