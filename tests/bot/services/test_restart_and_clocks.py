@@ -85,10 +85,8 @@ async def test_each_process_tends_only_the_games_of_its_own_shards(
 ) -> None:
     """Two processes of two shards on one database: each one's clock expires, and its house bot resumes,
     only the games of its own servers, so no game is closed or moved twice."""
-    opened = [
-        await Services.open(settings.model_copy(update={"shard_count": 2, "shard_ids": frozenset({n})}), clock)
-        for n in (0, 1)
-    ]
+    shard = [settings.model_copy(update={"shard_count": 2, "shard_ids": frozenset({n})}) for n in (0, 1)]
+    opened = [await Services.open(shard[n], clock) for n in (0, 1)]
     try:
         games = [services.games for services in opened]
         challenges = [
