@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from hogengine.game import State, TurnResult
+from hogengine.house import HouseLevel
 
 
 class MatchStatus(StrEnum):
@@ -31,9 +32,9 @@ PLAYED = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)  # a g
 class BotLevel(StrEnum):
     """How well the house bot plays."""
 
-    EASY = "easy"  # always rolls 4
-    COURSE = "course"  # the rule set's course (seed) strategy
-    PERFECT = "perfect"  # the exact solver's optimum over the full state
+    EASY = HouseLevel.EASY.value  # the engine's house levels (hogengine.house): always rolls 4
+    COURSE = HouseLevel.COURSE.value  # the rule set's course (seed) strategy
+    PERFECT = HouseLevel.PERFECT.value  # the exact solver's optimum over the full state
     STRATEGY = "strategy"  # a stored (uploaded) strategy: its table, by (own score, opponent's score)
 
 
