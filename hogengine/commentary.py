@@ -3,6 +3,9 @@
 The exact texts are binding (RULES.md, Swine Align rule 7): programs and doctests compare them.
 """
 
+import io
+from collections.abc import Iterable
+from contextlib import redirect_stdout
 from typing import Protocol
 
 
@@ -55,3 +58,16 @@ def both(f: Commentary, g: Commentary) -> Commentary:
         return both(f(score0, score1), g(score0, score1))
 
     return say
+
+
+def course_commentary(scores: Iterable[tuple[int, int]]) -> list[tuple[str, ...]]:
+    """The lines the course's commentary (lead changes, then each player's highest gain) says after each
+    of these scores in turn: what boards and pages show under every turn of a game."""
+    say = both(announce_lead_changes(), both(announce_highest(0), announce_highest(1)))
+    said: list[tuple[str, ...]] = []
+    for score0, score1 in scores:
+        lines = io.StringIO()
+        with redirect_stdout(lines):
+            say = say(score0, score1)
+        said.append(tuple(lines.getvalue().splitlines()))
+    return said

@@ -4,14 +4,9 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.discord.text import (
-    commentary,
-    last_turn,
-    names,
-    progress,
-    with_names,
-)
+from bot.discord.text import last_turn, names, progress, with_names
 from bot.services import Match, MatchStatus, TurnRecord
+from hogengine.commentary import course_commentary
 from hogengine.game import dice_in_words
 from hogengine.rules import RuleSet, get_rules
 
@@ -99,7 +94,7 @@ def board(match: Match, turns: Sequence[TurnRecord]) -> discord.Embed:
             value="\n".join(last_turn(results[-1], rules.choice_label(results[-1].choice), seats)),
             inline=False,
         )
-        said = [with_names(line, seats) for line in commentary(results)]
+        said = [with_names(line, seats) for line in course_commentary(r.after.scores for r in results)[-1]]
         if said:
             embed.add_field(name="Commentary", value="\n".join(said), inline=False)
     if match.seed is not None:

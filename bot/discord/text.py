@@ -1,12 +1,8 @@
-"""The board's words: player names, the last turn, the dice in play and the course's commentary."""
+"""The board's words: player names, the last turn and the dice in play."""
 
-import io
 import re
-from collections.abc import Sequence
-from contextlib import redirect_stdout
 
 from bot.services import Match
-from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.game import TurnResult
 
 BOT_NAME = "Hog Bot"
@@ -26,20 +22,6 @@ def names(match: Match) -> tuple[str, str]:
 def with_names(text: str, seats: tuple[str, str]) -> str:
     """The engine says "Player 0" and "Player 1"; the board says who they are."""
     return _PLAYER.sub(lambda found: seats[int(found[1])], text)
-
-
-def commentary(turns: Sequence[TurnResult]) -> list[str]:
-    """What the course's commentary (lead changes, highest gains) says after the last turn."""
-    say = both(announce_lead_changes(), both(announce_highest(0), announce_highest(1)))
-    quiet = io.StringIO()
-    with redirect_stdout(quiet):
-        for turn in turns[:-1]:
-            say = say(*turn.after.scores)
-    said = io.StringIO()
-    if turns:
-        with redirect_stdout(said):
-            say(*turns[-1].after.scores)
-    return said.getvalue().splitlines()
 
 
 def last_turn(turn: TurnResult, label: str, seats: tuple[str, str]) -> list[str]:
