@@ -4,6 +4,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from hogengine.dice import seeded_rolls
 from hogengine.errors import BadRolls, BadState, GameOver, IllegalChoice
 from hogengine.events import Event, EventKind
 from hogengine.numeric import Num
@@ -226,6 +227,12 @@ def resolve(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
     if after.over:
         events.append(Event(EventKind.GAME_OVER, me, after.winner if after.winner is not None else me))
     return TurnResult(state, after, choice, count, sides, rolls, int(step.points), tuple(events))
+
+
+def resolve_seeded(state: State, choice: int, seed: bytes) -> TurnResult:
+    """Play one turn of a live game: the choice's dice are the game's commit-reveal dice (`seed`)."""
+    count, sides = dice_for(state, choice)
+    return resolve(state, choice, seeded_rolls(seed, state.turn, count, sides))
 
 
 def _ints(values: Sequence[Num]) -> tuple[int, ...]:

@@ -15,18 +15,17 @@ from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
 from hogengine.cli.specs import cache_dir, load_table
 from hogengine.commentary import announce_highest, announce_lead_changes, both
-from hogengine.dice import commitment, new_seed, seeded_rolls
+from hogengine.dice import commitment, new_seed
 from hogengine.game import (
     MAX_GOAL,
     SIDES,
     State,
     TurnResult,
     choice_label,
-    dice_for,
     dice_in_words,
     legal_choices,
     new_game,
-    resolve,
+    resolve_seeded,
 )
 from hogengine.replay import parse_seed, to_record
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
@@ -172,8 +171,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{names[1]} chooses {choice}.")
             else:
                 choice = ask(state, names[state.mover])
-            count, sides = dice_for(state, choice)
-            result = resolve(state, choice, seeded_rolls(seed, state.turn, count, sides))
+            result = resolve_seeded(state, choice, seed)
             show_turn(result, names)
             say = say(*result.after.scores)
             results.append(result)

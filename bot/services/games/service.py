@@ -44,8 +44,8 @@ from bot.storage import matches as match_table
 from bot.storage import strategies as strategy_table
 from bot.storage import turns as turn_table
 from bot.storage.database import NEW
-from hogengine.dice import commitment, new_seed, seeded_rolls
-from hogengine.game import State, dice_for, new_game, resolve
+from hogengine.dice import commitment, new_seed
+from hogengine.game import State, new_game, resolve_seeded
 from hogengine.replay import to_record
 from hogengine.rules import DEFAULT_RULES
 
@@ -411,9 +411,7 @@ class GameService:
         """Roll the committed dice for this choice, resolve the turn, store it with the new state."""
         if match.secret_seed is None:
             raise MatchOver
-        count, sides = dice_for(match.state, choice)
-        rolls = seeded_rolls(bytes.fromhex(match.secret_seed), match.state.turn, count, sides)
-        result = resolve(match.state, choice, rolls)
+        result = resolve_seeded(match.state, choice, bytes.fromhex(match.secret_seed))
         after, now = result.after, self._clock()
         changed = replace(match, state=after, turn_deadline=self._deadline(match.bot_seat, after))
         if after.over:
