@@ -102,8 +102,14 @@ def parse_record(data: object) -> GameRecord:
     )
 
 
-def load_record(text: str) -> GameRecord:
-    """Parse and check a record from JSON text (a leading byte order mark is allowed, as editors write it)."""
+def load_record(text: str | bytes) -> GameRecord:
+    """Parse and check a record from JSON text, or bytes that must be UTF-8 (a leading byte order mark is
+    allowed, as editors write it)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadReplay("The record is not UTF-8 text.") from None
     try:
         data = read_json(text)
     except RecursionError:

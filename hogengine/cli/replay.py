@@ -26,10 +26,6 @@ def run(args: argparse.Namespace) -> int:
     """Re-play the record on stdin, printing each turn as soon as it is resolved."""
     if sys.stdin is None:  # started with standard input closed (`hog replay <&-`)
         raise BadReplay("There is no record to read: standard input is closed.")
-    try:
-        text = sys.stdin.buffer.read().decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadReplay("The record is not UTF-8 text.") from None
-    for result in replay(load_record(text)):
+    for result in replay(load_record(sys.stdin.buffer.read())):
         print(json.dumps(result.to_json()), flush=True)
     return 0
