@@ -1,4 +1,5 @@
-"""The `hog` command line: one subcommand per module, each with `register(subparsers)`.
+"""The `hog` command line: one subcommand per module, each with `register(subparsers)`; packages above the
+engine add theirs through the `hog.commands` entry-point group (`hog gui`), so this floor names none of them.
 
 Every subcommand prints for humans by default and JSON with `--json`; usage errors exit 2, rejected
 input exits 1 with one clear line on stderr, never a traceback.
@@ -10,7 +11,7 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from importlib.metadata import version
+from importlib.metadata import entry_points, version
 
 from hogengine.errors import HogError
 from hogengine.rules import RULE_SETS
@@ -18,6 +19,8 @@ from hogengine.text import shown
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
 COMMANDS = ("play", "rules", "replay", "simulate", "solve", "winrate", "tournament", "check")
+# Installed packages' own commands: each entry point names a `register(subparsers)` like the modules above.
+PLUGINS = "hog.commands"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"hogengine.cli.{name}").register(subparsers)
+    for plugin in sorted(entry_points(group=PLUGINS), key=lambda entry: entry.name):
+        plugin.load()(subparsers)
     return parser
 
 
