@@ -14,9 +14,18 @@ EASY_ROLLS = 4
 class HouseLevel(StrEnum):
     """How well the house plays."""
 
-    EASY = "easy"  # always rolls EASY_ROLLS dice
-    COURSE = "course"  # the course's strategy for the rule set (`course_table`)
-    PERFECT = PERFECT  # the exact solver's best choice over the full state
+    EASY = "easy"
+    COURSE = "course"
+    PERFECT = PERFECT
+
+    @property
+    def description(self) -> str:
+        """How this level plays, for people choosing one."""
+        return {
+            HouseLevel.EASY: f"always rolls {EASY_ROLLS} dice",
+            HouseLevel.COURSE: "plays the course's strategy",
+            HouseLevel.PERFECT: "plays the exact solver's best choice, seeing every hidden part",
+        }[self]
 
 
 @cache

@@ -323,3 +323,40 @@ class NothingToAnalyse(ServiceError):
     """The match has no turns to analyse."""
 
     message = "No turns were played in this game."
+
+
+# The local web page (`hog gui`): requests its own page would never send.
+
+
+class TurnNotYet(ServiceError):
+    """A move for a turn the game has not reached: no page ever showed that board."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"That turn has not come yet: the game is on turn {current}.")
+
+
+class BadRequest(ServiceError):
+    """A request body that is not the JSON object the endpoint takes; `example` shows one."""
+
+    def __init__(self, example: str) -> None:
+        super().__init__(f"Send a JSON object like {example}.")
+
+
+class RequestTooLarge(ServiceError):
+    """A request body over the server's limit (far above any game or record)."""
+
+    def __init__(self, kib: int) -> None:
+        super().__init__(f"The request is larger than {kib} KiB: no game record is that long.")
+
+
+class ForeignPage(ServiceError):
+    """A request addressed to another host name (a web site rebinding its name to this machine)."""
+
+    message = "This server answers only its own page, at 127.0.0.1 or localhost."
+
+
+class CannotListen(ServiceError):
+    """`hog gui` could not have its port (taken, or reserved)."""
+
+    def __init__(self, host: str, port: int, reason: str) -> None:
+        super().__init__(f"Cannot serve the page at {host}:{port}: {reason}.")

@@ -1,0 +1,102 @@
+"""What the page is sent: boards, turns, games and hints as JSON objects, in the engine's own words (rule
+text, hidden parts, dice and their reasons, button labels, events, the course's commentary)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.web.games import Game
+from hogengine.commentary import course_commentary
+from hogengine.game import State, TurnResult, choice_label, dice_for, dice_in_words, legal_choices
+from hogengine.rules import RULE_SETS, RuleSet
+from hogengine.solver import Solution
+
+
+def rule_set(rules: RuleSet) -> dict[str, Any]:
+    """A rule set for the new-game form: its names and its rules for players."""
+    return {"id": rules.id, "aliases": list(rules.aliases), "title": rules.title, "text": rules.explain()}
+
+
+def rule_sets() -> list[dict[str, Any]]:
+    return [rule_set(rules) for rules in RULE_SETS]
+
+
+def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
+    """The board before a move: scores, every hidden part, who moves with which dice and why, and a button
+    for each legal choice (labelled as on the Discord board, with the dice it rolls now)."""
+    rules = state.ruleset
+    shown: dict[str, Any] = {
+        "turn": state.turn,
+        "goal": state.goal,
+        "mover": state.mover,
+        "over": state.over,
+        "winner": state.winner,
+        "players": [
+            {"name": names[seat], "score": state.scores[seat], "hidden": rules.describe_hidden(state, seat)}
+            for seat in (0, 1)
+        ],
+        "shared": rules.describe_hidden(state, None),
+        "dice": None,
+        "choices": [],
+    }
+    if not state.over:
+        shown["dice"] = {"sides": dice_for(state, 1)[1], "words": dice_in_words(state)}
+        shown["choices"] = [_choice(state, choice) for choice in legal_choices(state)]
+    return shown
+
+
+def _choice(state: State, choice: int) -> dict[str, Any]:
+    count, sides = dice_for(state, choice)
+    return {"choice": choice, "label": choice_label(state, choice), "dice": count, "sides": sides}
+
+
+def turns(results: Sequence[TurnResult], names: tuple[str, str]) -> list[dict[str, Any]]:
+    """Every turn: what was chosen and rolled, its points, each rule that fired and the commentary after."""
+    said = course_commentary(result.after.scores for result in results)
+    return [_turn(result, names, lines) for result, lines in zip(results, said, strict=True)]
+
+
+def _turn(result: TurnResult, names: tuple[str, str], said: Sequence[str]) -> dict[str, Any]:
+    return {
+        "turn": result.before.turn,
+        "player": result.player,
+        "name": names[result.player],
+        "choice": result.choice,
+        "label": choice_label(result.before, result.choice),
+        "dice": result.dice,
+        "sides": result.sides,
+        "rolls": list(result.outcomes),
+        "points": result.points,
+        "events": [event.describe() for event in result.events],
+        "scores": list(result.after.scores),
+        "commentary": list(said),
+    }
+
+
+def game(played: Game) -> dict[str, Any]:
+    """A game as the page draws it; the seed and the record `hog replay` takes appear once it is over."""
+    state = played.state
+    return {
+        "id": played.id,
+        "rules": rule_set(state.ruleset),
+        "house": None if played.house is None else played.house.value,
+        "names": list(played.names),
+        "commitment": played.commitment,
+        "board": board(state, played.names),
+        "turns": turns(played.results, played.names),
+        "seed": played.seed.hex() if state.over else None,
+        "record": played.record() if state.over else None,
+    }
+
+
+def hint(state: State, solution: Solution) -> dict[str, Any]:
+    """Each legal choice's exact chance to win for the player to move, and the best of them."""
+    values = solution.choice_values(state)
+    return {
+        "turn": state.turn,
+        "best": solution.best_choice(state),
+        "chance": solution.win_probability(state),
+        "choices": [
+            {"choice": choice, "label": choice_label(state, choice), "chance": value}
+            for choice, value in values.items()
+        ],
+    }

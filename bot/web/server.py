@@ -1,0 +1,223 @@
+"""The local web server: the page in static/ and its JSON endpoints over the engine. Every refusal is a
+HogError answered with its words and a 4xx; anything else is logged and answered with a short apology."""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.domain.errors import (
+    BadRequest,
+    ForeignPage,
+    MatchNotFound,
+    MatchOver,
+    NoHintsAfterTheGame,
+    NotYourTurn,
+    RequestTooLarge,
+    StaleAction,
+    TurnAlreadyPlayed,
+    TurnNotYet,
+    UnknownBotLevel,
+)
+from bot.services.solver import Solver
+from bot.web import payloads
+from bot.web.games import Game, Games
+from bot.web.replays import viewed
+from hogengine.dice import new_seed
+from hogengine.errors import GameOver, HogError
+from hogengine.game import MAX_GOAL, new_game
+from hogengine.house import HouseLevel, house_choice
+from hogengine.replay import load_record, parse_seed, replay
+from hogengine.rules import get_rules
+from hogengine.solver import Solution
+from hogengine.text import is_whole, read_json
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+MAX_BODY = 256 * 1024  # bytes a request may send: a long game's record is a few dozen KiB
+LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names the page is opened at; any other is refused
+NEW_GAME = '{"rules": "pork-chop", "goal": 100, "house": "perfect", "seed": null}'
+MOVE = '{"turn": 0, "choice": 4}'
+STATUS: tuple[tuple[type[HogError], int], ...] = (
+    (MatchNotFound, 404),
+    (ForeignPage, 403),
+    (RequestTooLarge, 413),
+    (StaleAction, 409),
+    (NotYourTurn, 409),
+    (GameOver, 409),
+)
+APOLOGY = "Something went wrong on the server (its terminal says what); the game is as it was."
+# The page's own files only: no inline script or style, nothing fetched from elsewhere.
+SECURITY = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _refused(status: int, text: str) -> web.Response:
+    return web.json_response({"error": text}, status=status)
+
+
+@web.middleware
+async def answers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Serve only requests to this machine's names; turn every refusal into its words and a 4xx."""
+    try:
+        if request.host.rsplit(":", 1)[0] not in LOCAL_HOSTS:
+            raise ForeignPage
+        return await handler(request)
+    except HogError as error:
+        status = next((code for kind, code in STATUS if isinstance(error, kind)), 400)
+        return _refused(status, str(error))
+    except web.HTTPException as error:  # routing's own: an unknown address or method
+        if error.status < 400:
+            raise
+        return _refused(error.status, error.reason)
+    except Exception:
+        log.exception("%s %s failed", request.method, request.path)
+        return _refused(500, APOLOGY)
+
+
+async def _secured(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY)
+
+
+async def _body(request: web.Request) -> bytes:
+    try:
+        return await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise RequestTooLarge(MAX_BODY // 1024) from None
+
+
+def _fields(data: bytes, required: set[str], optional: set[str], example: str) -> dict[str, Any]:
+    """A JSON object with all the `required` keys and no others but `optional` ones, else BadRequest."""
+    try:
+        value = read_json(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BadRequest(example) from None
+    if not isinstance(value, dict) or not required <= set(value) <= required | optional:
+        raise BadRequest(example)
+    return value
+
+
+def _house(name: object) -> HouseLevel | None:
+    """The house level a new game names (null: a second person at this screen)."""
+    if name is None:
+        return None
+    levels = [level.value for level in HouseLevel]
+    if not isinstance(name, str) or name not in levels:
+        raise UnknownBotLevel(str(name), ", ".join(levels))
+    return HouseLevel(name)
+
+
+class Page:
+    """The endpoints, over this server's games, the solver, the rule set the form starts on, and the
+    record given on the command line (if any)."""
+
+    def __init__(self, solver: Solver, default_rules: str, record: bytes | None) -> None:
+        self.games = Games()
+        self.solver = solver
+        self.default_rules = get_rules(default_rules).id
+        self.record = record
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def setup(self, request: web.Request) -> web.Response:
+        """What the new-game form offers, and whether a record waits to be viewed."""
+        return web.json_response(
+            {
+                "rules": payloads.rule_sets(),
+                "default": self.default_rules,
+                "levels": [{"id": level.value, "description": level.description} for level in HouseLevel],
+                "max_goal": MAX_GOAL,
+                "record": self.record is not None,
+            }
+        )
+
+    async def start(self, request: web.Request) -> web.Response:
+        """A new game: rules, goal, the house level or null for a friend, and an optional dice seed."""
+        fields = _fields(await _body(request), {"rules"}, {"goal", "house", "seed"}, NEW_GAME)
+        if not isinstance(fields["rules"], str):
+            raise BadRequest(NEW_GAME)
+        start = new_game(fields["rules"], fields.get("goal", MAX_GOAL))
+        house = _house(fields.get("house"))
+        seed = fields.get("seed")
+        game = self.games.start(start, new_seed() if seed is None else parse_seed(seed), house)
+        await self._solution(game)  # the perfect house is ready before the first move
+        return web.json_response(payloads.game(game), status=201)
+
+    async def show(self, request: web.Request) -> web.Response:
+        return web.json_response(payloads.game(self.games.get(request.match_info["game"])))
+
+    async def move(self, request: web.Request) -> web.Response:
+        """The person to move plays a choice on the turn their board showed; the house answers at once."""
+        game = self.games.get(request.match_info["game"])
+        fields = _fields(await _body(request), {"turn", "choice"}, set(), MOVE)
+        turn = fields["turn"]
+        if not is_whole(turn):
+            raise BadRequest(MOVE)
+        solution = await self._solution(game)
+        state = game.state  # read after the wait: nothing below waits, so no other request comes between
+        if state.over:
+            raise MatchOver
+        if turn < state.turn:
+            raise TurnAlreadyPlayed
+        if turn > state.turn:
+            raise TurnNotYet(state.turn)
+        game.play(fields["choice"])
+        while game.house is not None and game.house_to_move:
+            game.play(house_choice(game.house, game.state, solution))
+        return web.json_response(payloads.game(game))
+
+    async def hint(self, request: web.Request) -> web.Response:
+        """Every legal choice's exact chance to win for the player to move."""
+        game = self.games.get(request.match_info["game"])
+        solution = await self.solver.solution(game.start.rules, game.start.goal)
+        if game.state.over:
+            raise NoHintsAfterTheGame
+        return web.json_response(payloads.hint(game.state, solution))
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """The viewer of a record sent by the page (its "open a record" button)."""
+        return await self._viewed(await _body(request))
+
+    async def given(self, request: web.Request) -> web.Response:
+        """The viewer of the record given on the command line (`hog gui --replay FILE`)."""
+        if self.record is None:
+            raise web.HTTPNotFound
+        return await self._viewed(self.record)
+
+    async def _viewed(self, data: bytes) -> web.Response:
+        record = load_record(data)
+        results = list(replay(record))  # a record `hog replay` refuses is refused here in its words
+        solution = await self.solver.solution(record.start.rules, record.start.goal)
+        return web.json_response(await asyncio.to_thread(viewed, record, results, solution))
+
+    async def _solution(self, game: Game) -> Solution | None:
+        """The solver's solution when the perfect house plays this game (seconds the first time)."""
+        if game.house is not HouseLevel.PERFECT:
+            return None
+        return await self.solver.solution(game.start.rules, game.start.goal)
+
+
+def make_app(solver: Solver, default_rules: str, record: bytes | None = None) -> web.Application:
+    """The application: the page, its files and its endpoints."""
+    page = Page(solver, default_rules, record)
+    app = web.Application(middlewares=[answers], client_max_size=MAX_BODY)
+    app.on_response_prepare.append(_secured)
+    app.router.add_get("/", page.index)
+    app.router.add_static("/static/", STATIC)
+    app.router.add_get("/api/setup", page.setup)
+    app.router.add_post("/api/games", page.start)
+    app.router.add_get("/api/games/{game}", page.show)
+    app.router.add_post("/api/games/{game}/moves", page.move)
+    app.router.add_get("/api/games/{game}/hint", page.hint)
+    app.router.add_post("/api/replay", page.replay)
+    app.router.add_get("/api/replay", page.given)
+    return app
