@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play bench lint
+.PHONY: run test play gui bench lint
 
 # What the bot and `hog` need, pinned by the lock: `make run` and `make play` install no test tools.
 $(RUNTIME): pyproject.toml requirements.lock
@@ -23,6 +23,10 @@ run: $(RUNTIME)
 
 play: $(RUNTIME)
 	$(BIN)/hog play
+
+# Hog in the browser (`hog gui`): a server on 127.0.0.1 that opens the page; Ctrl-C stops it.
+gui: $(RUNTIME)
+	$(BIN)/hog gui
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
