@@ -31,10 +31,14 @@ def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
         "over": state.over,
         "winner": state.winner,
         "players": [
-            {"name": names[seat], "score": state.scores[seat], "hidden": rules.describe_hidden(state, seat)}
+            {
+                "name": names[seat],
+                "score": state.scores[seat],
+                "hidden": list(rules.describe_hidden(state, seat)),
+            }
             for seat in (0, 1)
         ],
-        "shared": rules.describe_hidden(state, None),
+        "shared": list(rules.describe_hidden(state, None)),
         "dice": None,
         "choices": [],
     }

@@ -27,20 +27,20 @@ from bot.web import payloads
 from bot.web.games import Game, Games
 from bot.web.replays import viewed
 from hogengine.dice import new_seed
-from hogengine.errors import GameOver, HogError
+from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, new_game
 from hogengine.house import HouseLevel, house_choice
 from hogengine.replay import load_record, parse_seed, replay
-from hogengine.rules import get_rules
+from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Solution
-from hogengine.text import is_whole, read_json
+from hogengine.text import is_whole, read_json, shown
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 256 * 1024  # bytes a request may send: a long game's record is a few dozen KiB
 LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names the page is opened at; any other is refused
-NEW_GAME = '{"rules": "pork-chop", "goal": 100, "house": "perfect", "seed": null}'
+NEW_GAME = f'{{"rules": "{DEFAULT_RULES}", "goal": 100, "house": "perfect", "seed": null}}'
 MOVE = '{"turn": 0, "choice": 4}'
 STATUS: tuple[tuple[type[HogError], int], ...] = (
     (MatchNotFound, 404),
@@ -48,7 +48,6 @@ STATUS: tuple[tuple[type[HogError], int], ...] = (
     (RequestTooLarge, 413),
     (StaleAction, 409),
     (NotYourTurn, 409),
-    (GameOver, 409),
 )
 APOLOGY = "Something went wrong on the server (its terminal says what); the game is as it was."
 # The page's own files only: no inline script or style, nothing fetched from elsewhere.
@@ -77,7 +76,7 @@ async def answers(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as error:  # routing's own: an unknown address or method
         if error.status < 400:
             raise
-        return _refused(error.status, error.reason)
+        return _refused(error.status, f"{error.reason}: {request.method} {shown(request.path)[1:-1]}.")
     except Exception:
         log.exception("%s %s failed", request.method, request.path)
         return _refused(500, APOLOGY)

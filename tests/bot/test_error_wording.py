@@ -1,9 +1,11 @@
 """Every refusal is worded once, in its class in bot/domain/errors.py: code that raises one passes facts
-(a name, a number), never words, and the Discord adapter defines no errors of its own."""
+(a name, a number), never words, and the adapters (Discord, the web page) define no errors of their own."""
 
 import ast
 import inspect
 from pathlib import Path
+
+import pytest
 
 import bot
 from bot.domain import errors
@@ -41,9 +43,10 @@ def test_no_refusal_is_worded_where_it_is_raised() -> None:
     assert worded == {}
 
 
-def test_the_discord_adapter_defines_no_refusals_of_its_own() -> None:
+@pytest.mark.parametrize("adapter", ["discord", "web"])
+def test_the_adapters_define_no_refusals_of_their_own(adapter: str) -> None:
     own = []
-    for path in sorted((BOT / "discord").rglob("*.py")):
+    for path in sorted((BOT / adapter).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):
                 bases = {base.id for base in node.bases if isinstance(base, ast.Name)}

@@ -5,6 +5,7 @@ from random import Random
 
 import pytest
 
+from hogengine.commentary import course_commentary
 from hogengine.course import (
     always_roll,
     announce_highest,
@@ -209,3 +210,21 @@ def test_commentary_in_a_played_game_prints_after_every_turn(capsys):
         "Player 0 now has 6 and Player 1 now has 5",
     ]
     assert all(line.startswith("Player 0 now has") for line in lines)
+
+
+def test_course_commentary_says_each_turns_lines_in_the_boards_order():
+    said = course_commentary([(5, 0), (5, 12), (8, 12), (8, 13), (15, 13), (15, 13)])
+    assert said == [
+        ("Player 0 takes the lead by 5", "5 point(s)! The most yet for Player 0"),
+        ("Player 1 takes the lead by 7", "12 point(s)! The most yet for Player 1"),
+        (),
+        (),
+        ("Player 0 takes the lead by 2", "7 point(s)! The most yet for Player 0"),
+        (),
+    ]
+    assert course_commentary([]) == []
+
+
+def test_course_commentary_prints_nothing_itself(capsys):
+    course_commentary([(10, 0), (10, 30)])
+    assert capsys.readouterr().out == ""

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hogengine.dice import commitment, exact_outcomes, new_seed, outcomes, seeded_outcome, seeded_rolls
+from hogengine.game import new_game, resolve_seeded
 from hogengine.rules import RULE_SETS
 
 
@@ -95,3 +96,12 @@ def test_seeded_rolls_are_not_biased(sides, critical):
     counts = Counter(rolls)
     chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, sides + 1))
     assert chi_square < critical
+
+
+def test_a_live_turn_rolls_the_seeds_dice_the_readme_works_out():
+    """README's worked example: five six-sided dice on turn 0 show 6 1 1 3 4."""
+    seed = bytes(range(32))
+    result = resolve_seeded(new_game("swine-align"), 5, seed)
+    assert result.outcomes == (6, 1, 1, 3, 4)
+    assert result.points == 1  # a Pig Out scores 1 under swine-align
+    assert result.after.turn == 1

@@ -1,0 +1,389 @@
+"""Every endpoint of `hog gui` through aiohttp's test client: games played turn by turn as the engine plays
+them, the house at every level, hints, records viewed with the bot's analysis, and every request the page
+would never send refused with its words and a 4xx, never a traceback."""
+
+import base64
+import hashlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientResponse
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.images import win_probability_chart
+from bot.services.solver import Solver
+from bot.web import payloads
+from bot.web.games import MAX_GAMES
+from bot.web.server import APOLOGY, MAX_BODY, make_app
+from hogengine.analysis import analyse
+from hogengine.commentary import course_commentary
+from hogengine.errors import HogError
+from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
+from hogengine.house import HouseLevel, house_choice
+from hogengine.replay import load_record, replay, to_record
+from hogengine.rules import DEFAULT_RULES, RULE_SETS
+from hogengine.solver import solve
+
+RULES = [rules.id for rules in RULE_SETS]
+SEED = "5eed" * 16
+
+
+@pytest.fixture
+async def client(solver_cache: Path) -> AsyncIterator[TestClient[Any, Any]]:
+    async with TestClient(TestServer(make_app(Solver(solver_cache), DEFAULT_RULES))) as test_client:
+        yield test_client
+
+
+async def refused(response: ClientResponse, status: int) -> str:
+    """The words of a refusal: JSON {"error": ...} with this status, and nothing of the server's insides."""
+    assert response.status == status, await response.text()
+    assert response.content_type == "application/json"
+    body = await response.json()
+    assert list(body) == ["error"] and "Traceback" not in body["error"] and body["error"].endswith(".")
+    return str(body["error"])
+
+
+async def start(client: TestClient[Any, Any], **fields: Any) -> dict[str, Any]:
+    response = await client.post("/api/games", json={"rules": DEFAULT_RULES, "seed": SEED} | fields)
+    assert response.status == 201, await response.text()
+    game: dict[str, Any] = await response.json()
+    return game
+
+
+async def move(client: TestClient[Any, Any], game: dict[str, Any], choice: int) -> dict[str, Any]:
+    response = await client.post(
+        f"/api/games/{game['id']}/moves", json={"turn": game["board"]["turn"], "choice": choice}
+    )
+    assert response.status == 200, await response.text()
+    played: dict[str, Any] = await response.json()
+    return played
+
+
+def shown_turn(result: TurnResult, names: tuple[str, str], said: tuple[str, ...]) -> dict[str, Any]:
+    """A turn as the page must show it, from the engine's own result."""
+    return {
+        "turn": result.before.turn,
+        "player": result.player,
+        "name": names[result.player],
+        "choice": result.choice,
+        "label": choice_label(result.before, result.choice),
+        "dice": result.dice,
+        "sides": result.sides,
+        "rolls": list(result.outcomes),
+        "points": result.points,
+        "events": [event.describe() for event in result.events],
+        "scores": list(result.after.scores),
+        "commentary": list(said),
+    }
+
+
+def friend_choice(state: State) -> int:
+    """Player 0 opens with the rule set's lowest choice (-1 where there is one), then rolls 5; player 1
+    rolls 3."""
+    if state.turn == 0:
+        return state.ruleset.choices[0]
+    return 5 if state.mover == 0 else 3
+
+
+async def test_the_form_offers_every_rule_set_with_its_rules_and_the_house_levels(client):
+    setup = await (await client.get("/api/setup")).json()
+    assert [rules["id"] for rules in setup["rules"]] == RULES
+    assert [rules["text"] for rules in setup["rules"]] == [rules.explain() for rules in RULE_SETS]
+    assert setup["rules"][1]["aliases"] == list(RULE_SETS[1].aliases)
+    assert setup["default"] == DEFAULT_RULES and setup["max_goal"] == 100 and setup["record"] is False
+    assert setup["levels"] == [{"id": level.value, "description": level.description} for level in HouseLevel]
+
+
+@pytest.mark.parametrize("rules", RULES)
+async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(client, rules):
+    seed = bytes.fromhex(SEED)
+    game = await start(client, rules=rules, goal=60)
+    state = new_game(rules, 60)
+    assert game["commitment"] == hashlib.sha256(seed).hexdigest()
+    assert game["house"] is None and game["names"] == ["Player 0", "Player 1"]
+    assert game["board"] == payloads.board(state, ("Player 0", "Player 1"))
+    results: list[TurnResult] = []
+    while not state.over:
+        assert game["seed"] is None and game["record"] is None  # the seed stays secret while it is played
+        choice = friend_choice(state)
+        game = await move(client, game, choice)
+        results.append(resolve_seeded(state, choice, seed))
+        state = results[-1].after
+        said = course_commentary(result.after.scores for result in results)
+        names = ("Player 0", "Player 1")
+        assert game["turns"] == [shown_turn(r, names, s) for r, s in zip(results, said, strict=True)]
+        assert game["board"]["players"][0]["hidden"] == list(state.ruleset.describe_hidden(state, 0))
+        assert game["board"]["players"][1]["score"] == state.scores[1]
+    assert (
+        game["board"]["over"] and game["board"]["winner"] == state.winner and game["board"]["choices"] == []
+    )
+    assert game["seed"] == SEED
+    assert game["record"] == to_record(new_game(rules, 60), results, seed)
+    assert [r.after for r in replay(load_record(json.dumps(game["record"])))][-1] == state
+
+
+@pytest.mark.parametrize("level", list(HouseLevel))
+@pytest.mark.parametrize("rules", RULES)
+async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_cache, rules, level):
+    game = await start(client, rules=rules, house=level.value)
+    assert game["names"] == ["Player 0 (you)", f"Player 1 ({level.value})"]
+    solution = solve(rules, 100, solver_cache) if level is HouseLevel.PERFECT else None
+    while not game["board"]["over"]:
+        assert game["board"]["mover"] == 0  # the person's turn whenever the page is answered
+        game = await move(client, game, 4)
+    record = load_record(json.dumps(game["record"]))
+    house = [result for result in replay(record) if result.player == 1]
+    assert house and all(r.choice == house_choice(level, r.before, solution) for r in house)
+
+
+async def test_the_hint_is_every_choices_exact_chance_for_the_player_to_move(client, solver_cache):
+    game = await start(client, rules=RULES[1], house="course")
+    game = await move(client, game, -1)  # Pork Chop: from now on -1 rolls ten dice
+    hint = await (await client.get(f"/api/games/{game['id']}/hint")).json()
+    now = new_game(RULES[1])
+    for turn in game["turns"]:
+        now = resolve_seeded(now, turn["choice"], bytes.fromhex(SEED)).after
+    solution = solve(RULES[1], 100, solver_cache)
+    assert hint["turn"] == now.turn == game["board"]["turn"]
+    assert hint["best"] == solution.best_choice(now) and hint["chance"] == solution.win_probability(now)
+    assert hint["choices"] == [
+        {"choice": choice, "label": choice_label(now, choice), "chance": value}
+        for choice, value in solution.choice_values(now).items()
+    ]
+    assert hint["choices"][0]["label"] == "Roll 10 (-1)"
+
+
+async def test_no_hint_once_the_game_is_over(client):
+    game = await start(client, goal=1)
+    game = await move(client, game, 1)
+    assert game["board"]["over"]
+    response = await client.get(f"/api/games/{game['id']}/hint")
+    assert await refused(response, 409) == "This game is over: no hints needed."
+
+
+async def test_a_reloaded_page_gets_the_game_as_it_is(client):
+    game = await move(client, await start(client), 3)
+    again = await (await client.get(f"/api/games/{game['id']}")).json()
+    assert again == game
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"turn": 0, "choice": 11}, 400, "11 is not a legal choice under swine-align: choose 0 to 10."),
+        ({"turn": 0, "choice": -1}, 400, "-1 is not a legal choice under swine-align: choose 0 to 10."),
+        ({"turn": 0, "choice": "3"}, 400, "'3' is not a legal choice under swine-align: choose 0 to 10."),
+        ({"turn": 0, "choice": 3.0}, 400, "3.0 is not a legal choice under swine-align: choose 0 to 10."),
+        ({"turn": 0, "choice": True}, 400, "True is not a legal choice under swine-align: choose 0 to 10."),
+        ({"turn": 0, "choice": None}, 400, "None is not a legal choice under swine-align: choose 0 to 10."),
+        ({"turn": 7, "choice": 3}, 400, "That turn has not come yet: the game is on turn 0."),
+        ({"turn": "0", "choice": 3}, 400, 'Send a JSON object like {"turn": 0, "choice": 4}.'),
+        ({"turn": 0}, 400, 'Send a JSON object like {"turn": 0, "choice": 4}.'),
+        ({"turn": 0, "choice": 3, "seed": "00"}, 400, 'Send a JSON object like {"turn": 0, "choice": 4}.'),
+        ([0, 3], 400, 'Send a JSON object like {"turn": 0, "choice": 4}.'),
+    ],
+)
+async def test_a_move_the_rules_or_the_board_forbid_is_refused_in_words(client, body, status, words):
+    game = await start(client)
+    response = await client.post(f"/api/games/{game['id']}/moves", json=body)
+    assert await refused(response, status) == words
+    assert await (await client.get(f"/api/games/{game['id']}")).json() == game  # nothing was played
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"{",
+        b"\xff\xfe{}",
+        b'{"turn": 0, "turn": 0, "choice": 3}',
+        b'{"turn": 0, "choice": ' + b"9" * 700 + b"}",
+        b"[" * 100_000 + b"]" * 100_000,
+        b"null",
+        b'"turn"',
+    ],
+    ids=["empty", "cut", "not-utf8", "key-twice", "long-number", "nested", "null", "string"],
+)
+async def test_a_body_that_is_not_a_move_is_refused(client, body):
+    game = await start(client)
+    response = await client.post(f"/api/games/{game['id']}/moves", data=body)
+    assert await refused(response, 400) == 'Send a JSON object like {"turn": 0, "choice": 4}.'
+
+
+async def test_a_turn_played_twice_or_after_the_end_is_refused(client):
+    game = await start(client, goal=30)
+    stale = {"turn": 0, "choice": 2}
+    game = await move(client, game, 2)
+    assert not game["board"]["over"]
+    response = await client.post(f"/api/games/{game['id']}/moves", json=stale)
+    assert await refused(response, 409) == "That turn was already played."
+    while not game["board"]["over"]:
+        game = await move(client, game, 6)
+    late = {"turn": game["board"]["turn"], "choice": 6}
+    response = await client.post(f"/api/games/{game['id']}/moves", json=late)
+    assert await refused(response, 409) == "This game is over."
+
+
+@pytest.mark.parametrize("path", ["/api/games/forged", "/api/games/forged/hint"])
+async def test_a_game_this_server_never_started_is_not_found(client, path):
+    assert await refused(await client.get(path), 404) == "That game no longer exists."
+    response = await client.post("/api/games/forged/moves", json={"turn": 0, "choice": 3})
+    assert await refused(response, 404) == "That game no longer exists."
+
+
+async def test_only_the_most_recent_games_are_kept(client):
+    first = await start(client)
+    for _ in range(MAX_GAMES):
+        await start(client)
+    assert await refused(await client.get(f"/api/games/{first['id']}"), 404) == "That game no longer exists."
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"rules": "chess"}, "Unknown rules 'chess'. Known rule sets: "),
+        ({"rules": 4}, "Send a JSON object like {"),
+        ({"goal": 0}, "The goal must be a whole number from 1 to 100."),
+        ({"goal": 101}, "The goal must be a whole number from 1 to 100."),
+        ({"goal": "100"}, "The goal must be a whole number from 1 to 100."),
+        ({"goal": 99.5}, "The goal must be a whole number from 1 to 100."),
+        ({"house": "godlike"}, "Unknown bot level 'godlike': choose easy, course, perfect."),
+        ({"house": 3}, "Unknown bot level '3': choose easy, course, perfect."),
+        ({"seed": "xyz"}, "The seed must be a non-empty string of hex digits (two per byte)."),
+        ({"seed": ""}, "The seed must be a non-empty string of hex digits (two per byte)."),
+        ({"seed": 255}, "The seed must be a non-empty string of hex digits (two per byte)."),
+        ({"colour": "red"}, "Send a JSON object like {"),
+    ],
+)
+async def test_a_game_that_cannot_be_played_is_not_started(client, fields, words):
+    response = await client.post("/api/games", json={"rules": DEFAULT_RULES} | fields)
+    assert (await refused(response, 400)).startswith(words)
+
+
+async def test_a_request_larger_than_any_record_is_refused(client):
+    response = await client.post("/api/replay", data=b" " * (MAX_BODY + 1))
+    assert await refused(response, 413) == "The request is larger than 256 KiB: no game record is that long."
+
+
+async def test_a_request_to_another_host_name_is_refused(client):
+    """A web site that points its own name at 127.0.0.1 (DNS rebinding) gets nothing from the server."""
+    response = await client.get("/api/setup", headers={"Host": "evil.example:80"})
+    assert await refused(response, 403) == (
+        "This server answers only its own page, at 127.0.0.1 or localhost."
+    )
+    assert (await client.get("/api/setup", headers={"Host": "localhost"})).status == 200
+
+
+async def test_unknown_addresses_and_methods_are_refused(client):
+    assert await refused(await client.get("/api/nothing"), 404) == "Not Found: GET /api/nothing."
+    assert await refused(await client.delete("/api/setup"), 405) == "Method Not Allowed: DELETE /api/setup."
+    response = await client.get("/static/%2e%2e/server.py")
+    assert response.status == 404 and "make_app" not in await response.text()
+
+
+async def test_an_unexpected_failure_is_logged_and_answered_with_an_apology(client, monkeypatch, caplog):
+    def broken(game: object) -> dict[str, Any]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(payloads, "game", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.web.server"):
+        response = await client.post("/api/games", json={"rules": DEFAULT_RULES})
+    assert await refused(response, 500) == APOLOGY
+    assert "a bug" in caplog.text and "POST /api/games failed" in caplog.text
+
+
+async def test_the_page_and_its_files_are_served_under_a_strict_policy(client):
+    page = await client.get("/")
+    assert page.status == 200 and '<script src="/static/app.js" defer></script>' in await page.text()
+    assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+    for name, kind in [("app.js", "javascript"), ("style.css", "text/css"), ("favicon.svg", "image/svg")]:
+        response = await client.get(f"/static/{name}")
+        assert response.status == 200 and kind in response.content_type
+
+
+async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, solver_cache, export_file):
+    response = await client.post("/api/replay", data=export_file.read_bytes())
+    assert response.status == 200, await response.text()
+    viewed = await response.json()
+    record = load_record(export_file.read_bytes())
+    results = list(replay(record))
+    analysis = analyse(record.start, results, solve(record.start.rules, record.start.goal, solver_cache))
+    assert len(viewed["steps"]) == len(results)
+    assert [step["chance"] for step in viewed["steps"]] + [viewed["end"]["chance"]] == list(analysis.series)
+    assert viewed["end"]["chance"] == (1.0 if results[-1].after.winner == 0 else 0.0)
+    names = ("Player 0", "Player 1")
+    assert [step["board"] for step in viewed["steps"]] == [payloads.board(r.before, names) for r in results]
+    assert viewed["end"]["board"] == payloads.board(results[-1].after, names)
+    costs = [(step["turn"]["player"], step["move"]["cost"]) for step in viewed["steps"]]
+    assert all(cost >= 0 for _, cost in costs)
+    assert [cost for player, cost in costs if player == 1] == [0.0] * sum(1 for p, _ in costs if p == 1)
+    assert viewed["players"][1]["accuracy"] == 100.0  # the house bot played perfectly
+    assert viewed["players"][0]["lost"] == pytest.approx(sum(cost for player, cost in costs if player == 0))
+    seed = json.loads(export_file.read_text())["seed"]
+    assert viewed["seed"] == seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() in viewed["verdict"]
+    assert viewed["verdict"].startswith("Fair dice: every roll is the one the revealed seed gives")
+    chart = win_probability_chart(analysis.series, names)
+    assert viewed["chart"]["alt"] == chart.alt
+    assert base64.b64decode(viewed["chart"]["src"].removeprefix("data:image/png;base64,")) == chart.png
+
+
+async def test_a_record_without_its_seed_is_viewed_but_its_dice_are_not_vouched_for(client, exported):
+    unsealed = {key: value for key, value in exported.items() if key not in ("seed", "commitment")}
+    viewed = await (await client.post("/api/replay", json=unsealed)).json()
+    assert viewed["verdict"] == "The record reveals no dice seed, so its rolls cannot be checked."
+    assert viewed["seed"] is None
+
+
+def _tampered(exported: dict[str, Any]) -> dict[str, bytes]:
+    rolled = next(i for i, turn in enumerate(exported["turns"]) if turn["rolls"])
+    wrong_roll = json.loads(json.dumps(exported))
+    wrong_roll["turns"][rolled]["rolls"][0] = 7 - wrong_roll["turns"][rolled]["rolls"][0]
+    after_the_end = exported | {"turns": [*exported["turns"], {"choice": 3}]}
+    return {
+        "wrong-roll": json.dumps(wrong_roll).encode(),
+        "wrong-commitment": json.dumps(exported | {"commitment": "00" * 32}).encode(),
+        "after-the-end": json.dumps(after_the_end).encode(),
+        "score-past-goal": json.dumps(exported | {"score": [150, 0]}).encode(),
+        "unknown-key": json.dumps(exported | {"winner": 0}).encode(),
+        "not-json": b"hog-match-1.json",
+        "not-utf8": b"\xff" + json.dumps(exported).encode(),
+        "empty": b"",
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "wrong-roll",
+        "wrong-commitment",
+        "after-the-end",
+        "score-past-goal",
+        "unknown-key",
+        "not-json",
+        "not-utf8",
+        "empty",
+    ],
+)
+async def test_a_record_hog_replay_refuses_is_refused_in_its_words(client, exported, case):
+    body = _tampered(exported)[case]
+    with pytest.raises(HogError) as hog_replay:
+        list(replay(load_record(body)))
+    assert await refused(await client.post("/api/replay", data=body), 400) == str(hog_replay.value)
+
+
+async def test_the_command_lines_record_is_offered_to_the_page(solver_cache, export_file):
+    app = make_app(Solver(solver_cache), DEFAULT_RULES, export_file.read_bytes())
+    async with TestClient(TestServer(app)) as with_record:
+        assert (await (await with_record.get("/api/setup")).json())["record"] is True
+        viewed = await (await with_record.get("/api/replay")).json()
+        sent = await (await with_record.post("/api/replay", data=export_file.read_bytes())).json()
+        assert viewed == sent
+
+
+async def test_without_a_record_there_is_nothing_to_view(client):
+    assert (await client.get("/api/replay")).status == 404

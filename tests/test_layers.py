@@ -1,0 +1,36 @@
+"""The floors of DESIGN.md hold: nothing in hogengine imports bot (the `hog` command line finds `hog gui`
+through an entry point, never by name), and only the Discord adapter imports discord."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def imported(path: Path) -> set[str]:
+    """The top-level packages a module imports, wherever in the module the import is."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def sources(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", sources("hogengine"), ids=lambda path: str(path.relative_to(ROOT)))
+def test_the_engine_imports_nothing_from_the_floors_above(path: Path) -> None:
+    assert not imported(path) & {"bot", "discord", "aiohttp"}
+
+
+def test_only_the_discord_adapter_imports_discord() -> None:
+    importers = {
+        path.relative_to(ROOT / "bot").parts[0] for path in sources("bot") if "discord" in imported(path)
+    }
+    assert importers == {"discord"}  # bot/discord/, never bot/web/, the services or the images
