@@ -3,8 +3,14 @@ steps the bot takes around an upload or a tournament. Fixtures live in the conft
 
 import hashlib
 import itertools
-from collections.abc import Awaitable, Callable
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,6 +34,8 @@ ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
 Choose = Callable[[State], int]
 PlayOut = Callable[..., Awaitable[Match]]  # (match, choose=...) -> the match played to its end
 Duel = Callable[..., Awaitable[Match]]  # (first, second, rules=..., choose=...) -> a played challenge
+HOG = (sys.executable, "-m", "hogengine")  # the `hog` command of the source tree
+ADDRESS = re.compile(r"Hog is served at (http://127\.0\.0\.1:\d+/\S*) \(Ctrl-C stops it\)\.")
 
 
 class FakeClock:
@@ -85,3 +93,26 @@ async def run_tournament(
     """`reserve` then `play`, as `/hog tournament` does."""
     async with tournaments.reserve(guild_id, rules, fmt) as draw:
         return await tournaments.play(draw, started_by, progress)
+
+
+class Served:
+    """A running `hog gui --no-browser`: its process and the address it printed."""
+
+    def __init__(self, *options: str, cache: Path, hog: Sequence[str | Path] = HOG) -> None:
+        command = [*hog, "gui", "--no-browser", "--port", "0", *options]
+        env = {**os.environ, "HOG_CACHE_DIR": str(cache)}
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = ADDRESS.fullmatch(line.strip())
+        assert found, f"no address printed: {line!r} {self.process.stderr.read() if not line else ''}"
+        self.url = found[1]
+        self.base = self.url.split("#")[0]
+
+    def stop(self) -> tuple[int, str]:
+        """Ctrl-C, as a person stops it: the exit status and what it said on stderr."""
+        self.process.send_signal(signal.SIGINT)
+        _, stderr = self.process.communicate(timeout=30)
+        return self.process.returncode, stderr

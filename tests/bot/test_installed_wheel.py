@@ -1,6 +1,7 @@
 """The bot as a user installs it: `pip install` of the built wheel into a fresh virtualenv (not the source
 tree, not editable), then `python -m bot` against the fake Discord over real sockets creates every table;
-an install that lost its migrations refuses to start with one clear line."""
+an install that lost its migrations refuses to start with one clear line; the installed `hog gui` serves its
+page from the wheel's own files."""
 
 import asyncio
 import os
@@ -9,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import pytest
 
 from bot.storage.migrations import discover
 from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
+from tests.helpers import Served
 
 ROOT = Path(__file__).resolve().parents[2]
 # The installed package's own entry point (not the source tree's), Discord's address pointed at the fake.
@@ -102,3 +105,15 @@ async def test_an_install_without_migrations_refuses_to_start(
         f"hogbot cannot start: No migrations found in {packaged}: the installation is incomplete."
     )
     assert "Traceback" not in stderr.decode()
+
+
+def test_the_installed_hog_gui_serves_its_page_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """`hog gui` is found through the wheel's entry point, and the page's files are in the wheel."""
+    server = Served(cache=tmp_path, hog=[installed.parent / "hog"])
+    try:
+        for name in ("", "static/app.js", "static/style.css", "static/favicon.svg"):
+            with urllib.request.urlopen(server.base + name, timeout=30) as response:
+                assert response.status == 200 and response.read()
+    finally:
+        status, stderr = server.stop()
+    assert status == 130 and "Traceback" not in stderr

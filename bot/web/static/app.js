@@ -195,7 +195,8 @@ function drawChoices() {
     const button = el("button", { type: "button", class: choice.choice > 0 ? "roll" : "special",
                                   "data-choice": choice.choice,
                                   title: choice.dice ? `rolls ${choice.dice} ${choice.sides}-sided dice` : "rolls no dice" },
-                      choice.label, el("kbd", { "aria-hidden": "true" }, keyOf(choice.choice)));
+                      el("span", { class: "label" }, choice.label),
+                      el("kbd", { "aria-hidden": "true" }, keyOf(choice.choice)));
     button.disabled = busy || !yourTurn();
     button.addEventListener("click", () => play(choice.choice));
     return button;
@@ -279,7 +280,11 @@ function typeKey(key) {
 
 async function view(source) {
   await attempt(async () => {
-    viewed = await source();
+    try {
+      viewed = await source();
+    } catch (error) {
+      throw new Error(`This record cannot be watched: ${error.message}`);
+    }
     step = 0;
     show("viewer");
     $("verdict").textContent = viewed.verdict;

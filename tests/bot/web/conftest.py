@@ -3,12 +3,8 @@ file, the house bot at its perfect level), and `hog gui` running as a real proce
 
 import asyncio
 import json
-import os
-import re
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +13,9 @@ import pytest
 from bot.config import Settings
 from bot.services import MatchStatus, Services
 from hogengine.game import legal_choices
-from tests.helpers import ALICE, CHANNEL, GUILD, FakeClock, counted_seeds
+from tests.helpers import ALICE, CHANNEL, GUILD, FakeClock, Served, counted_seeds
 
 EXPORTED_RULES = "pork-chop"  # Pork Chop's hidden flag and four-sided dice make the richest record
-ADDRESS = re.compile(r"Hog is served at (http://127\.0\.0\.1:\d+/\S*) \(Ctrl-C stops it\)\.")
 
 
 async def _export(folder: Path, solver_cache: Path) -> dict[str, Any]:
@@ -45,8 +40,10 @@ async def _export(folder: Path, solver_cache: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def exported(tmp_path_factory: pytest.TempPathFactory, solver_cache: Path) -> dict[str, Any]:
-    """A finished game's `/hog export`: its rolls, its revealed seed and the commitment."""
-    return asyncio.run(_export(tmp_path_factory.mktemp("export"), solver_cache))
+    """A finished game's `/hog export`: its rolls, its revealed seed and the commitment (made in a thread of
+    its own: the browser tests' Playwright keeps an event loop running in theirs)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, _export(tmp_path_factory.mktemp("export"), solver_cache)).result()
 
 
 @pytest.fixture(scope="session")
@@ -55,29 +52,6 @@ def export_file(tmp_path_factory: pytest.TempPathFactory, exported: dict[str, An
     path = tmp_path_factory.mktemp("records") / "hog-match-1.json"
     path.write_text(json.dumps(exported, indent=2), encoding="utf-8")
     return path
-
-
-class Served:
-    """A running `hog gui --no-browser`: its process and the address it printed."""
-
-    def __init__(self, *options: str, cache: Path) -> None:
-        command = [sys.executable, "-m", "hogengine", "gui", "--no-browser", "--port", "0", *options]
-        env = {**os.environ, "HOG_CACHE_DIR": str(cache)}
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        found = ADDRESS.fullmatch(line.strip())
-        assert found, f"no address printed: {line!r} {self.process.stderr.read() if not line else ''}"
-        self.url = found[1]
-        self.base = self.url.split("#")[0]
-
-    def stop(self) -> tuple[int, str]:
-        """Ctrl-C, as a person stops it: the exit status and what it said on stderr."""
-        self.process.send_signal(signal.SIGINT)
-        _, stderr = self.process.communicate(timeout=30)
-        return self.process.returncode, stderr
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from bot.web import command
 from hogengine.cli import main
-from tests.bot.web.conftest import ADDRESS, Served
+from tests.helpers import ADDRESS, Served
 
 
 def fetch(url: str, body: bytes | None = None) -> tuple[int, Any]:
