@@ -128,14 +128,14 @@ function drawTurn(container, turn) {
   if (!turn) return;
   container.append(el("h3", {}, `Turn ${turn.turn} · ${turn.name}: ${turn.label}`));
   if (turn.dice) {
-    const dice = el("p", { class: "dice", "aria-label": `${turn.dice} ${turn.sides}-sided dice: ${turn.rolls.join(", ")}` });
+    const dice = el("p", { class: "dice" });
     for (const roll of turn.rolls) dice.append(die(roll, turn.sides));
     container.append(dice);
   }
-  container.append(el("p", { class: "points" }, `${turn.points} point(s). Score: ${turn.scores[0]} to ${turn.scores[1]}.`));
-  if (turn.events.length) container.append(el("ul", { class: "events" }, ...turn.events.map((e) => el("li", {}, e))));
-  if (turn.commentary.length) {
-    container.append(el("ul", { class: "commentary" }, ...turn.commentary.map((line) => el("li", {}, line))));
+  const [score0, score1] = turn.scores;
+  container.append(el("p", { class: "points" }, `${turn.points} point(s). Score: ${score0} to ${score1}.`));
+  for (const [kind, lines] of [["events", turn.events], ["commentary", turn.commentary]]) {
+    if (lines.length) container.append(el("ul", { class: kind }, ...lines.map((line) => el("li", {}, line))));
   }
 }
 
@@ -173,6 +173,7 @@ async function start(event) {
     game = await call("POST", "/api/games", {
       rules: $("rules").value, goal: Number($("goal").value), house, seed: $("seed").value.trim() || null,
     });
+    say("");
     typed = "";
     show("game");
     drawGame();
@@ -192,9 +193,8 @@ function keyOf(choice) {
 
 function drawChoices() {
   const buttons = game.board.choices.map((choice) => {
-    const button = el("button", { type: "button", class: choice.choice > 0 ? "roll" : "special",
-                                  "data-choice": choice.choice,
-                                  title: choice.dice ? `rolls ${choice.dice} ${choice.sides}-sided dice` : "rolls no dice" },
+    const rolls = choice.dice ? `rolls ${choice.dice} ${choice.sides}-sided dice` : "rolls no dice";
+    const button = el("button", { type: "button", class: choice.choice > 0 ? "roll" : "special", title: rolls },
                       el("span", { class: "label" }, choice.label),
                       el("kbd", { "aria-hidden": "true" }, keyOf(choice.choice)));
     button.disabled = busy || !yourTurn();
@@ -244,10 +244,12 @@ async function hint() {
     const rows = found.choices.map((choice) => el("tr", { class: choice.choice === found.best ? "best" : "" },
       el("th", { scope: "row" }, choice.label + (choice.choice === found.best ? " (best)" : "")),
       el("td", {}, percent(choice.chance))));
+    const who = game.board.players[game.board.mover].name;
     const table = el("table", { class: "hint" },
-      el("caption", {}, `${game.board.players[game.board.mover].name}: your exact chance to win after each choice, `
-                        + `both sides playing perfectly from then on (now ${percent(found.chance)})`),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"), el("th", { scope: "col" }, "Chance to win"))),
+      el("caption", {}, `${who}: your exact chance to win after each choice, both sides playing perfectly `
+                        + `from then on (now ${percent(found.chance)})`),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"),
+                                   el("th", { scope: "col" }, "Chance to win"))),
       el("tbody", {}, ...rows));
     $("hint").replaceChildren(table);
   });

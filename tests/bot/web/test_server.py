@@ -63,24 +63,6 @@ async def move(client: TestClient[Any, Any], game: dict[str, Any], choice: int) 
     return played
 
 
-def shown_turn(result: TurnResult, names: tuple[str, str], said: tuple[str, ...]) -> dict[str, Any]:
-    """A turn as the page must show it, from the engine's own result."""
-    return {
-        "turn": result.before.turn,
-        "player": result.player,
-        "name": names[result.player],
-        "choice": result.choice,
-        "label": choice_label(result.before, result.choice),
-        "dice": result.dice,
-        "sides": result.sides,
-        "rolls": list(result.outcomes),
-        "points": result.points,
-        "events": [event.describe() for event in result.events],
-        "scores": list(result.after.scores),
-        "commentary": list(said),
-    }
-
-
 def friend_choice(state: State) -> int:
     """Player 0 opens with the rule set's lowest choice (-1 where there is one), then rolls 5; player 1
     rolls 3."""
@@ -113,9 +95,12 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
         game = await move(client, game, choice)
         results.append(resolve_seeded(state, choice, seed))
         state = results[-1].after
-        said = course_commentary(result.after.scores for result in results)
-        names = ("Player 0", "Player 1")
-        assert game["turns"] == [shown_turn(r, names, s) for r, s in zip(results, said, strict=True)]
+        assert game["turns"] == payloads.turns(results, ("Player 0", "Player 1"))  # the engine's turns
+        last = game["turns"][-1]
+        assert (last["rolls"], last["points"]) == (list(results[-1].outcomes), results[-1].points)
+        assert last["events"] == [event.describe() for event in results[-1].events]
+        said = course_commentary(result.after.scores for result in results)[-1]
+        assert last["commentary"] == list(said)
         assert game["board"]["players"][0]["hidden"] == list(state.ruleset.describe_hidden(state, 0))
         assert game["board"]["players"][1]["score"] == state.scores[1]
     assert (
