@@ -281,3 +281,10 @@ def test_what_the_server_refuses_is_said_on_the_page(
     page.get_by_label("Open a record").set_input_files(export_file)
     page.wait_for_selector("#viewer:not([hidden])")
     assert alert.is_hidden()
+    page.get_by_role("button", name="New game").click()
+    start(page, RULES[0])
+    page.evaluate("play(42)")  # a choice no button offers, sent the way the buttons send theirs
+    settled(page)
+    assert alert.inner_text() == "42 is not a legal choice under swine-align: choose 0 to 10."
+    assert page.locator("#log > li").count() == 0  # nothing was played
+    shoot(page, screenshots, "refused-move")
