@@ -40,6 +40,7 @@ def announce_lead_changes(last_leader: int | None = None) -> Commentary:
 
 def announce_highest(who: int, last_score: int = 0, running_high: int = 0) -> Commentary:
     """Announce when player `who` gains more points in one turn than ever before."""
+    assert who in (0, 1), "The who argument should indicate a player."
 
     def say(score0: int, score1: int) -> Commentary:
         score = score1 if who else score0

@@ -1,4 +1,4 @@
-"""Dice: fair dice over an injected random source, test dice, commit-reveal dice and exact distributions.
+"""Dice: fair dice over an injected random source, commit-reveal dice and exact distributions.
 
 Commit-reveal derivation (documented in the README, so anyone can re-derive a game's rolls): outcome
 `index` of turn `turn` with `sides` sides is found by hashing
@@ -19,7 +19,6 @@ from random import Random
 
 import numpy as np
 
-from hogengine.errors import BadRolls
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet
 
@@ -30,21 +29,6 @@ SEED_BYTES = 32
 def fair_dice(sides: int, rng: Random) -> Dice:
     """A fair die of `sides` sides drawing from the given random source (never the module-level one)."""
     return lambda: rng.randint(1, sides)
-
-
-def make_test_dice(*outcomes: int) -> Dice:
-    """Dice that cycle through fixed outcomes, as the course's `make_test_dice`."""
-    if not outcomes:
-        raise BadRolls("Test dice need at least one outcome.")
-    position = 0
-
-    def dice() -> int:
-        nonlocal position
-        outcome = outcomes[position % len(outcomes)]
-        position += 1
-        return outcome
-
-    return dice
 
 
 def new_seed() -> bytes:

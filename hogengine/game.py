@@ -191,13 +191,35 @@ class TurnResult:
 
 def resolve(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
     """Play one turn: `outcomes` must be exactly the dice this choice rolls, each on the die."""
+    rolls, sides = _rolls(state, choice, outcomes)
+    for roll in rolls:
+        if roll > sides:
+            raise BadRolls(f"{shown(roll)} is not an outcome of a {sides}-sided die.")
+    return _resolved(state, choice, rolls, sides)
+
+
+def resolve_rolled(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
+    """Play one turn on whatever faces the dice showed, as the course's `play` takes them (its test dice
+    may show 7 on a six-sided die); live games and replays use `resolve`, which holds each to its die."""
+    rolls, sides = _rolls(state, choice, outcomes)
+    return _resolved(state, choice, rolls, sides)
+
+
+def _rolls(state: State, choice: int, outcomes: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    """The outcomes, checked to be as many faces (whole numbers from 1) as the choice rolls dice, and
+    the sides of those dice."""
     count, sides = dice_for(state, choice)
     rolls = tuple(outcomes)
     if len(rolls) != count:
         raise BadRolls(f"Choice {choice} rolls {count} dice, but {len(rolls)} outcome(s) were given.")
     for roll in rolls:
-        if not is_whole(roll) or not 1 <= roll <= sides:
+        if not is_whole(roll) or roll < 1:
             raise BadRolls(f"{shown(roll)} is not an outcome of a {sides}-sided die.")
+    return rolls, sides
+
+
+def _resolved(state: State, choice: int, rolls: tuple[int, ...], sides: int) -> TurnResult:
+    """The turn these checked rolls make."""
     ruleset = state.ruleset
     pig_out, rolled = ruleset.roll_summary(rolls)
     step = ruleset.step(state.position(), choice, pig_out, rolled, state.goal)
@@ -226,7 +248,7 @@ def resolve(state: State, choice: int, outcomes: Sequence[int]) -> TurnResult:
     ]
     if after.over:
         events.append(Event(EventKind.GAME_OVER, me, after.winner if after.winner is not None else me))
-    return TurnResult(state, after, choice, count, sides, rolls, int(step.points), tuple(events))
+    return TurnResult(state, after, choice, len(rolls), sides, rolls, int(step.points), tuple(events))
 
 
 def resolve_seeded(state: State, choice: int, seed: bytes) -> TurnResult:

@@ -54,10 +54,22 @@ def _source(strategy: StoredStrategy) -> str:
     return f"a Python file, {strategy.cpu_seconds:.2f} s of CPU in the sandbox"
 
 
+def _entry(strategy: StoredStrategy) -> list[str]:
+    """What its file said besides its table: its TEAM_NAME, and whether it answers at random (read with
+    its tables)."""
+    lines = [] if strategy.team_name is None else [f"Team: **{md(strategy.team_name)}**."]
+    if strategy.tables:
+        lines.append(
+            f"It answers at random: {len(strategy.tables)} tables of it were recorded, one per game of a "
+            "sampled match; its exact win rates are its first table's."
+        )
+    return lines
+
+
 def upload_verdict(upload: Upload) -> discord.Embed:
     """An accepted upload: what it is, what it replaced or equals, and its exact win rates."""
     strategy = upload.strategy
-    lines = [f"**{md(strategy.name)}** plays {strategy.rules}: {_source(strategy)}."]
+    lines = [f"**{md(strategy.name)}** plays {strategy.rules}: {_source(strategy)}.", *_entry(strategy)]
     if upload.replaced is not None:
         lines.append("It replaces your earlier version (kept in the strategy's history).")
     if upload.duplicate_of is not None:
@@ -78,13 +90,12 @@ def refused(reason: str) -> discord.Embed:
 
 def strategy_card(strategy: StoredStrategy, versions: int) -> discord.Embed:
     """One stored strategy: owner, rule set, source, versions and its exact win rates."""
+    described = (
+        f"By {md(strategy.owner.name)} for {strategy.rules}: {_source(strategy)}. Uploaded "
+        f"{timestamp(strategy.created_at)}; version {versions} of {versions}."
+    )
     embed = discord.Embed(
-        title=md(strategy.name),
-        description=(
-            f"By {md(strategy.owner.name)} for {strategy.rules}: {_source(strategy)}. Uploaded "
-            f"{timestamp(strategy.created_at)}; version {versions} of {versions}."
-        ),
-        colour=INFO,
+        title=md(strategy.name), description="\n".join([described, *_entry(strategy)]), colour=INFO
     )
     embed.set_footer(text=f"table SHA-256 {strategy.table_hash}")
     return _figures(embed, strategy)

@@ -24,6 +24,7 @@ class StoredStrategy:
     guild_id: int
     owner: Player
     name: str
+    team_name: str | None  # the file's TEAM_NAME, safe to show (escape Markdown where it is shown)
     rules: str
     source_kind: str  # "py" or "json"
     source_hash: str  # SHA-256 of the uploaded bytes
@@ -34,6 +35,8 @@ class StoredStrategy:
     created_at: float
     replaced_at: float | None
     table: Table | None = field(default=None, compare=False)
+    # A random strategy's tables recorded at its check, `table` first (read with it); none if deterministic.
+    tables: tuple[Table, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,7 @@ class Ticket:
     filename: str
     kind: str  # "py" or "json"
     name: str
+    named: bool  # the uploader gave the name (else it is made from the file's TEAM_NAME or name)
     rules: str
 
 

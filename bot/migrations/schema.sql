@@ -87,7 +87,7 @@ CREATE TABLE strategies (
     cpu_seconds DOUBLE PRECISION,
     created_at DOUBLE PRECISION NOT NULL,
     replaced_at DOUBLE PRECISION
-);
+, team_name TEXT);
 
 CREATE TABLE tournament_standings (
     tournament_id INTEGER NOT NULL REFERENCES tournaments (id),

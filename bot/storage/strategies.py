@@ -1,7 +1,8 @@
 """Repository of uploaded strategies and of the strategy a house-bot game plays, with their mappers.
 
 Writes take the connection of an open transaction; reads take a reader. Listings leave out the
-10,000-byte table; `with_table` reads add it. A table is stored as its 10,000 int8 choices, row by row.
+10,000-byte table; `with_table` reads add it. A table is stored as its 10,000 int8 choices, row by row; a
+strategy that answers at random stores every table recorded of it so, one after another, its table first.
 """
 
 import json
@@ -15,7 +16,7 @@ from bot.storage.sql import marks
 from hogengine.strategies import SIZE, Table
 
 _COLUMNS = (
-    "s.id, s.guild_id, s.owner_id, p.name AS owner_name, s.name, s.rules, s.source_kind,"
+    "s.id, s.guild_id, s.owner_id, p.name AS owner_name, s.name, s.team_name, s.rules, s.source_kind,"
     " s.source_hash, s.table_hash, s.active, s.figures, s.cpu_seconds, s.created_at, s.replaced_at"
 )
 _FROM = " FROM strategies s JOIN players p ON p.id = s.owner_id"
@@ -26,8 +27,9 @@ def table_bytes(table: Table) -> bytes:
     return np.ascontiguousarray(table, dtype=np.int8).tobytes()
 
 
-def _table_from(data: bytes) -> Table:
-    return np.frombuffer(data, dtype=np.int8).reshape(SIZE, SIZE).copy()
+def _tables_from(data: bytes) -> tuple[Table, ...]:
+    """The tables stored one after another: one, or a random strategy's recorded tables."""
+    return tuple(table.copy() for table in np.frombuffer(data, dtype=np.int8).reshape(-1, SIZE, SIZE))
 
 
 def _figures_json(figures: tuple[Matchup, ...]) -> str:
@@ -41,12 +43,13 @@ def figures_from(text: str | None) -> tuple[Matchup, ...]:
 
 def _strategy_from(row: Record) -> StoredStrategy:
     """A StoredStrategy from its row (with the table if the row carries it)."""
-    data = row.get("table_data")
+    tables = _tables_from(row["table_data"]) if "table_data" in row else ()
     return StoredStrategy(
         id=row["id"],
         guild_id=row["guild_id"],
         owner=Player(row["owner_id"], row["owner_name"]),
         name=row["name"],
+        team_name=row["team_name"],
         rules=row["rules"],
         source_kind=row["source_kind"],
         source_hash=row["source_hash"],
@@ -56,7 +59,8 @@ def _strategy_from(row: Record) -> StoredStrategy:
         cpu_seconds=row["cpu_seconds"],
         created_at=row["created_at"],
         replaced_at=row["replaced_at"],
-        table=None if data is None else _table_from(data),
+        table=tables[0] if tables else None,
+        tables=tables if len(tables) > 1 else (),
     )
 
 
@@ -85,9 +89,10 @@ async def insert_strategy(conn: Connection, strategy: StoredStrategy) -> int:
             "owner_id": strategy.owner.id,
             "name": strategy.name,
             "name_key": strategy.name.casefold(),
+            "team_name": strategy.team_name,
             "rules": strategy.rules,
             "source_kind": strategy.source_kind,
-            "table_data": table_bytes(strategy.table),
+            "table_data": b"".join(map(table_bytes, strategy.tables or (strategy.table,))),
             "source_hash": strategy.source_hash,
             "table_hash": strategy.table_hash,
             "active": int(strategy.active),
@@ -209,6 +214,7 @@ async def insert_bot_strategy(conn: Connection, match_id: int, strategy: BotStra
 async def bot_strategy(db: Reader, match_id: int) -> BotStrategy | None:
     """The stored strategy a house-bot game plays, if it plays one."""
     row = await db.fetch_one("SELECT * FROM match_strategies WHERE match_id = ?", (match_id,))
-    return (
-        None if row is None else BotStrategy(row["strategy_id"], row["name"], _table_from(row["table_data"]))
-    )
+    if row is None:
+        return None
+    (table,) = _tables_from(row["table_data"])
+    return BotStrategy(row["strategy_id"], row["name"], table)

@@ -1,4 +1,5 @@
-"""`hog check FILE`: the contest's `ok` check: run a strategy file once in the sandbox and judge it.
+"""`hog check FILE`: the contest's `ok` check: run a strategy file once in the sandbox and judge it under
+the rule set's contest rules (its TEAM_NAME; whether it may answer at random).
 
 Exit status 0: accepted; 1: rejected (or uploads cannot be checked safely here); 2: usage error.
 """
@@ -14,13 +15,8 @@ from hogengine.cli.specs import best_score_only_table, perfect_policy, progress_
 from hogengine.errors import UnknownRules
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.sandbox import (
-    MAX_SOURCE_BYTES,
-    SandboxUnavailable,
-    Verdict,
-    evaluate_strategy,
-    make_undumpable,
-)
+from hogengine.sandbox import MAX_SOURCE_BYTES, SandboxUnavailable, Verdict, make_undumpable
+from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.verdict import accepted, rejected
 from hogengine.solver import BEST_TABLE, PERFECT, Player, exact_winrates
 from hogengine.strategies import BadStrategy, Table, always_roll, load_table_json, table_from_function
@@ -105,12 +101,25 @@ def report(verdict: Verdict, rules: RuleSet, rates: dict[str, dict[str, float]])
     labels = ", ".join(
         f"{symbol} {rules.choice_label(c)}" for c, symbol in sorted(SYMBOLS.items()) if c in rules.choices
     )
-    lines = [f"Accepted under {rules.id} ({verdict.cpu_seconds:.2f} s of CPU).", "", "your score"]
+    lines = [f"Accepted under {rules.id} ({verdict.cpu_seconds:.2f} s of CPU)."]
+    if verdict.team_name is not None:
+        lines.append(f"Team: {verdict.team_name}")
+    lines += [_randomness(verdict), "", "your score"]
     lines += picture(table)
     lines += [f"     ({labels})", "", "Exact win rate (first / second / average):"]
     for name, rate in rates.items():
         lines.append(f"  vs {name:<10} {rate['first']:7.2%} / {rate['second']:7.2%} / {rate['average']:7.2%}")
     return lines
+
+
+def _randomness(verdict: Verdict) -> str:
+    """Whether the strategy is deterministic, or answers at random (and what was recorded of it)."""
+    if verdict.deterministic:
+        return "Deterministic: the same choice for the same scores, every time."
+    return (
+        f"Random: {len(verdict.tables)} tables recorded, one per game of a sampled match; the exact win"
+        " rates and the picture are the first's."
+    )
 
 
 def judge(path: Path, rules: RuleSet, time_limit: float) -> Verdict:
@@ -126,7 +135,7 @@ def judge(path: Path, rules: RuleSet, time_limit: float) -> Verdict:
         source = file.read(MAX_SOURCE_BYTES + 1)  # enough to tell "too large"; /dev/zero never ends
     make_undumpable()
     try:
-        return evaluate_strategy(source, rules.choices, time_limit)
+        return check_entry(source, rules, time_limit)
     except SandboxUnavailable as error:
         return rejected("unavailable", f"This machine cannot run uploads safely ({error}).")
 

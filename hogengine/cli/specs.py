@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,8 @@ from hogengine.cli.arguments import whole
 from hogengine.cli.progress import Progress
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet
-from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
+from hogengine.sandbox import SandboxUnavailable
+from hogengine.sandbox.entry import check_entry
 from hogengine.solver import BEST_TABLE, PERFECT, Player, solve
 from hogengine.solver.contest_table import best_table
 from hogengine.solver.model import model
@@ -29,19 +31,30 @@ HELP = (
 RENAMED = {"optimal": f"'optimal' is no longer a player: say {BEST_TABLE} or {PERFECT}."}
 
 
-def _from_python(path: Path, rules: RuleSet) -> Table:
-    """Run a final_strategy file once in the sandbox (the only place user code ever runs)."""
+@dataclass(frozen=True)
+class Entry:
+    """A tournament entry: its name, its table, and a random strategy's recorded tables (its table first)."""
+
+    name: str
+    table: Table
+    tables: tuple[Table, ...] = ()
+
+
+def _from_python(path: Path, rules: RuleSet) -> Entry:
+    """Run a final_strategy file in the sandbox (the only place user code ever runs) under the rule set's
+    contest rules; named by its TEAM_NAME, else by the file."""
     try:
         source = path.read_bytes()
     except OSError as error:
         raise BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.") from None
     try:
-        verdict = evaluate_strategy(source, rules.choices)
+        verdict = check_entry(source, rules)
     except SandboxUnavailable:
         raise BadStrategy("This machine cannot sandbox .py strategies; give a .json table instead.") from None
     if not verdict.accepted or verdict.table is None:
         raise BadStrategy(f"{path.name}: {verdict.reason}")
-    return np.array(verdict.table, dtype=np.int8)
+    tables = tuple(np.array(table, dtype=np.int8) for table in verdict.tables)
+    return Entry(verdict.team_name or path.stem, np.array(verdict.table, dtype=np.int8), tables)
 
 
 def cache_dir() -> Path | None:
@@ -100,13 +113,17 @@ def load_table(spec: str, rules: RuleSet, goal: int, also: tuple[str, ...] = (PE
     if spec == BEST_TABLE:
         return best_score_only_table(rules, goal)
     if spec.endswith(".py"):
-        return _from_python(Path(spec), rules)
+        return _from_python(Path(spec), rules).table
     return table_from_function(strategy_from_spec(spec, rules, goal, also=also), rules)
 
 
-def name_of(spec: str) -> str:
-    """How an entry is named in standings: a file's stem, else the argument itself."""
-    return Path(spec).stem if spec.endswith((".py", ".json")) else spec
+def load_entry(spec: str, rules: RuleSet, goal: int) -> Entry:
+    """A tournament entry: a .py file as its sandbox run found it (its TEAM_NAME, a random strategy's
+    recorded tables), anything else as `load_table` reads it, named by the file's stem or the argument."""
+    if spec.endswith(".py"):
+        return _from_python(Path(spec), rules)
+    name = Path(spec).stem if spec.endswith(".json") else spec
+    return Entry(name, load_table(spec, rules, goal))
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:

@@ -3,9 +3,10 @@
 import argparse
 import json
 import secrets
+from dataclasses import replace
 from random import Random
 
-from hogengine.cli.specs import HELP, add_common, build_model, load_table, name_of, progress_bar
+from hogengine.cli.specs import HELP, Entry, add_common, build_model, load_entry, progress_bar
 from hogengine.errors import HogError
 from hogengine.rules import get_rules
 from hogengine.solver import tournament_exact, tournament_sampled
@@ -28,19 +29,38 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.set_defaults(func=run)
 
 
+def _named_apart(entries: list[Entry]) -> list[Entry]:
+    """The entries with every name told apart: a name given again (two files with one TEAM_NAME, or one
+    stem) gets " (2)", " (3)"... after it, so the standings say which entry is which."""
+    used: set[str] = set()
+    apart = []
+    for entry in entries:
+        name, copy = entry.name, 1
+        while name in used:
+            copy += 1
+            name = f"{entry.name} ({copy})"
+        used.add(name)
+        apart.append(replace(entry, name=name))
+    return apart
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the round robin and print the standings, best first (the sampled format reports its seed)."""
     rules = get_rules(args.rules)
     if len(args.files) < 2:
         raise HogError(f"A tournament needs at least two entries, not {len(args.files)}.")
     build_model(rules, args.goal)
-    entries = [(name_of(spec), load_table(spec, rules, args.goal)) for spec in args.files]
+    loaded = _named_apart([load_entry(spec, rules, args.goal) for spec in args.files])
+    entries = [(entry.name, entry.table) for entry in loaded]
+    recorded = {entry.name: entry.tables for entry in loaded if entry.tables}
     seed = str(args.seed) if args.seed is not None else secrets.token_hex(8)
     with progress_bar(f"{args.format} tournament") as report:
         if args.format == "exact":
             standings = tournament_exact(rules, entries, args.goal, report)
         else:
-            standings = tournament_sampled(rules, entries, Random(seed), args.goal, progress=report)
+            standings = tournament_sampled(
+                rules, entries, Random(seed), args.goal, progress=report, recorded=recorded
+            )
     if args.json:
         print(
             json.dumps(

@@ -57,6 +57,7 @@ class RuleSet(ABC):
     rule_lines: ClassVar[tuple[str, ...]]  # the rule set's own rules for players, after COMMON_RULES
     hidden_parts: ClassVar[tuple[HiddenPart, ...]] = ()
     has_hog_wild: ClassVar[bool] = False  # four-sided dice when the scores add up to a multiple of 7
+    random_strategies: ClassVar[bool] = False  # its contest takes strategies that answer at random
 
     @abstractmethod
     def dice(self, position: Position, choice: Num) -> tuple[Num, Num]:

@@ -1,21 +1,30 @@
 """The rule pieces the seed rule sets share, each written once for ints and numpy arrays alike."""
 
+from functools import cache
+
 import numpy as np
 
 from hogengine.numeric import Flag, IntArray, Num
 
-# Digit n of pi after the decimal point at index n; index 0 holds 3, the digit before it (seed 004).
-PI_DIGITS: IntArray = np.array(
-    [
-        3,
-        *map(
-            int,
-            "14159265358979323846264338327950288419716939937510"
-            "58209749445923078164062862089986280348253421170679",
-        ),
-    ],
-    dtype=np.int64,
-)
+PI_CHUNK = 1000  # digits of pi made at a time: enough for every goal up to 1000
+
+
+@cache
+def pi_digits(count: int) -> IntArray:
+    """Pi's first `count` digits, 3 first, so index n holds digit n after the decimal point: Machin's
+    formula, pi = 16 atan(1/5) - 4 atan(1/239), in whole numbers with ten guard digits (exact)."""
+    scale = 10 ** (count + 9)
+
+    def arctan_inverse(x: int) -> int:
+        total, term, n, sign = 0, scale // x, 1, 1
+        while term:
+            total += sign * (term // n)
+            term //= x * x
+            n, sign = n + 2, -sign
+        return total
+
+    pi = 16 * arctan_inverse(5) - 4 * arctan_inverse(239)
+    return np.array([int(digit) for digit in str(pi // 10**10)], dtype=np.int64)
 
 
 def _sieve(limit: int) -> list[bool]:
@@ -53,13 +62,18 @@ def negate(condition: Flag) -> Flag:
 
 
 def free_bacon_pi(opponent: Num) -> Num:
-    """Swine Align's Free Bacon: 3 + the opponent-score-th digit of pi (3 + 3 when it is 0)."""
-    return PI_DIGITS[opponent] + 3
+    """Swine Align's Free Bacon: 3 + the opponent-score-th digit of pi (3 + 3 when it is 0), for any score
+    (the course's `play` takes goals above 100)."""
+    chunks = int(np.max(opponent)) // PI_CHUNK + 1
+    return pi_digits(chunks * PI_CHUNK)[opponent] + 3
 
 
 def largest_digit(score: Num) -> Num:
-    """The largest decimal digit of a score below 100."""
-    return np.maximum(score // 10 % 10, score % 10)
+    """The largest decimal digit of a score (of every score, for an array of them)."""
+    largest, rest = score % 10, score // 10
+    while np.any(rest):
+        largest, rest = np.maximum(largest, rest % 10), rest // 10
+    return largest
 
 
 def free_bacon_digit(opponent: Num) -> Num:

@@ -40,6 +40,8 @@ class PigFest(RuleSet):
     title = "Ham Hijinks + Pig Fest (CS 61A Summer 2015 contest)"
     choices = range(-1, 11)
     has_hog_wild = True
+    # Seed 001: "Strategies are allowed to be non-deterministic", its exact win rate computed once.
+    random_strategies = True
     rule_lines = (
         "A Pig Out scores 1. **Free Bacon** (0 dice): 1 + the largest digit of your opponent's score.",
         "**Hog Wild**: when the scores add up to a multiple of 7 (0 too), the dice are four-sided.",

@@ -8,12 +8,6 @@ from hogengine.position import Position
 from hogengine.rules import pieces
 from hogengine.rules.base import RuleSet, Step, game_over
 
-
-def extra_turn(mover: Num, opponent: Num) -> Flag:
-    """The mover goes again by Swine Align or Pig Pass (the course's `extra_turn`)."""
-    return pieces.swine_align(mover, opponent) | pieces.pig_pass(mover, opponent)
-
-
 # The value of an EXTRA_TURN event names its rule (they never fire together).
 EXTRA_TURN_RULES = {1: "swine_align", 2: "pig_pass"}
 

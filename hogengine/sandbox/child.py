@@ -23,6 +23,7 @@ EXIT_OUT_OF_MEMORY = 86  # status when memory ran out before the report could be
 ALLOWED_MODULES = ("math", "functools", "itertools", "operator", "collections", "random", "bisect", "heapq")
 HARNESS_MODULES = ("ctypes", "_ctypes", "resource")  # needed before the filter, not importable after
 TEXT_LIMIT = 300  # longest exception message or value description sent to the parent
+TEAM_NAME_LIMIT = 80  # longest TEAM_NAME a contest file may give, in characters
 BIG_INT_BITS = 64
 
 PR_SET_DUMPABLE = 4
@@ -38,16 +39,19 @@ class Job:
     """The parent's instructions, read from stdin before anything else happens."""
 
     def __init__(self, data: bytes) -> None:
-        head = data.split(b"\n", 8)
+        head = data.split(b"\n", 9)
         self.nonce = head[0].decode("ascii")
         self.result_fd = int(head[1])
         self.low, self.high = (int(word) for word in head[2].split())
         self.cpu_seconds, self.memory_bytes, self.open_files = (int(word) for word in head[3].split())
-        self.mode = head[4].decode("ascii")  # "sweep": every pair then a re-check; "sample": the pairs
-        self.pairs = [divmod(int(word), 100) for word in head[5].split()]
-        self.seccomp_filter = bytes.fromhex(head[6].decode("ascii"))
-        self.landlock_attr = bytes.fromhex(head[7].decode("ascii"))
-        self.source = head[8].decode("utf-8")
+        # "sweep": every pair then a re-check of the pairs; "sample": the pairs; "record": every pair,
+        # `tables` times over
+        self.mode = head[4].decode("ascii")
+        self.tables = int(head[5])
+        self.pairs = [divmod(int(word), 100) for word in head[6].split()]
+        self.seccomp_filter = bytes.fromhex(head[7].decode("ascii"))
+        self.landlock_attr = bytes.fromhex(head[8].decode("ascii"))
+        self.source = head[9].decode("utf-8")
 
 
 class UploadError(Exception):
@@ -191,14 +195,30 @@ def _run(code: types.CodeType, job: Job) -> list[str]:
             raise UploadError("no_final_strategy")
         if not callable(strategy):
             raise UploadError("wrong_signature", _hex("final_strategy is not a function"))
+        team = _team_name(namespace)
         every_pair = [(score, opponent) for score in range(100) for opponent in range(100)]
-        pairs = job.pairs if job.mode == "sample" else every_pair
+        pairs = job.pairs if job.mode == "sample" else every_pair * job.tables
         values = [_call(strategy, score, opponent, job, i == 0) for i, (score, opponent) in enumerate(pairs)]
         if job.mode == "sweep":
             _recheck(strategy, values, job)
     except UploadError as failure:
         return failure.words
-    return ["table", ",".join([str(value) for value in values])]
+    return ["table", team, ",".join([str(value) for value in values])]
+
+
+def _team_name(namespace: dict[str, object]) -> str:
+    """The report field of the upload's TEAM_NAME: "x" if it gives none, else its text; an UploadError
+    unless it is a plain str of visible length, at most TEAM_NAME_LIMIT characters."""
+    if "TEAM_NAME" not in namespace:
+        return "x"
+    name = namespace["TEAM_NAME"]
+    if type(name) is not str:
+        raise UploadError("bad_team_name", _hex(_text(_show, name)))
+    if len(name) > TEAM_NAME_LIMIT:
+        raise UploadError("bad_team_name", _hex(f"a string of {len(name)} characters"))
+    if not str.strip(name):
+        raise UploadError("bad_team_name", _hex("a blank string"))
+    return _hex(name)
 
 
 def _call(strategy: Callable[..., object], score: int, opponent: int, job: Job, first: bool) -> int:

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from hogengine.sandbox import child, landlock, protocol, runner, seccomp
-from hogengine.sandbox.verdict import SandboxUnavailable, Verdict, accepted, rejected
+from hogengine.sandbox.verdict import SandboxUnavailable, Table, Verdict, accepted, rejected
 
 MAX_SOURCE_BYTES = 1_000_000
 SAMPLE_SIZE = 200  # pairs re-called in the first child, and called in the second
@@ -32,6 +32,8 @@ _SIGNAL_HINTS: dict[int, str] = {
 }
 # A second run failing this way, after a first run that passed, means the upload is not deterministic.
 _DIFFERS = {"syntax_error", "no_final_strategy", "wrong_signature", "exception", "illegal_value"}
+_RANDOM = "not_deterministic"  # the kind of a verdict on answers that differ from run to run
+MAX_RANDOM_TABLES = 60
 
 
 @functools.cache
@@ -44,12 +46,17 @@ def make_undumpable() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE) failed")
 
 
-def evaluate_strategy(source: bytes, legal: range, time_limit: float = 10.0) -> Verdict:
+def evaluate_strategy(
+    source: bytes, legal: range, time_limit: float = 10.0, *, random_tables: int = 0
+) -> Verdict:
     """Run an uploaded final_strategy file in the sandbox; its 100 by 100 table or one plain reason.
 
     Blocking and thread-safe. `legal` is the rule set's range of choices; `time_limit` bounds the
-    CPU time of loading the file plus all 10,000 calls. Raises SandboxUnavailable if this host cannot
-    install the seccomp filter (the upload is then never run) and ValueError on bad arguments.
+    CPU time of loading the file plus all 10,000 calls. A strategy that answers differently from run to
+    run is refused as not deterministic, unless `random_tables` is positive: then that many of its
+    tables are recorded, each a sweep of all 10,000 pairs, in one more child allowed `random_tables`
+    times the CPU time. Raises SandboxUnavailable if this host cannot install the seccomp filter (the
+    upload is then never run) and ValueError on bad arguments.
     """
     int8 = range(-128, 128)
     if not (
@@ -58,6 +65,8 @@ def evaluate_strategy(source: bytes, legal: range, time_limit: float = 10.0) -> 
         raise ValueError("legal must be a non-empty range of int8 choices with step 1")
     if not 0 < time_limit <= 600:
         raise ValueError("time_limit must be in (0, 600] seconds")
+    if not 0 <= random_tables <= MAX_RANDOM_TABLES:
+        raise ValueError(f"random_tables must be from 0 to {MAX_RANDOM_TABLES}")
     make_undumpable()
     if len(source) > MAX_SOURCE_BYTES:
         return rejected("too_large", f"The file is larger than {MAX_SOURCE_BYTES // 1_000_000} MB.")
@@ -69,7 +78,10 @@ def evaluate_strategy(source: bytes, legal: range, time_limit: float = 10.0) -> 
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     arch = seccomp.host_arch()
     try:
-        return _evaluate(text, legal, time_limit, arch)
+        verdict = _evaluate(text, legal, time_limit, arch, random_allowed=random_tables > 0)
+        if verdict.kind != _RANDOM or not random_tables:
+            return verdict
+        return _record(text, legal, time_limit * random_tables, arch, random_tables)
     except SandboxUnavailable:
         # User code could forge that report; believe it only if a trivial upload gets the same answer.
         if _evaluate(_PROBE, range(1), 5.0, arch).accepted:
@@ -77,58 +89,90 @@ def evaluate_strategy(source: bytes, legal: range, time_limit: float = 10.0) -> 
         raise
 
 
-def _evaluate(text: str, legal: range, time_limit: float, arch: seccomp.Arch) -> Verdict:
-    rng = random.SystemRandom()
+def _job(mode: str, legal: range, time_limit: float, text: str, tables: int = 1) -> protocol.Job:
+    """A child's job: `mode` with fresh random sample pairs, CPU seconds for `time_limit`, the source."""
+    pairs = tuple(random.SystemRandom().sample(range(protocol.PAIRS), SAMPLE_SIZE))
+    cpu = math.ceil(time_limit + 0.5)  # RLIMIT_CPU counts whole seconds
+    attr = landlock.ruleset_attr(landlock.abi_version())
+    return protocol.Job(legal, cpu, mode, pairs, b"", attr, text, tables)
+
+
+def _spawn(job: protocol.Job, cwd: str, arch: seccomp.Arch) -> runner.Child:
+    """A child for `job`, its seccomp filter built around the result pipe the runner gives it."""
+
+    def encode(nonce: str, result_fd: int) -> bytes:
+        bpf = seccomp.filter_program(result_fd, arch)
+        return dataclasses.replace(job, seccomp_filter=bpf).encode(nonce, result_fd)
+
+    return runner.Child(list(_command()), cwd, encode)
+
+
+def _evaluate(
+    text: str, legal: range, time_limit: float, arch: seccomp.Arch, *, random_allowed: bool = False
+) -> Verdict:
+    """The verdict of a sweep child and a sample child; answers that differ between them (or between a
+    call and its re-call) are the `_RANDOM` kind, which `random_allowed` keeps apart from a second run
+    that failed (the failure itself is the verdict then)."""
     wall_limit = 2 * time_limit + 2  # CPU is the real limit; the wall clock only catches stalls
     deadline = time.monotonic() + wall_limit
-    attr = landlock.ruleset_attr(landlock.abi_version())
-    cpu = math.ceil(time_limit + 0.5)  # RLIMIT_CPU counts whole seconds
-
-    def job(mode: str) -> protocol.Job:
-        pairs = tuple(rng.sample(range(protocol.PAIRS), SAMPLE_SIZE))
-        return protocol.Job(legal, cpu, mode, pairs, b"", attr, text)
-
-    def spawn(spec: protocol.Job, cwd: str) -> runner.Child:
-        def encode(nonce: str, result_fd: int) -> bytes:
-            bpf = seccomp.filter_program(result_fd, arch)
-            return dataclasses.replace(spec, seccomp_filter=bpf).encode(nonce, result_fd)
-
-        return runner.Child(list(_command()), cwd, encode)
-
-    sweep, sample = job("sweep"), job("sample")
+    sweep, sample = _job("sweep", legal, time_limit, text), _job("sample", legal, time_limit, text)
     with (
         tempfile.TemporaryDirectory(prefix="hog-sandbox-") as cwd,
-        spawn(sweep, cwd) as first,
-        spawn(sample, cwd) as second,
+        _spawn(sweep, cwd, arch) as first,
+        _spawn(sample, cwd, arch) as second,
     ):
         runner.service([first, second], first, deadline)
-        verdict = _judge(first.reap(), sweep, time_limit, wall_limit)
-        if isinstance(verdict, Verdict):
-            return verdict
+        answers = _judge(first.reap(), sweep, time_limit, wall_limit)
+        if isinstance(answers, Verdict):
+            return answers
         runner.service([second], second, deadline)
         again = _judge(second.reap(), sample, time_limit, wall_limit)
     cpu_seconds = first.reap().cpu_seconds
     if isinstance(again, Verdict):
-        if again.kind in _DIFFERS:
+        if again.kind in _DIFFERS and not random_allowed:
             reason = f"The file is not deterministic: a second run went differently. {again.reason}"
             return rejected("not_deterministic", reason, cpu_seconds)
         return again  # a resource verdict, with the CPU time of the run that broke the limit
-    for index, value in zip(sample.pairs, again, strict=True):
-        if verdict[index] != value:
+    values = answers.values
+    for index, value in zip(sample.pairs, again.values, strict=True):
+        if values[index] != value:
             score, opponent = divmod(index, 100)
             return rejected(
-                "not_deterministic",
+                _RANDOM,
                 f"final_strategy is not deterministic: for (score {score}, opponent {opponent}) it returned "
-                f"{verdict[index]} in one run and {value} in another. It must depend only on the two scores.",
+                f"{values[index]} in one run and {value} in another. It must depend only on the two scores.",
                 cpu_seconds,
             )
-    return accepted(tuple(verdict[row * 100 : row * 100 + 100] for row in range(100)), cpu_seconds)
+    return accepted(_rows(values), cpu_seconds, answers.team_name)
+
+
+def _record(text: str, legal: range, time_limit: float, arch: seccomp.Arch, tables: int) -> Verdict:
+    """A random strategy's verdict: `tables` tables, each a sweep of every pair, in one fresh child."""
+    wall_limit = 2 * time_limit + 2
+    job = _job("record", legal, time_limit, text, tables)
+    with tempfile.TemporaryDirectory(prefix="hog-sandbox-") as cwd, _spawn(job, cwd, arch) as child:
+        runner.service([child], child, time.monotonic() + wall_limit)
+        answers = _judge(child.reap(), job, time_limit, wall_limit)
+    if isinstance(answers, Verdict):
+        return answers
+    sweeps = [answers.values[n * protocol.PAIRS : (n + 1) * protocol.PAIRS] for n in range(tables)]
+    recorded = tuple(_rows(values) for values in sweeps)
+    return accepted(recorded[0], child.reap().cpu_seconds, answers.team_name, recorded)
+
+
+def _rows(values: tuple[int, ...]) -> Table:
+    """10,000 values in score order as a table's 100 rows."""
+    return tuple(values[row * 100 : row * 100 + 100] for row in range(100))
 
 
 def _judge(exit: runner.Exit, job: protocol.Job, time_limit: float, wall_limit: float) -> protocol.Parsed:
     """The values one child reported, or the verdict its exit, its CPU time or its report calls for."""
     cpu = exit.cpu_seconds
-    calls = "all 10,000 pairs" if job.mode == "sweep" else f"{len(job.pairs)} pairs in a second run"
+    calls = {
+        "sweep": "all 10,000 pairs",
+        "sample": f"{len(job.pairs)} pairs in a second run",
+        "record": f"all 10,000 pairs {job.tables} times",
+    }[job.mode]
     slow = f"The file needs more than {time_limit:g} s of CPU time to load and answer {calls}."
     if exit.killed == "overflow":
         return rejected("forbidden", _INTERFERED, cpu)

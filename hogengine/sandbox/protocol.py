@@ -22,6 +22,7 @@ _LINE = re.compile(rb"0|[1-9][0-9]{0,6}")
 _VALUE = re.compile(rb"-?(?:0|[1-9][0-9]{0,2})")
 # "x" and the hex of at most child.TEXT_LIMIT characters of UTF-8 (4 bytes each at most).
 _TEXT = re.compile(rb"x(?:[0-9a-f]{2}){0,%d}" % (4 * child.TEXT_LIMIT))
+_TEAM = re.compile(rb"x(?:[0-9a-f]{2}){0,%d}" % (4 * child.TEAM_NAME_LIMIT))
 _WHERE = re.compile(rb"load|call")
 _FIELDS = {"position": _POSITION, "line": _LINE, "value": _VALUE, "text": _TEXT, "where": _WHERE}
 # The fields of each kind of report but "table" (one comma-separated field), as child.py writes them.
@@ -33,10 +34,21 @@ _SHAPES = {
     "illegal_value": ("position", "position", "text"),
     "too_much_memory": ("where", "position", "position"),
     "not_deterministic": ("position", "position", "value", "text"),
+    "bad_team_name": ("text",),
     "unavailable": ("text",),
 }
 Field = int | str
-Parsed = tuple[int, ...] | Verdict
+
+
+@dataclass(frozen=True)
+class Answers:
+    """What a child answered: its values in order, and the file's TEAM_NAME made safe to show (or None)."""
+
+    values: tuple[int, ...]
+    team_name: str | None
+
+
+Parsed = Answers | Verdict
 _IMPORTABLE = ", ".join(child.ALLOWED_MODULES[:-1]) + " and " + child.ALLOWED_MODULES[-1]
 # What CPython 3.11 raises when its frame stack cannot grow: recursion (after raising the recursion
 # limit) that ran out of memory. Later versions raise MemoryError; an upload faking it fools only itself.
@@ -49,11 +61,12 @@ class Job:
 
     legal: range
     cpu_seconds: int
-    mode: str  # "sweep" (all pairs, then re-call `pairs`) or "sample" (call only `pairs`)
+    mode: str  # "sweep" (all pairs, then re-call `pairs`), "sample" (only `pairs`), "record" (see `tables`)
     pairs: tuple[int, ...]  # score * 100 + opponent
     seccomp_filter: bytes
     landlock_attr: bytes
     source: str
+    tables: int = 1  # how many times over "sweep" and "record" call all pairs
 
     def encode(self, nonce: str, result_fd: int) -> bytes:
         """The bytes for the child's stdin, in the order child.Job reads them."""
@@ -63,6 +76,7 @@ class Job:
             f"{self.legal.start} {self.legal.stop}",
             f"{self.cpu_seconds} {MEMORY_BYTES} {OPEN_FILES}",
             self.mode,
+            str(self.tables),
             " ".join(map(str, self.pairs)),
             self.seccomp_filter.hex(),
             self.landlock_attr.hex(),
@@ -72,7 +86,7 @@ class Job:
     @property
     def expected_values(self) -> int:
         """How many values a "table" report must carry."""
-        return PAIRS if self.mode == "sweep" else len(self.pairs)
+        return {"sweep": PAIRS, "record": PAIRS * self.tables}.get(self.mode, len(self.pairs))
 
 
 def parse_report(raw: bytes, nonce: str, job: Job) -> Parsed | None:
@@ -85,7 +99,8 @@ def parse_report(raw: bytes, nonce: str, job: Job) -> Parsed | None:
         return None
     kind, _, rest = lines[1].partition(b" ")
     if kind == b"table":
-        return _values(rest, job)
+        team, _, csv = rest.partition(b" ")
+        return _answers(team, csv, job)
     shape = _SHAPES.get(kind.decode("ascii", "replace"))
     words = rest.split(b" ") if rest else []
     if shape is None or len(words) != len(shape):
@@ -101,13 +116,22 @@ def parse_report(raw: bytes, nonce: str, job: Job) -> Parsed | None:
     return _rejection(kind.decode("ascii"), fields, job.legal)
 
 
-def _values(csv: bytes, job: Job) -> tuple[int, ...] | None:
-    """The reported values if each is the canonical spelling of a legal choice, and there are enough."""
+def _answers(team: bytes, csv: bytes, job: Job) -> Parsed | None:
+    """The reported values if each is the canonical spelling of a legal choice, and there are enough, with
+    the TEAM_NAME made safe to show (a verdict if nothing visible is left of it)."""
     legal = {str(value).encode("ascii"): value for value in job.legal}
     tokens = csv.split(b",")
-    if len(tokens) != job.expected_values or not all(token in legal for token in tokens):
+    if not _TEAM.fullmatch(team) or len(tokens) != job.expected_values or not all(t in legal for t in tokens):
         return None
-    return tuple(legal[token] for token in tokens)
+    if team == b"x":
+        return Answers(tuple(legal[token] for token in tokens), None)
+    name = bytes.fromhex(team[1:].decode("ascii")).decode("utf-8", "replace")
+    if len(name) > child.TEAM_NAME_LIMIT:
+        return None
+    shown = piece(name, child.TEAM_NAME_LIMIT)
+    if not shown:
+        return rejected("bad_team_name", "TEAM_NAME has no visible characters.")
+    return Answers(tuple(legal[token] for token in tokens), shown)
 
 
 def _rejection(kind: str, fields: list[Field], legal: range) -> Verdict:
@@ -128,6 +152,12 @@ def _rejection(kind: str, fields: list[Field], legal: range) -> Verdict:
         )
     if kind == "exception":
         return _exception(fields)
+    if kind == "bad_team_name":
+        return rejected(
+            kind,
+            f"TEAM_NAME must be a string of 1 to {child.TEAM_NAME_LIMIT} characters, not "
+            f"{piece(str(fields[0]), 80)}.",
+        )
     if kind == "illegal_value":
         score, opponent, shown = fields
         return rejected(

@@ -28,28 +28,41 @@ class SandboxUnavailable(Exception):  # noqa: N818 -- the public name
 
 @dataclass(frozen=True)
 class Verdict:
-    """What one evaluation found: the table if accepted, else a `kind` code and a plain reason."""
+    """What one evaluation found: the table if accepted, else a `kind` code and a plain reason; the file's
+    TEAM_NAME, safe to show; and for a strategy that answers at random, the tables recorded of it."""
 
     accepted: bool
     reason: str | None
     kind: str
     table: Table | None
     cpu_seconds: float
+    team_name: str | None = None
+    tables: tuple[Table, ...] = ()  # a random strategy's recorded tables, `table` first; else none
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether the strategy answered the same every time (a random one has recorded tables)."""
+        return not self.tables
 
     def to_json(self) -> dict[str, object]:
-        """A JSON-ready dict (the table as nested lists) for the CLI's `--json` and for storage."""
+        """A JSON-ready dict (tables as nested lists) for the CLI's `--json` and for storage."""
         return {
             "accepted": self.accepted,
             "kind": self.kind,
             "reason": self.reason,
+            "team_name": self.team_name,
+            "deterministic": self.deterministic,
             "table": None if self.table is None else [list(row) for row in self.table],
+            "tables": [[list(row) for row in table] for table in self.tables] or None,
             "cpu_seconds": round(self.cpu_seconds, 4),
         }
 
 
-def accepted(table: Table, cpu_seconds: float) -> Verdict:
-    """The verdict for an upload that passed every check."""
-    return Verdict(True, None, "accepted", table, cpu_seconds)
+def accepted(
+    table: Table, cpu_seconds: float, team_name: str | None = None, tables: tuple[Table, ...] = ()
+) -> Verdict:
+    """The verdict for an upload that passed every check (a random one with its recorded `tables`)."""
+    return Verdict(True, None, "accepted", table, cpu_seconds, team_name, tables)
 
 
 def rejected(kind: str, reason: str, cpu_seconds: float = 0.0) -> Verdict:

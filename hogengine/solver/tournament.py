@@ -1,6 +1,6 @@
 """The two contest formats of the seeds: exact round robins (000/003) and sampled nine-game matches (001)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -85,11 +85,15 @@ def tournament_sampled(
     *,
     games: int = GAMES,
     progress: Progress | None = None,
+    recorded: Mapping[str, Sequence[Table]] | None = None,
 ) -> Standings:
-    """Games with fair dice from `rng` and random seats per pair; most games wins; ties broken exactly."""
+    """Games with fair dice from `rng` and random seats per pair; most games wins; ties broken exactly.
+    `recorded` holds the recorded tables of entries that answer at random, by name: game g of each of
+    their matches plays table g (so their games differ, and replay); the tie-break rates the entry's table."""
     ruleset = get_rules(rules) if isinstance(rules, str) else rules
     names = [name for name, _ in entries]
-    players = [function_from_table(table) for _, table in entries]
+    tables = [(recorded or {}).get(name) or [table] for name, table in entries]
+    players = [[function_from_table(table) for table in own] for own in tables]
     count = len(names)
     wins = [0] * count
     matches = []
@@ -97,9 +101,10 @@ def tournament_sampled(
     for i in range(count):
         for j in range(i + 1, count):
             won = 0
-            for _ in range(games):
+            for game in range(games):
                 a_first = rng.random() < 0.5
-                seats = (players[i], players[j]) if a_first else (players[j], players[i])
+                a, b = players[i][game % len(players[i])], players[j][game % len(players[j])]
+                seats = (a, b) if a_first else (b, a)
                 won += winner(*seats, rules=ruleset.id, goal=goal, rng=rng) == (0 if a_first else 1)
                 played += 1
                 if progress:

@@ -5,7 +5,6 @@ import pytest
 from hogengine.events import EventKind
 from hogengine.game import dice_for
 from hogengine.rules import get_rules, pieces
-from hogengine.rules.pieces import PI_DIGITS
 
 DIGIT_RULES = ["pork-chop", "pig-fest", "piggy-back"]
 
@@ -36,26 +35,24 @@ def test_free_bacon_turn_without_hogtimus_scores_the_digit_rule(begin, turns, op
     assert result.points == points
 
 
-def machin_pi_digits(count: int) -> str:
-    """Pi to `count` decimals with integers only: pi = 16 atan(1/5) - 4 atan(1/239)."""
-    scale = 10 ** (count + 10)
-
-    def arctan_inverse(x: int) -> int:
-        total, term, n, sign = 0, scale // x, 1, 1
-        while term:
-            total += sign * (term // n)
-            term //= x * x
-            n, sign = n + 2, -sign
-        return total
-
-    pi = 16 * arctan_inverse(5) - 4 * arctan_inverse(239)
-    return str(pi // 10**10)
+# The course's constant (its tests check it is never changed): pi's first 101 digits.
+COURSE_PI = int(
+    "31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679"
+)
 
 
-def test_embedded_pi_digits_equal_pi_computed_by_machins_formula():
-    digits = machin_pi_digits(100)
-    assert digits.startswith("31415926535")
-    assert [int(d) for d in digits] == list(PI_DIGITS)
+def test_pi_digits_made_by_machins_formula_are_the_courses_and_go_on_past_them():
+    assert "".join(map(str, pieces.pi_digits(101))) == str(COURSE_PI)
+    thousand = "".join(map(str, pieces.pi_digits(1000)))
+    assert thousand.startswith(str(COURSE_PI))
+    assert thousand[762:768] == "999999"  # the Feynman point: six nines from digit 762 after the point
+    assert pieces.free_bacon_pi(762) == 12
+    assert list(pieces.pi_digits(2000)[:1000]) == list(pieces.pi_digits(1000))  # longer runs agree
+
+
+@pytest.mark.parametrize(("score", "largest"), [(0, 0), (7, 7), (71, 7), (100, 1), (190, 9), (1234, 4)])
+def test_the_largest_digit_reads_every_digit_of_a_score(score, largest):
+    assert pieces.largest_digit(score) == largest
 
 
 # Pig Out

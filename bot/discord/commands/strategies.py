@@ -72,7 +72,7 @@ class StrategyCommands(Commands):
     @upload.command(name="strategy", description="Check and store a final_strategy file or a JSON table")
     @app_commands.describe(
         file="A .py file defining final_strategy(score, opponent_score), or a 100x100 JSON list",
-        name="The strategy's name (default: from the file name); the same name replaces your old one",
+        name="Its name (default: the file's TEAM_NAME, else the file name); the same name replaces yours",
         rules="The rule set it plays",
     )
     @app_commands.choices(rules=RULES)

@@ -7,9 +7,10 @@ from contextlib import contextmanager
 from bot.domain.errors import OnCooldown, PreviousUploadPending
 from bot.services.clock import Clock
 
-# Refusals a person can fix at once (the file does not parse, has no final_strategy of two arguments, is
-# not UTF-8): a run ending this way within QUICK_CPU_SECONDS does not start the cooldown ...
-QUICK_FIXES = frozenset({"syntax_error", "no_final_strategy", "wrong_signature", "not_utf8"})
+# Refusals a person can fix at once (the file does not parse, has no final_strategy of two arguments or no
+# proper TEAM_NAME, is not UTF-8): a run ending this way within QUICK_CPU_SECONDS does not start the
+# cooldown ...
+QUICK_FIXES = frozenset({"syntax_error", "no_final_strategy", "wrong_signature", "bad_team_name", "not_utf8"})
 QUICK_CPU_SECONDS = 1.0
 # ... unless it is the FREE_TRIES-th such run within one cooldown period: the sandbox is no syntax checker.
 FREE_TRIES = 3

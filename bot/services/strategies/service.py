@@ -43,7 +43,8 @@ from bot.storage.database import NEW
 from bot.storage.strategies import table_bytes
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
+from hogengine.sandbox import SandboxUnavailable
+from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
 from hogengine.strategies import BadStrategy, Table, table_from_json
 
@@ -78,11 +79,16 @@ def check_upload(filename: str, size: int) -> str:
     return suffix[1:]
 
 
+def made_name(text: str) -> str:
+    """A strategy name made from other text (a file's name, a TEAM_NAME) out of the characters names take."""
+    made = _NOT_NAME.sub("-", text).strip(" _.-")[:MAX_NAME].rstrip(" _.-")
+    return made or "strategy"
+
+
 def strategy_name(name: str | None, filename: str) -> str:
     """A checked strategy name: the one given, or one made from the file's name."""
     if name is None:
-        made = _NOT_NAME.sub("-", PurePath(filename).stem).strip(" _.-")[:MAX_NAME].rstrip(" _.-")
-        return made or "strategy"
+        return made_name(PurePath(filename).stem)
     name = name.strip()
     if not _NAME.fullmatch(name):
         raise BadStrategyName(MAX_NAME)
@@ -97,6 +103,17 @@ def choice_labels(rules: str) -> dict[int, str]:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """What checking an upload found: its table, the sandbox's CPU seconds (None for a JSON table), and
+    from a Python file its TEAM_NAME and, if it answers at random, its recorded tables."""
+
+    table: Table
+    cpu_seconds: float | None
+    team_name: str | None = None
+    tables: tuple[Table, ...] = ()
 
 
 def _json_table(data: bytes, ruleset: RuleSet) -> Table:
@@ -154,20 +171,21 @@ class StrategyService:
         """
         kind = check_upload(filename, size)
         ruleset = get_rules(rules)
-        name = strategy_name(name, filename)
-        current = await strategy_table.active_by_name(self._db, guild_id, name)
+        chosen = strategy_name(name, filename)
+        current = await strategy_table.active_by_name(self._db, guild_id, chosen)
         if current is not None and current.owner.id != owner.id:
             raise NameTaken(current.name, current.owner.name)
         mine = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, owner.id)
-        self._check_room([strategy.name for strategy in mine], name, ruleset.id)
+        self._check_room([strategy.name for strategy in mine], chosen, ruleset.id)
         self._rations.check(owner.id)
         self._check_queue()
-        return Ticket(guild_id, owner, filename, kind, name, ruleset.id)
+        return Ticket(guild_id, owner, filename, kind, chosen, name is not None, ruleset.id)
 
     async def evaluate(self, ticket: Ticket, data: bytes) -> Upload:
-        """Check the downloaded file of an admitted upload and store it; the same name of the same owner
-        replaces the old version. A run of the sandbox (or an accepted table) starts the owner's cooldown,
-        unless it found a mistake they can fix at once (see `rations`).
+        """Check the downloaded file of an admitted upload and store it, named by its TEAM_NAME unless the
+        uploader gave a name; the same name of the same owner replaces the old version. A run of the
+        sandbox (or an accepted table) starts the owner's cooldown, unless it found a mistake they can fix
+        at once (see `rations`).
 
         Raises what `admit` raises (things may have changed meanwhile), UploadsUnavailable, or
         StrategyRefused with the sandbox's one-line reason and its `kind`.
@@ -178,26 +196,29 @@ class StrategyService:
             self._check_queue()
             self._busy += 1
             try:
-                table, cpu = await self._run(ticket, data, ruleset)
-                table_hash = _sha256(table_bytes(table))
-                figures = await self._figures(ruleset.id, table, table_hash)
+                checked = await self._run(ticket, data, ruleset)
+                table_hash = _sha256(table_bytes(checked.table))
+                figures = await self._figures(ruleset.id, checked.table, table_hash)
             finally:
                 self._busy -= 1
+        team = checked.team_name
         strategy = StoredStrategy(
             id=NEW,
             guild_id=ticket.guild_id,
             owner=ticket.owner,
-            name=ticket.name,
+            name=ticket.name if ticket.named or team is None else made_name(team),
+            team_name=team,
             rules=ruleset.id,
             source_kind=ticket.kind,
             source_hash=_sha256(data),
             table_hash=table_hash,
             active=True,
             figures=figures,
-            cpu_seconds=cpu,
+            cpu_seconds=checked.cpu_seconds,
             created_at=self._clock(),
             replaced_at=None,
-            table=table,
+            table=checked.table,
+            tables=checked.tables,
         )
         return await self._store(strategy)
 
@@ -221,28 +242,32 @@ class StrategyService:
         if self._busy >= self.limits.waiting:
             raise UploadsBusy
 
-    async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> tuple[Table, float | None]:
-        """The upload's table and CPU seconds, rationing the owner by what the check cost."""
+    async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> _Checked:
+        """What checking the upload found, rationing the owner by what the check cost."""
         try:
-            table, cpu = await self._evaluate(ticket.kind, data, ruleset)
+            checked = await self._evaluate(ticket.kind, data, ruleset)
         except StrategyRefused as refused:
             self._rations.refused(ticket.owner.id, refused.kind, refused.cpu_seconds)
             raise
         self._rations.charge(ticket.owner.id)
-        return table, cpu
+        return checked
 
-    async def _evaluate(self, kind: str, data: bytes, ruleset: RuleSet) -> tuple[Table, float | None]:
-        """The upload's table and the sandbox's CPU seconds (None for JSON), or StrategyRefused."""
+    async def _evaluate(self, kind: str, data: bytes, ruleset: RuleSet) -> _Checked:
+        """A JSON table as read, or a Python file as the sandbox found it under the rule set's contest
+        rules; StrategyRefused otherwise."""
         if kind == "json":
-            return await self._offload(_json_table, data, ruleset), None
+            return _Checked(await self._offload(_json_table, data, ruleset), None)
         try:
-            verdict = await self._offload(evaluate_strategy, data, ruleset.choices, self.limits.time_limit)
+            verdict = await self._offload(check_entry, data, ruleset, self.limits.time_limit)
         except SandboxUnavailable:
             raise UploadsUnavailable from None
         if not verdict.accepted or verdict.table is None:
             reason = verdict.reason or "The strategy was refused."
             raise StrategyRefused(reason, verdict.kind, verdict.cpu_seconds)
-        return np.asarray(verdict.table, dtype=np.int8), verdict.cpu_seconds
+        tables = tuple(np.asarray(table, dtype=np.int8) for table in verdict.tables)
+        return _Checked(
+            np.asarray(verdict.table, dtype=np.int8), verdict.cpu_seconds, verdict.team_name, tables
+        )
 
     async def _store(self, new: StoredStrategy) -> Upload:
         """Insert the new version, retiring the owner's active one of that name, in one transaction."""

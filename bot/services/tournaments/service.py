@@ -49,11 +49,15 @@ class Draw:
 
 def _run(draw: Draw, progress: Relay | None) -> Standings:
     """The solver's tournament (blocking), in the worker thread; entries in name order, as `hog tournament`
-    takes files named after the strategies in that order."""
+    takes files named after the strategies in that order. A strategy that answers at random plays the
+    tables recorded of it, so its games replay."""
     entries = [(name, entrant.table) for name, entrant in draw.entrants.items() if entrant.table is not None]
     if draw.seed is None:
         return tournament_exact(draw.rules, entries, draw.goal, progress)
-    return tournament_sampled(draw.rules, entries, random.Random(draw.seed), draw.goal, progress=progress)
+    recorded = {name: entrant.tables for name, entrant in draw.entrants.items() if entrant.tables}
+    return tournament_sampled(
+        draw.rules, entries, random.Random(draw.seed), draw.goal, progress=progress, recorded=recorded
+    )
 
 
 def _standing(place: int, row: Result, entrant: StoredStrategy, kept: set[int], known: set[int]) -> Standing:

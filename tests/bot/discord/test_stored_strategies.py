@@ -164,6 +164,7 @@ def test_figures_stored_against_the_score_only_table_are_labelled_as_such() -> N
         2,
         Player(3, "alice"),
         "old",
+        None,
         RULES,
         "py",
         "",

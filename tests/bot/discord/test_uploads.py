@@ -15,7 +15,8 @@ from PIL import Image
 
 from bot.discord.errors import APOLOGY
 from hogengine.rules import get_rules
-from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
+from hogengine.sandbox import SandboxUnavailable
+from hogengine.sandbox.entry import check_entry
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import BadStrategy, always_roll, table_from_function, table_from_json
 from tests.bot.discord.conftest import GUILD_ID, UPLOAD_TIME_LIMIT
@@ -129,7 +130,7 @@ async def test_a_hostile_upload_gets_exactly_the_sandboxs_verdict(world: World, 
     result = await world.upload(world.alice, "bad.py", REFUSALS[kind])
 
     embed = private_embed(result)
-    verdict = evaluate_strategy(REFUSALS[kind], range(11), UPLOAD_TIME_LIMIT)
+    verdict = check_entry(REFUSALS[kind], get_rules("swine-align"), UPLOAD_TIME_LIMIT)
     assert verdict.kind == kind and verdict.reason is not None
     assert embed.title == "Not accepted" and embed.description is not None
     if kind == "not_deterministic":  # the values it returned are random
@@ -164,7 +165,7 @@ def png() -> bytes:
 async def test_an_archive_or_image_named_py_gets_the_sandboxs_verdict(world: World, data: bytes) -> None:
     result = await world.upload(world.alice, "strategy.py", data)
 
-    verdict = evaluate_strategy(data, range(11), UPLOAD_TIME_LIMIT)
+    verdict = check_entry(data, get_rules("swine-align"), UPLOAD_TIME_LIMIT)
     assert (private_embed(result).title, private_embed(result).description) == (
         "Not accepted",
         verdict.reason,
@@ -236,7 +237,7 @@ async def test_without_a_safe_sandbox_python_uploads_are_refused_clearly(
     def unavailable(*args: object) -> None:
         raise SandboxUnavailable("seccomp is not available")
 
-    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", unavailable)
+    monkeypatch.setattr("bot.services.strategies.service.check_entry", unavailable)
 
     python = private_embed(await world.upload(world.alice, "four.py", ROLL_4))
     table = private_embed(
@@ -311,3 +312,28 @@ def undumpable(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 async def test_the_bot_makes_itself_undumpable_at_start(undumpable: list[str], world: World) -> None:
     assert undumpable == ["called"]  # no process of the same user may read its memory (the token)
+
+
+async def test_a_team_name_names_the_upload_and_is_shown_without_markup(world: World) -> None:
+    bacon = private_embed(await world.upload(world.alice, "bacon.py", b"TEAM_NAME = 'Bacon Bits'\n" + ROLL_4))
+    assert bacon.title == "Accepted: Bacon Bits"
+    assert "Team: **Bacon Bits**." in (bacon.description or "")
+    hostile = b"TEAM_NAME = '**Pigs** @everyone __x__'\n" + ROLL_4
+    shown = private_embed(await world.upload(world.bob, "pigs.py", hostile, name="pigs"))
+    assert "Team: **\\*\\*Pigs\\*\\* @\u200beveryone \\_\\_x\\_\\_**." in (shown.description or "")
+    refused = private_embed(await world.upload(world.carol, "three.py", b"TEAM_NAME = 3\n" + ROLL_4))
+    assert (refused.title, refused.description) == (
+        "Not accepted",
+        "TEAM_NAME must be a string of 1 to 80 characters, not 3.",
+    )
+
+
+async def test_a_random_strategy_is_accepted_under_pig_fest_only(world: World) -> None:
+    dice = b"import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"
+    accepted = private_embed(await world.upload(world.alice, "dice.py", dice, rules="pig-fest"))
+    assert accepted.title == "Accepted: dice"
+    assert "It answers at random: 9 tables of it were recorded" in (accepted.description or "")
+    refused = private_embed(await world.upload(world.bob, "chance.py", dice, rules="pork-chop"))
+    assert refused.title == "Not accepted" and (refused.description or "").endswith(
+        "Under pork-chop a strategy must be deterministic; only pig-fest takes random strategies."
+    )

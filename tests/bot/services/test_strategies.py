@@ -29,12 +29,15 @@ from bot.services.tournaments.service import TournamentService
 from bot.storage import Database
 from bot.storage.strategies import table_bytes
 from hogengine.errors import UnknownRules
+from hogengine.rules import RuleSet
 from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
+from hogengine.sandbox.entry import check_entry
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.helpers import (
     ALICE,
     BOB,
+    CAROL,
     CHANNEL,
     GUILD,
     ROLL_4,
@@ -158,7 +161,7 @@ async def test_size_and_type_are_refused_before_the_sandbox(
     def never(*args: object) -> None:
         raise AssertionError("the sandbox must not run")
 
-    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", never)
+    monkeypatch.setattr("bot.services.strategies.service.check_entry", never)
     with pytest.raises(UploadRefused, match=words):
         await upload_file(strategies, GUILD, ALICE, filename, b"x" * size)
     # refused before anything else: no cooldown was started
@@ -219,7 +222,7 @@ async def test_without_a_sandbox_a_json_table_may_follow_at_once(
     def unavailable(*args: object) -> None:
         raise SandboxUnavailable("no seccomp here")
 
-    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", unavailable)
+    monkeypatch.setattr("bot.services.strategies.service.check_entry", unavailable)
     with pytest.raises(UploadsUnavailable, match="upload a JSON table instead"):
         await upload_file(strategies, GUILD, ALICE, "a.py", ROLL_4)
     clock.advance(1)
@@ -365,11 +368,11 @@ class Gate:
         self.entered = threading.Event()
         self.opened = threading.Event()
 
-    def run(self, source: bytes, legal: range, time_limit: float) -> Verdict:
+    def run(self, source: bytes, rules: RuleSet, time_limit: float) -> Verdict:
         self.entered.set()
         if not self.opened.wait(WAIT):
             raise AssertionError("the sandbox was held and never let go")
-        return evaluate_strategy(source, legal, time_limit)
+        return check_entry(source, rules, time_limit)
 
     async def reached(self) -> None:
         """Until a run has entered the sandbox (waited for in a thread of its own, not on the loop)."""
@@ -379,7 +382,7 @@ class Gate:
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     held = Gate()
-    monkeypatch.setattr("bot.services.strategies.service.evaluate_strategy", held.run)
+    monkeypatch.setattr("bot.services.strategies.service.check_entry", held.run)
     yield held
     held.opened.set()
 
@@ -444,3 +447,49 @@ async def test_a_bot_game_plays_the_stored_table_and_so_does_its_rematch(
             me, you = turn.before.scores[turn.player], turn.before.scores[1 - turn.player]
             assert turn.choice == stored.table[me, you] == me % 11
     assert uploaded.id == stored.id
+
+
+BACON = b"TEAM_NAME = 'Bacon Bits'\n" + ROLL_4
+RANDOM_CHOICE = b"import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"
+
+
+async def test_a_team_name_names_the_stored_strategy_unless_a_name_is_given(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    stored = (await upload_file(strategies, GUILD, ALICE, "bacon.py", BACON)).strategy
+    assert (stored.name, stored.team_name) == ("Bacon Bits", "Bacon Bits")
+    assert (await strategies.show(GUILD, "bacon bits")).team_name == "Bacon Bits"
+    named = (await upload_file(strategies, GUILD, BOB, "bacon.py", BACON, name="mine")).strategy
+    assert (named.name, named.team_name) == ("mine", "Bacon Bits")
+    clock.advance(60)
+    odd = b"TEAM_NAME = 'Les Cochons! @here'\n" + ROLL_4
+    stored = (await upload_file(strategies, GUILD, ALICE, "odd.py", odd)).strategy
+    assert (stored.name, stored.team_name) == ("Les Cochons- -here", "Les Cochons! @\u200bhere")
+    assert (await upload_file(strategies, GUILD, CAROL, "plain.py", ROLL_4)).strategy.team_name is None
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"), [(b"TEAM_NAME = 3\n", "not 3."), (b"TEAM_NAME = 'x' * 10_000\n", "10000 characters")]
+)
+async def test_a_team_name_that_is_not_a_short_string_is_refused(
+    strategies: StrategyService, line: bytes, shown: str
+) -> None:
+    with pytest.raises(StrategyRefused, match="TEAM_NAME must be a string of 1 to 80 characters") as refused:
+        await upload_file(strategies, GUILD, ALICE, "team.py", line + ROLL_4)
+    assert refused.value.kind == "bad_team_name" and shown in str(refused.value)
+    assert await strategies.active(GUILD) == []
+
+
+async def test_a_random_strategy_is_stored_with_its_recorded_tables_where_its_contest_takes_it(
+    strategies: StrategyService,
+) -> None:
+    with pytest.raises(StrategyRefused, match="Under pork-chop a strategy must be deterministic; only pig"):
+        await upload_file(strategies, GUILD, ALICE, "dice.py", RANDOM_CHOICE, rules="pork-chop")
+    stored = (await upload_file(strategies, GUILD, BOB, "dice.py", RANDOM_CHOICE, rules="pig-fest")).strategy
+    assert len(stored.tables) == 9 and stored.table is not None
+    assert np.array_equal(stored.table, stored.tables[0]) and not np.array_equal(*stored.tables[:2])
+    shown = await strategies.show(GUILD, "dice")
+    assert all(np.array_equal(a, b) for a, b in zip(shown.tables, stored.tables, strict=True))
+    five = next(figure for figure in stored.figures if figure.opponent == "always_roll(5)")
+    rate = exact_winrate("pig-fest", stored.table, table_from_function(always_roll(5), "pig-fest"))
+    assert five.average == pytest.approx(rate.average, abs=1e-12)  # computed once, from the first table

@@ -5,6 +5,7 @@ import json
 import random
 import re
 
+import numpy as np
 import pytest
 
 from bot.domain.errors import TournamentRefused
@@ -143,3 +144,39 @@ async def test_an_owner_forgotten_while_the_tournament_runs_is_anonymous_in_it(
             assert (standing.name, standing.owner_id, standing.strategy_id) == (DELETED_STRATEGY, None, None)
         else:
             assert standing.name == row.name and standing.strategy_id is not None
+
+
+async def test_a_random_strategy_plays_its_recorded_tables_and_the_seed_replays_them(
+    tournaments: TournamentService, strategies: StrategyService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seed 001: a random strategy's sampled games each play one of its recorded tables, so they differ,
+    and the stored seed with the stored tables plays the very same tournament again."""
+    from hogengine.solver import tournament  # noqa: PLC0415 - its `winner` is watched here
+
+    dice = b"import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"
+    await upload_file(strategies, GUILD, ALICE, "dice.py", dice, rules="pig-fest")
+    fives = json.dumps([[5] * 100] * 100).encode()
+    await upload_file(strategies, GUILD, BOB, "fives.json", fives, rules="pig-fest")
+    stored = await strategies.show(GUILD, "dice")
+    played: list[bytes] = []  # the random entry's choices at every score, game by game
+
+    def watched(*seats, **options):
+        for seat in seats:
+            choices = bytes(seat(score, opponent) for score in range(100) for opponent in range(100))
+            if choices != bytes([5]) * 10_000:
+                played.append(choices)
+        return winner(*seats, **options)
+
+    winner = tournament.winner
+    monkeypatch.setattr(tournament, "winner", watched)
+    result = await run_tournament(tournaments, GUILD, CAROL, "pig-fest", "sampled")
+    assert played == [table.tobytes() for table in stored.tables]  # game g played table g
+    again = tournament_sampled(
+        "pig-fest",
+        [("dice", stored.tables[0]), ("fives", np.full((100, 100), 5, dtype=np.int8))],
+        random.Random(result.seed),
+        recorded={"dice": stored.tables},
+    )
+    assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
+        (row.name, row.wins, row.tie_break) for row in again.rows
+    ]

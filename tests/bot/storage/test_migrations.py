@@ -15,7 +15,7 @@ from bot.domain.strategies import Matchup
 from bot.storage import Connection, Database, MigrationError, PostgresDatabase, SqliteDatabase, migrate
 from bot.storage.matches import get_match
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
-from bot.storage.strategies import figures_from
+from bot.storage.strategies import figures_from, get_strategy
 from hogengine.solver import BEST_TABLE, PERFECT
 from tests.catalog import BROKEN_CONSTRAINT, tables
 
@@ -216,7 +216,7 @@ async def test_0006_names_the_figures_perfect_and_best_table(db: Database, tmp_p
         await conn.execute(insert, (b"\x00", json.dumps(old)))
 
     await db.write(fill)
-    assert await migrate(db) == [6]
+    assert 6 in await migrate(db)
     row = await db.fetch_one("SELECT figures FROM strategies WHERE id = 1")
     assert row is not None
     assert figures_from(row["figures"]) == (
@@ -224,6 +224,27 @@ async def test_0006_names_the_figures_perfect_and_best_table(db: Database, tmp_p
         Matchup(PERFECT, 0.4, 0.3, 0.35),
         Matchup(BEST_TABLE, 0.5, 0.4, 0.45),
     )
+
+
+async def test_0007_gives_strategies_stored_before_no_team_name(db: Database, tmp_path: Path) -> None:
+    """A strategy stored at version 6 loads after 0007 as it did, without a TEAM_NAME: its one table is all
+    there is of it."""
+    await migrate(db, up_to(tmp_path / "migrations", 6))
+    insert = (
+        "INSERT INTO strategies (id, guild_id, owner_id, name, name_key, rules, source_kind, table_data,"
+        " source_hash, table_hash, created_at) VALUES (1, 9, 7, 'mine', 'mine', 'pig-fest', 'py', ?, 'a',"
+        " 'b', 1)"
+    )
+
+    async def fill(conn: Connection) -> None:
+        await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1)")
+        await conn.execute(insert, (bytes([4]) * 10_000,))
+
+    await db.write(fill)
+    assert await migrate(db) == [7]
+    stored = await get_strategy(db, 1, with_table=True)
+    assert stored is not None and (stored.name, stored.team_name, stored.tables) == ("mine", None, ())
+    assert stored.table is not None and stored.table.tolist() == [[4] * 100] * 100
 
 
 MIGRATE_AND_SAY = """

@@ -72,11 +72,13 @@ def sandbox(host: Host) -> Evaluate:
     """evaluate_strategy on source text with {host}, {port}, {parent} filled in; checks the verdict leaks
     no secret and that nothing in the children's sessions outlived the call."""
 
-    def evaluate(source: str | bytes, time_limit: float = 2.0, legal: range = range(11)) -> Verdict:
+    def evaluate(
+        source: str | bytes, time_limit: float = 2.0, legal: range = range(11), random_tables: int = 0
+    ) -> Verdict:
         if isinstance(source, str):
             filled = source.replace("{host}", str(host.path)).replace("{port}", str(host.port))
             source = filled.replace("{parent}", str(os.getpid())).encode()
-        verdict = evaluate_strategy(source, legal, time_limit)
+        verdict = evaluate_strategy(source, legal, time_limit, random_tables=random_tables)
         assert host.token not in json.dumps(verdict.to_json())
         assert processes_in_sessions(host.spawned_by_thread.get(threading.get_ident(), [])) == []
         if verdict.reason is not None:

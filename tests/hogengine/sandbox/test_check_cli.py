@@ -134,3 +134,78 @@ def test_a_json_table_is_read_as_a_table_never_run(
     table.write_text(json.dumps([[4] * 100] * 99 + [[4] * 99 + [11]]))
     assert main(["check", str(table)]) == 1
     assert "row 99, column 99" in capsys.readouterr().out
+
+
+RANDOM_CHOICE = b"import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"
+
+
+def test_a_team_name_is_shown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bacon.py"
+    path.write_bytes(b"TEAM_NAME = 'Bacon Bits'\n" + ALWAYS_FOUR)
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [
+        out[0],
+        "Team: Bacon Bits",
+        "Deterministic: the same choice for the same scores, every time.",
+    ]
+    assert main(["check", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["team_name"], report["deterministic"], report["tables"]) == ("Bacon Bits", True, None)
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"), [(b"TEAM_NAME = 3\n", "not 3."), (b"TEAM_NAME = 'x' * 10_000\n", "10000 characters")]
+)
+def test_a_team_name_that_is_not_a_short_string_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: bytes, shown: str
+) -> None:
+    path = tmp_path / "team.py"
+    path.write_bytes(line + ALWAYS_FOUR)
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("Rejected (bad_team_name): TEAM_NAME must be a string of 1 to 80 characters")
+    assert shown in out
+
+
+def test_a_random_strategy_is_accepted_under_pig_fest_with_its_recorded_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "dice.py"
+    path.write_bytes(RANDOM_CHOICE)
+    assert main(["check", str(path), "--rules", "pig-fest"]) == 0
+    out = capsys.readouterr().out
+    assert "Random: 9 tables recorded, one per game of a sampled match" in out
+    assert main(["check", str(path), "--rules", "su15", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["deterministic"] is False and len(report["tables"]) == 9
+    assert report["table"] == report["tables"][0] and report["tables"][0] != report["tables"][1]
+    assert 0 < report["winrates"]["always:5"]["average"] < 1  # rated once, on the first table
+
+
+def test_a_random_strategy_is_refused_elsewhere_naming_the_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "dice.py"
+    path.write_bytes(RANDOM_CHOICE)
+    assert main(["check", str(path), "--rules", "pork-chop", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["kind"] == "not_deterministic"
+    assert report["reason"].endswith(
+        "Under pork-chop a strategy must be deterministic; only pig-fest takes random strategies."
+    )
+
+
+def test_a_tournament_lists_entries_by_their_team_names_told_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for stem, dice in (("a", 4), ("b", 5)):
+        source = f"TEAM_NAME = 'Bacon Bits'\ndef final_strategy(score, opponent_score):\n    return {dice}\n"
+        (tmp_path / f"{stem}.py").write_text(source)
+    (tmp_path / "c.json").write_text(json.dumps([[6] * 100] * 100))
+    files = [str(tmp_path / name) for name in ("a.py", "b.py", "c.json")]
+    assert main(["tournament", *files, "--goal", "40", "--json"]) == 0
+    names = {row["name"] for row in json.loads(capsys.readouterr().out)["standings"]}
+    assert names == {"Bacon Bits", "Bacon Bits (2)", "c"}
+    assert main(["tournament", *files, "--goal", "40"]) == 0
+    assert "Bacon Bits (2)" in capsys.readouterr().out

@@ -114,3 +114,39 @@ def test_to_json_round_trips_the_table(sandbox: Evaluate) -> None:
     assert data["accepted"] is True and data["kind"] == "accepted" and data["reason"] is None
     assert data["table"] == [[4] * 100] * 100
     assert isinstance(data["cpu_seconds"], float)
+
+
+def test_team_name_is_reported_and_made_safe_to_show(sandbox: Evaluate) -> None:
+    assert sandbox("TEAM_NAME = 'Bacon Bits'\n" + BENIGN["always_roll_4"]).team_name == "Bacon Bits"
+    assert sandbox(BENIGN["always_roll_4"]).team_name is None
+    verdict = sandbox("TEAM_NAME = '<@123> **pigs**\\n`win`'\n" + BENIGN["always_roll_4"])
+    assert verdict.accepted and verdict.team_name == "<@\u200b123> **pigs** `\u200bwin`\u200b"
+    assert verdict.to_json()["team_name"] == verdict.team_name
+
+
+RANDOM_CHOICE = "import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"
+
+
+def test_a_random_strategy_is_recorded_where_random_tables_are_asked_for(sandbox: Evaluate) -> None:
+    refused = sandbox(RANDOM_CHOICE)
+    assert (refused.accepted, refused.kind) == (False, "not_deterministic")
+    verdict = sandbox(RANDOM_CHOICE, random_tables=9)
+    assert (verdict.accepted, verdict.kind, verdict.deterministic) == (True, "accepted", False)
+    assert len(verdict.tables) == 9 and verdict.table == verdict.tables[0]
+    assert len(set(verdict.tables)) == 9  # each table a fresh sweep of 10,000 random choices
+    assert {value for table in verdict.tables for row in table for value in row} == {3, 4, 5}
+    assert verdict.to_json()["tables"] == [[list(row) for row in table] for table in verdict.tables]
+
+
+def test_a_deterministic_strategy_records_no_more_tables(sandbox: Evaluate) -> None:
+    verdict = sandbox(BENIGN["bacon_arithmetic"], random_tables=9)
+    assert verdict.accepted and verdict.deterministic and verdict.tables == ()
+    assert verdict.to_json()["deterministic"] is True
+
+
+def test_a_random_strategys_answers_are_checked_as_any_others(sandbox: Evaluate) -> None:
+    verdict = sandbox(
+        "import random\ndef final_strategy(score, opponent):\n    return random.choice([4, 4, 4, 11])\n",
+        random_tables=9,
+    )
+    assert verdict.kind == "illegal_value" and "returned 11" in (verdict.reason or "")

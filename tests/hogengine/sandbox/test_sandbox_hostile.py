@@ -370,6 +370,33 @@ CASES = [
         "keyword_only", "def final_strategy(*, score, opponent):\n    return 4\n", "wrong_signature", ("two",)
     ),
     Case("not_a_function", "final_strategy = 4\n", "wrong_signature", ("not a function",)),
+    # TEAM_NAME: a plain str of 1 to 80 characters with something visible in it, or a clear refusal.
+    Case(
+        "team_name_a_number",
+        "TEAM_NAME = 3\n" + OK,
+        "bad_team_name",
+        ("TEAM_NAME must be a string of 1 to 80 characters, not 3.",),
+    ),
+    Case(
+        "team_name_ten_thousand_characters",
+        "TEAM_NAME = 'x' * 10_000\n" + OK,
+        "bad_team_name",
+        ("not a string of 10000 characters.",),
+    ),
+    Case("team_name_blank", "TEAM_NAME = '  '\n" + OK, "bad_team_name", ("not a blank string.",)),
+    Case("team_name_invisible", "TEAM_NAME = '\\u200b\\u2800'\n" + OK, "bad_team_name", ("no visible",)),
+    Case(
+        "team_name_str_subclass",
+        "class Name(str):\n    def __len__(self):\n        return 3\nTEAM_NAME = Name('x' * 500)\n" + OK,
+        "bad_team_name",
+        ("an instance of Name",),
+    ),
+    Case(
+        "team_name_mentions_in_a_list",
+        "TEAM_NAME = ['@everyone']\n" + OK,
+        "bad_team_name",
+        ("an object of type list",),
+    ),
 ]
 
 
@@ -420,7 +447,7 @@ def test_forged_report_with_stolen_nonce_is_only_a_table(sandbox: Evaluate) -> N
     """In-process code can find the nonce and forge a report (see docs/sandbox.md); the parent still only
     accepts a full table of legal ints agreeing with a second run, i.e. what `return 7` would give."""
     forge = (
-        "report = 'HOG1 ' + job.nonce + '\\ntable ' + ','.join(['7'] * n) + '\\nEND\\n'\n"
+        "report = 'HOG1 ' + job.nonce + '\\ntable x ' + ','.join(['7'] * n) + '\\nEND\\n'\n"
         "os.write(job.result_fd, report.encode())"
     )
     verdict = sandbox(

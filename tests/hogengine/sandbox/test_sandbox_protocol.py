@@ -20,25 +20,62 @@ def text(value: str) -> str:
 
 
 def test_a_full_table_of_canonical_legal_ints_parses() -> None:
-    assert protocol.parse_report(report("table " + ",".join(["10"] * 10_000)), NONCE, SWEEP) == (10,) * 10_000
+    parsed = protocol.parse_report(report("table x " + ",".join(["10"] * 10_000)), NONCE, SWEEP)
+    assert parsed == protocol.Answers((10,) * 10_000, None)
+
+
+def test_a_record_job_reports_every_pair_as_many_times_as_it_records_tables() -> None:
+    record = protocol.Job(range(11), 2, "record", (), b"", b"", "", 3)
+    values = ",".join(str(n % 11) for n in range(30_000))
+    assert protocol.parse_report(report("table x " + values), NONCE, record) == protocol.Answers(
+        tuple(n % 11 for n in range(30_000)), None
+    )
+    assert protocol.parse_report(report("table x " + ",".join(["4"] * 10_000)), NONCE, record) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Bacon Bits", "Bacon Bits"),
+        ("Les Cochons 🐷", "Les Cochons 🐷"),
+        ("@everyone [win](https://evil.example)", "@\u200beveryone [win]\u200b(https://evil.example)"),
+        ("two\nlines\u202e", "two lines"),
+        ("x" * 80, "x" * 80),
+    ],
+)
+def test_a_team_name_is_reported_safe_to_show(name: str, shown: str) -> None:
+    table = ",".join(["4"] * 10_000)
+    assert protocol.parse_report(report(f"table {text(name)} {table}"), NONCE, SWEEP) == protocol.Answers(
+        (4,) * 10_000, shown
+    )
+
+
+def test_a_team_name_of_nothing_visible_is_refused_and_a_forged_long_one_is_malformed() -> None:
+    table = ",".join(["4"] * 10_000)
+    invisible = text("\u200b\u3164")
+    verdict = protocol.parse_report(report(f"table {invisible} {table}"), NONCE, SWEEP)
+    assert isinstance(verdict, Verdict) and verdict.kind == "bad_team_name"
+    assert verdict.reason == "TEAM_NAME has no visible characters."
+    assert protocol.parse_report(report(f"table {text('x' * 81)} {table}"), NONCE, SWEEP) is None
+    assert protocol.parse_report(report(f"table {table}"), NONCE, SWEEP) is None  # no team field
 
 
 @pytest.mark.parametrize(
     "raw",
     [
         b"",
-        report("table " + ",".join(["4"] * 10_000), nonce="cd" * 16),  # someone else's nonce
-        report("table " + ",".join(["4"] * 9_999)),  # too few
-        report("table " + ",".join(["4"] * 10_001)),  # too many
-        report("table " + ",".join(["11"] * 10_000)),  # illegal, though the child checks it
-        report("table " + ",".join(["04"] * 10_000)),  # not canonical
-        report("table " + ",".join(["+4"] * 10_000)),
-        report("table " + ",".join(["4.0"] * 10_000)),
-        report("table " + ",".join(["True"] * 10_000)),
-        report("table " + ",".join([" 4"] * 10_000)),
-        report("table " + ",".join(["4"] * 10_000)) + b"extra",
-        b"junk" + report("table " + ",".join(["4"] * 10_000)),
-        report("table " + ",".join(["4"] * 10_000)) * 2,
+        report("table x " + ",".join(["4"] * 10_000), nonce="cd" * 16),  # someone else's nonce
+        report("table x " + ",".join(["4"] * 9_999)),  # too few
+        report("table x " + ",".join(["4"] * 10_001)),  # too many
+        report("table x " + ",".join(["11"] * 10_000)),  # illegal, though the child checks it
+        report("table x " + ",".join(["04"] * 10_000)),  # not canonical
+        report("table x " + ",".join(["+4"] * 10_000)),
+        report("table x " + ",".join(["4.0"] * 10_000)),
+        report("table x " + ",".join(["True"] * 10_000)),
+        report("table x " + ",".join([" 4"] * 10_000)),
+        report("table x " + ",".join(["4"] * 10_000)) + b"extra",
+        b"junk" + report("table x " + ",".join(["4"] * 10_000)),
+        report("table x " + ",".join(["4"] * 10_000)) * 2,
         report("accepted"),
         report("no_final_strategy extra"),
         report("exception call 3 5 7 x41"),  # a field short
@@ -51,6 +88,7 @@ def test_a_full_table_of_canonical_legal_ints_parses() -> None:
         report("syntax_error 3  x41"),
         report("illegal_value 3 5 41"),
         report("not_deterministic 3 5 9999 x41"),
+        report("bad_team_name 3"),
     ],
 )
 def test_anything_not_exactly_well_formed_is_refused(raw: bytes) -> None:
@@ -98,6 +136,16 @@ def test_anything_not_exactly_well_formed_is_refused(raw: bytes) -> None:
             "too_much_memory call 1 2",
             "too_much_memory",
             "final_strategy used more than 256 MB of memory for (score 1, opponent 2).",
+        ),
+        (
+            "bad_team_name " + text("3"),
+            "bad_team_name",
+            "TEAM_NAME must be a string of 1 to 80 characters, not 3.",
+        ),
+        (
+            "bad_team_name " + text("a string of 10000 characters"),
+            "bad_team_name",
+            "TEAM_NAME must be a string of 1 to 80 characters, not a string of 10000 characters.",
         ),
         (
             "not_deterministic 4 6 3 " + text("5"),
@@ -148,11 +196,11 @@ def test_reasons_do_not_depend_on_the_environment(monkeypatch: pytest.MonkeyPatc
 def test_job_encoding_matches_what_the_child_reads() -> None:
     from hogengine.sandbox import child  # noqa: PLC0415 -- the child's own parser, run here on our bytes
 
-    job = protocol.Job(range(-1, 11), 3, "sample", (0, 9_999), b"\x01\x02", b"\x03", "x = 1\n# é\n")
+    job = protocol.Job(range(-1, 11), 3, "record", (0, 9_999), b"\x01\x02", b"\x03", "x = 1\n# é\n", 9)
     parsed = child.Job(job.encode(NONCE, 9))
     assert (parsed.nonce, parsed.result_fd, parsed.low, parsed.high) == (NONCE, 9, -1, 11)
     assert (parsed.cpu_seconds, parsed.memory_bytes, parsed.open_files) == (3, protocol.MEMORY_BYTES, 16)
-    assert (parsed.mode, parsed.pairs) == ("sample", [(0, 0), (99, 99)])
+    assert (parsed.mode, parsed.tables, parsed.pairs) == ("record", 9, [(0, 0), (99, 99)])
     assert (parsed.seccomp_filter, parsed.landlock_attr, parsed.source) == (
         b"\x01\x02",
         b"\x03",

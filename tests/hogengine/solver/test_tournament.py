@@ -60,3 +60,30 @@ def test_sampled_tournament_is_deterministic_for_a_seed() -> None:
         assert row.tie_break == pytest.approx(exact_winrate(RULES, table, five, 30).average, abs=1e-12)
     ranked = [(row.wins, row.tie_break) for row in first.rows]
     assert ranked == sorted(ranked, reverse=True)
+
+
+def test_a_random_entry_plays_a_fresh_recorded_table_in_each_game_of_a_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seed 001 takes strategies that answer at random: game g of each of their matches plays their
+    recorded table g, the tie-break rates their first table, and a seed replays it all."""
+    from hogengine.solver import tournament  # noqa: PLC0415 - its `winner` is watched here
+
+    played: list[int] = []
+
+    def watched(*seats, **options):  # which recorded table (always 1 .. 9) the random entry played
+        played.extend(choice for choice in (seat(0, 0) for seat in seats) if choice != 10)
+        return winner(*seats, **options)
+
+    winner = tournament.winner
+    monkeypatch.setattr(tournament, "winner", watched)
+    rules = "pig-fest"
+    recorded = [table_from_function(always_roll(n), rules) for n in range(1, 10)]
+    tens = table_from_function(always_roll(10), rules)
+    entries = [("dice", recorded[0]), ("tens", tens), ("tens 2", tens)]
+    first = tournament_sampled(rules, entries, Random(1), goal=30, recorded={"dice": recorded})
+    assert played == [*range(1, 10)] * 2  # its matches against both others
+    assert first == tournament_sampled(rules, entries, Random(1), goal=30, recorded={"dice": recorded})
+    five = table_from_function(always_roll(5), rules)
+    dice = next(row for row in first.rows if row.name == "dice")
+    assert dice.tie_break == pytest.approx(exact_winrate(rules, recorded[0], five, 30).average, abs=1e-12)

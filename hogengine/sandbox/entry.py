@@ -1,0 +1,22 @@
+"""A contest entry checked under its rule set's contest rules: a strategy that answers at random is taken,
+with its tables recorded, only where the contest says so (seed 001); elsewhere the refusal names the rule."""
+
+from dataclasses import replace
+
+from hogengine.rules import RULE_SETS, RuleSet
+from hogengine.sandbox.evaluate import evaluate_strategy
+from hogengine.sandbox.verdict import Verdict
+from hogengine.solver.tournament import GAMES
+
+
+def check_entry(source: bytes, rules: RuleSet, time_limit: float = 10.0) -> Verdict:
+    """The sandbox's verdict on a final_strategy file under these rules. Where random strategies are
+    allowed, one gets a recorded table per game of a sampled match (its exact win rate is computed once,
+    from the first); elsewhere it is refused as not deterministic, saying which rule sets take it."""
+    allowed = rules.random_strategies
+    verdict = evaluate_strategy(source, rules.choices, time_limit, random_tables=GAMES if allowed else 0)
+    if verdict.kind != "not_deterministic" or allowed:
+        return verdict
+    takers = " and ".join(each.id for each in RULE_SETS if each.random_strategies)
+    rule = f"Under {rules.id} a strategy must be deterministic; only {takers} takes random strategies."
+    return replace(verdict, reason=f"{verdict.reason} {rule}")
