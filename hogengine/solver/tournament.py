@@ -6,11 +6,11 @@ from random import Random
 
 import numpy as np
 
-from hogengine.course import winner
 from hogengine.rules import RuleSet, get_rules
+from hogengine.solver.games import play_games
 from hogengine.solver.model import Progress
 from hogengine.solver.winrate import exact_winrates, winrate_matrix
-from hogengine.strategies import Table, always_roll, function_from_table, table_from_function
+from hogengine.strategies import SIZE, Table, always_roll, table_from_function
 
 # Seeds 000/003: a match point for an exact win rate above 50.0001%; anything else (ties too) is a loss.
 THRESHOLD = 0.500001
@@ -86,27 +86,28 @@ def tournament_sampled(
     games: int = GAMES,
     progress: Progress | None = None,
 ) -> Standings:
-    """Games with fair dice from `rng` and random seats per pair; most games wins; ties broken exactly."""
+    """Games with fair dice drawn from `rng` and random seats per pair, all played at once; most games
+    wins; ties broken exactly."""
     ruleset = get_rules(rules) if isinstance(rules, str) else rules
     names = [name for name, _ in entries]
-    players = [function_from_table(table) for _, table in entries]
     count = len(names)
+    pairs = np.array([(i, j) for i in range(count) for j in range(i + 1, count)], dtype=np.int64)
+    dice = np.random.default_rng(rng.getrandbits(128))
+    a_first = dice.random((len(pairs), games)) < 0.5
+    a, b = (np.repeat(pairs[:, side], games).reshape(-1, games) for side in (0, 1))
+    seats = np.stack([np.where(a_first, a, b).ravel(), np.where(a_first, b, a).ravel()], axis=1)
+    total = len(seats)
+    tables = np.array([table for _, table in entries], dtype=np.int8).reshape(count, SIZE, SIZE)
+    winners = play_games(
+        ruleset, tables, seats, goal, dice, progress=progress and (lambda ended: progress(ended, total))
+    )
+    a_won = (winners.reshape(-1, games) == 0) == a_first
     wins = [0] * count
     matches = []
-    played, total = 0, count * (count - 1) // 2 * games
-    for i in range(count):
-        for j in range(i + 1, count):
-            won = 0
-            for _ in range(games):
-                a_first = rng.random() < 0.5
-                seats = (players[i], players[j]) if a_first else (players[j], players[i])
-                won += winner(*seats, rules=ruleset.id, goal=goal, rng=rng) == (0 if a_first else 1)
-                played += 1
-                if progress:
-                    progress(played, total)
-            if 2 * won != games:
-                wins[i if 2 * won > games else j] += 1
-            matches.append(Match(names[i], names[j], float(won), float(games - won)))
+    for (i, j), won in zip(pairs.tolist(), a_won.sum(axis=1).tolist(), strict=True):
+        if 2 * won != games:
+            wins[i if 2 * won > games else j] += 1
+        matches.append(Match(names[i], names[j], float(won), float(games - won)))
     baseline = table_from_function(always_roll(TIE_BREAK_ROLLS), ruleset)
     rates = exact_winrates(ruleset, [(table, baseline) for _, table in entries], goal)
     return Standings("sampled", _ranked(names, wins, [rate.average for rate in rates]), matches)
