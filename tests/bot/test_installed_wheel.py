@@ -102,3 +102,30 @@ async def test_an_install_without_migrations_refuses_to_start(
         f"hogbot cannot start: No migrations found in {packaged}: the installation is incomplete."
     )
     assert "Traceback" not in stderr.decode()
+
+
+def test_the_load_benchmark_runs_from_the_installed_wheel(installed: Path, tmp_path: Path) -> None:
+    """bench/bench_load.py against the installed package (its own folder first on the path, not the
+    source tree): it plays, verifies every stored match against its replay and reports, whatever the
+    figures (a missed target is exit status 1, not a failure to run)."""
+    script = ROOT / "bench" / "bench_load.py"
+    which = subprocess.run(
+        [installed, "-c", "import bot; print(bot.__file__)"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert "site-packages" in which.stdout
+    run = subprocess.run(
+        [installed, script, "--games", "4", "--seconds", "0.3", "--rate", "200"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert run.returncode in (0, 1), run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stdout.count("all verified") == 2
+    assert "targets:" in run.stdout
