@@ -2,7 +2,7 @@
 vectorised `step` over every game still going, and each roll is drawn from the exact distribution of its
 dice (`dice.outcomes`: Pig Out or not, and the points), which is what rolling them one by one gives."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -12,9 +12,7 @@ from hogengine.dice import outcomes
 from hogengine.numeric import BoolArray, Flag, IntArray
 from hogengine.rules import RuleSet
 from hogengine.rules.base import game_over
-from hogengine.strategies import SIZE, BadStrategy, legal_cells
-
-Tables = npt.NDArray[np.int8]
+from hogengine.strategies import SIZE, BadStrategy, Table, legal_cells
 
 
 def _column(value: Flag, count: int) -> npt.NDArray[Any]:
@@ -41,7 +39,7 @@ def _roll(
 
 def play_games(
     rules: RuleSet,
-    tables: Tables,
+    tables: Sequence[Table],
     seats: IntArray,
     goal: int,
     rng: np.random.Generator,
@@ -49,11 +47,14 @@ def play_games(
     progress: Callable[[int], None] | None = None,
 ) -> IntArray:
     """Per game, the seat that won (0 or 1, as the course's `winner`: the higher final score); `seats`
-    [game] holds the tables (numbers into `tables`, 100x100 each) of seat 0, who moves first, and seat 1;
-    `progress` hears how many games have ended."""
-    if tables.shape[1:] != (SIZE, SIZE) or not legal_cells(tables, rules).all():
+    [game] holds the tables (numbers into `tables`) of seat 0, who moves first, and seat 1; `progress`
+    hears how many games have ended."""
+    if any(np.shape(table) != (SIZE, SIZE) or not legal_cells(table, rules).all() for table in tables):
         raise BadStrategy(f"Every entry must be a {SIZE}x{SIZE} table of legal choices under {rules.id}.")
     games = len(seats)
+    if not games:
+        return np.zeros(0, dtype=np.int64)
+    stacked = np.stack(tables)
     winner = np.zeros(games, dtype=np.int64)
     live = np.arange(games)
     who = np.zeros(games, dtype=np.int64)
@@ -61,7 +62,7 @@ def play_games(
     position = start.with_values(np.full(games, value, dtype=np.int64) for value in start.values())
     while len(live):
         count = len(live)
-        choice = tables[seats[live, who], position.mover, position.opponent].astype(np.int64)
+        choice = stacked[seats[live, who], position.mover, position.opponent].astype(np.int64)
         dice, sides = rules.dice(position, choice)
         pig_out, rolled = _roll(rules, _column(dice, count), _column(sides, count), rng)
         step = rules.step(position, choice, pig_out, rolled, goal)

@@ -10,7 +10,7 @@ from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.games import play_games
 from hogengine.solver.model import Progress
 from hogengine.solver.winrate import exact_winrates, winrate_matrix
-from hogengine.strategies import SIZE, Table, always_roll, table_from_function
+from hogengine.strategies import Table, always_roll, table_from_function
 
 # Seeds 000/003: a match point for an exact win rate above 50.0001%; anything else (ties too) is a loss.
 THRESHOLD = 0.500001
@@ -92,14 +92,15 @@ def tournament_sampled(
     names = [name for name, _ in entries]
     count = len(names)
     pairs = np.array([(i, j) for i in range(count) for j in range(i + 1, count)], dtype=np.int64)
-    dice = np.random.default_rng(rng.getrandbits(128))
-    a_first = dice.random((len(pairs), games)) < 0.5
+    pairs = pairs.reshape(-1, 2)
+    draws = np.random.default_rng(rng.getrandbits(128))
+    a_first = draws.random((len(pairs), games)) < 0.5
     a, b = (np.repeat(pairs[:, side], games).reshape(-1, games) for side in (0, 1))
     seats = np.stack([np.where(a_first, a, b).ravel(), np.where(a_first, b, a).ravel()], axis=1)
     total = len(seats)
-    tables = np.array([table for _, table in entries], dtype=np.int8).reshape(count, SIZE, SIZE)
+    tables = [table for _, table in entries]
     winners = play_games(
-        ruleset, tables, seats, goal, dice, progress=progress and (lambda ended: progress(ended, total))
+        ruleset, tables, seats, goal, draws, progress=progress and (lambda ended: progress(ended, total))
     )
     a_won = (winners.reshape(-1, games) == 0) == a_first
     wins = [0] * count

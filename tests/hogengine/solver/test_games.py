@@ -41,7 +41,7 @@ def test_a_short_goal_ends_every_game_and_progress_counts_them():
 
 @pytest.mark.parametrize(
     "tables",
-    [np.full((1, 100, 100), 11, dtype=np.int8), np.full((1, 99, 100), 4, dtype=np.int8)],
+    [[np.full((100, 100), 11, dtype=np.int8)], [np.full((99, 100), 4, dtype=np.int8)]],
     ids=["illegal choice", "wrong shape"],
 )
 def test_tables_that_cannot_play_are_refused(tables):
