@@ -228,6 +228,19 @@ def in_process(report: Report, floor: Floor, folder: Path) -> None:
         report.missed.append("memory in process")
 
 
+def standings_off(ours: Run, floor: Run, sampled: bool) -> float:
+    """How far hog's printed figures are from the floor's: the tie-breaks (exact rates against
+    always_roll(5)) of a sampled contest, else every match's average win rate."""
+    found = json.loads(ours.stdout)
+    number = {f"entry{n:02d}": n for n in range(len(found["standings"]))}  # as write_tables names them
+    if sampled:
+        theirs = [float(line.split()[2]) for line in floor.stdout.splitlines()]
+        return max(abs(row["tie_break"] - theirs[number[row["name"]]]) for row in found["standings"])
+    first = first_matrix(floor.stdout)
+    average = (first + 1 - first.T) / 2
+    return max(abs(m["a_result"] - average[number[m["a"]], number[m["b"]]]) for m in found["matches"])
+
+
 def whole_process(report: Report, floor: Floor, folder: Path, runs: int) -> None:
     """`hog tournament` as a user runs it, a fresh process each time with an empty solver cache."""
     for name, seed in (("swine-align", 1), ("pork-chop", 2), ("pig-fest", 3)):
@@ -235,13 +248,14 @@ def whole_process(report: Report, floor: Floor, folder: Path, runs: int) -> None
         paths = write_tables(folder / f"whole-{name}", tables(rules, ENTRIES[name], seed))
         sampled = name == "pig-fest"
         arguments = ["--format", "sampled", "--seed", "1"] if sampled else ["--format", "exact"]
-        command = [sys.executable, "-m", "hogengine", "tournament", "--rules", name, *arguments, *paths]
+        command = [sys.executable, "-m", "hogengine", "tournament", "--json", "--rules", name, *arguments]
         env = {**os.environ, "HOG_CACHE_DIR": ""}
         ours, floors = [], []
         for _ in range(runs):
-            ours.append(run_process(command, env))
+            ours.append(run_process([*command, *paths], env))
             mode = ["contest", name, str(CONTEST_SEED)] if sampled else ["roundrobin", name]
             floors.append(floor(*mode, *paths))
+        report.check(f"hog tournament under {name}", standings_off(ours[0], floors[0], sampled))
         what = "sampled contest" if sampled else "exact round robin"
         report.whole(f"hog tournament: {ENTRIES[name]} {name} ({what})", ours, floors, WHOLE_TARGETS[name])
 
