@@ -144,10 +144,11 @@ async def verify(service: GameService, matches: list[Match], tally: Tally) -> in
         played.setdefault(match_id, set()).add(number)
     for match in matches:
         stored = await service.get(match.id)
-        turns = await service.turns(match.id)
+        turns = [record.result for record in await service.turns(match.id)]
+        numbers = [turn.before.turn for turn in turns]
         assert stored.status is MatchStatus.FINISHED, f"match {match.id} did not finish"
-        assert [turn.turn for turn in turns] == list(range(stored.state.turn)), f"gap in match {match.id}"
-        assert {turn.turn for turn in turns} == played.get(match.id, set()), f"match {match.id}: lost turn"
+        assert numbers == list(range(stored.state.turn)), f"gap in match {match.id}"
+        assert set(numbers) == played.get(match.id, set()), f"match {match.id}: lost turn"
         state = new_game(stored.rules, stored.goal)
         for turn in turns:
             state = resolve(state, turn.choice, turn.outcomes).after

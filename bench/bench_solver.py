@@ -1,34 +1,98 @@
-"""Benchmark of the exact solver against the plain recursive reference, measured in the same run.
+"""Benchmark of the exact solver against a plain-C floor (bench/c/floor.c) measured in the same run.
 
-Jobs (targets of the issue on a 2-core machine, in-process after import):
-  swine-align optimal solve                        <= 10 ms
-  one exact pair, both seatings, alone             <= 10 ms;  batched <= 1 ms a pair
-  round robin of 77 random swine-align tables      <= 3 s
-  round robin of 34 random pork-chop tables        <= 2 s
-  the 17-entry pig-fest contest (sampled format)   <= 4 s    (136 matches of 9 games + 17 tie-breaks)
-Cold runs include building the transition model; warm runs reuse it (best of 3, or of 20 for the jobs of
-milliseconds): on this virtual machine memory freed for a few seconds goes back to the host, and touching
-it again costs ~2 ms per MB, so single runs of the round robins vary by a third. The reference is the
-memoised recursion of hogengine/solver/reference.py over the same `step`, timed on the same machine: in
-full where that takes seconds, else on a smaller goal and scaled by the number of states (said so).
+The floor does the same work in straightforward one-thread C, compiled here with the system's `cc -O2`:
+it builds the transition table of a rule set, then sweeps it (optimal play, one pair, a round robin of
+score-only tables, the sampled contest's games and exact tie-breaks). Its numbers are checked against the
+solver's (win rates to 1e-12) before any time is believed. Each line prints the project's time, the
+floor's time from this run and their ratio, with the target; a missed target is printed and the run goes
+on (the exit status says whether any was missed).
 
-    python bench/bench_solver.py [--quick]
+In process (after import): cold runs build the model, warm runs reuse it (best of 3, or of 20 for the jobs
+of milliseconds); the floor's cold time is its build plus its sweep, its warm time the sweep alone.
+Whole process: `python -m hogengine tournament ...` on JSON table files, each run a fresh process with an
+empty solver cache (nothing kept from before), beside the floor's whole process on the same files; each
+3 times (median, and the spread), with the peak memory of the largest run.
+
+    python bench/bench_solver.py [--runs 3]
 """
 
 import argparse
+import json
+import os
 import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from random import Random
 
 import numpy as np
 
 from hogengine.rules import RuleSet, get_rules
-from hogengine.solver import optimal, reference, rows, tournament_sampled, winrate_matrix
+from hogengine.solver import optimal, rows, tournament_sampled, winrate_matrix
 from hogengine.solver.model import _BUILT, model
 from hogengine.solver.optimal import optimal_values
 from hogengine.solver.winrate import exact_winrate
 from hogengine.strategies import Table, always_roll, table_from_function
+
+FLOOR_SOURCE = Path(__file__).resolve().parent / "c" / "floor.c"
+TOLERANCE = 1e-12
+MEMORY_TARGET_MB = 1024
+# Whole process: the project's time over the floor's, at most.
+WHOLE_TARGETS = {"swine-align": 2.0, "pork-chop": 2.5, "pig-fest": 3.0}
+ENTRIES = {"swine-align": 77, "pork-chop": 34, "pig-fest": 17}
+CONTEST_SEED = 1
+
+
+@dataclass(frozen=True)
+class Run:
+    """One whole process: wall seconds, peak resident memory (MB), what it printed, its phase times."""
+
+    seconds: float
+    peak_mb: float
+    stdout: str
+    phases: dict[str, float]
+
+
+def run_process(command: Sequence[str | Path], env: dict[str, str] | None = None) -> Run:
+    """Run one process to its end: its wall time and its own peak memory (not the benchmark's)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, stdout=out, stderr=err, env=env, cwd=tempfile.gettempdir())
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if child.returncode:
+        raise SystemExit(f"{command[0]} failed ({child.returncode}): {stderr.strip()[-500:]}")
+    phases = {}
+    for line in stderr.splitlines():
+        word, _, rest = line.partition(" ")
+        if word == "time":
+            phase, value = rest.split()
+            phases[phase] = float(value)
+    return Run(seconds, usage.ru_maxrss / 1024, stdout, phases)
+
+
+class Floor:
+    """The C floor, compiled once into a temporary folder."""
+
+    def __init__(self, folder: Path) -> None:
+        compiler = shutil.which("cc")
+        if compiler is None:
+            raise SystemExit("bench_solver needs a C compiler (cc) for its floor: apt-get install gcc")
+        self.binary = folder / "floor"
+        subprocess.run([compiler, "-O2", "-o", self.binary, FLOOR_SOURCE, "-lm"], check=True)
+
+    def __call__(self, *arguments: str | Path) -> Run:
+        return run_process([self.binary, *arguments])
 
 
 def timed(job: Callable[[], object], repeat: int = 1) -> float:
@@ -53,99 +117,169 @@ def tables(rules: RuleSet, count: int, seed: int) -> list[Table]:
     return [rng.choice(np.array(rules.choices), size=(100, 100)).astype(np.int8) for _ in range(count)]
 
 
-def line(
-    job: str, cold: float, warm: float, target: float, reference_seconds: float, *, note: str = ""
-) -> None:
-    met = "met" if warm <= target else "MISSED"
-    print(
-        f"{job:<44} cold {cold * 1e3:9.1f} ms  warm {warm * 1e3:9.1f} ms  target {target * 1e3:7.0f} ms"
-        f" ({met}, cold {'met' if cold <= target else 'missed'})  reference {reference_seconds:8.2f} s"
-        f"  x{reference_seconds / warm:,.0f} warm{note}"
-    )
+def write_tables(folder: Path, entries: list[Table]) -> list[Path]:
+    folder.mkdir()
+    paths = [folder / f"entry{number:02d}.json" for number in range(len(entries))]
+    for path, table in zip(paths, entries, strict=True):
+        path.write_text(json.dumps(table.tolist()))
+    return paths
 
 
-def reference_optimal(rules: RuleSet, goal: int) -> float:
-    win = reference.optimal_win(rules, goal)
-    return timed(lambda: win(rules.at_layer(0, 0, 0)))
+class Report:
+    """Lines of figures, and whether every target was met."""
+
+    def __init__(self) -> None:
+        self.missed: list[str] = []
+
+    def check(self, job: str, difference: float) -> None:
+        """The floor's numbers must be the solver's: a benchmark of a wrong answer means nothing."""
+        if not difference <= TOLERANCE:
+            raise SystemExit(f"{job}: the floor and the solver differ by {difference:.3g}")
+
+    def line(self, job: str, cold: float, warm: float, floor: Run, target: float | None) -> None:
+        """In process: the project's cold and warm times beside the floor's build + sweep and sweep."""
+        floor_cold = sum(value for phase, value in floor.phases.items() if phase != "read")
+        floor_warm = floor_cold - floor.phases["build"]
+        verdict = ""
+        if target is not None:
+            met = warm <= target
+            verdict = f"  target {target * 1e3:.0f} ms warm: {'met' if met else 'MISSED'}"
+            if not met:
+                self.missed.append(job)
+        print(
+            f"{job:<38} cold {cold * 1e3:8.1f} ms  C {floor_cold * 1e3:8.1f} ms  x{cold / floor_cold:5.2f}"
+            f"  | warm {warm * 1e3:8.1f} ms  C {floor_warm * 1e3:8.1f} ms  x{warm / floor_warm:5.2f}{verdict}"
+        )
+
+    def whole(self, job: str, ours: list[Run], floors: list[Run], target: float) -> None:
+        """Whole process: medians and spreads of the project and the floor, and the ratio of medians."""
+        mine = statistics.median(run.seconds for run in ours)
+        theirs = statistics.median(run.seconds for run in floors)
+        ratio = mine / theirs
+        met = ratio <= target
+        if not met:
+            self.missed.append(job)
+        peak = max(run.peak_mb for run in ours)
+        print(
+            f"{job:<38} hog {mine:6.2f} s ({spread(ours)})  C {theirs:6.2f} s ({spread(floors)})"
+            f"  x{ratio:4.2f} (target x{target:g}: {'met' if met else 'MISSED'})  peak {peak:,.0f} MB"
+        )
+        if peak > MEMORY_TARGET_MB:
+            self.missed.append(f"{job} memory")
 
 
-def reference_pair(rules: RuleSet, a: Table, b: Table, goal: int) -> float:
-    return timed(lambda: reference.table_winrate(rules, a, b, goal))
+def spread(runs: list[Run]) -> str:
+    return "-".join(f"{value:.2f}" for value in (min(r.seconds for r in runs), max(r.seconds for r in runs)))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="scale the reference from smaller goals only")
-    args = parser.parse_args()
-    scale_goal = 40 if args.quick else 100
+def first_matrix(text: str) -> np.ndarray:
+    return np.array([[float(value) for value in line.split()] for line in text.splitlines()])
+
+
+def in_process(report: Report, floor: Floor, folder: Path) -> None:
     swine = get_rules("swine-align")
     four, five = (table_from_function(always_roll(n), swine) for n in (4, 5))
 
     forget()
     cold = timed(lambda: optimal_values(model(swine, 100)))
     warm = timed(lambda: optimal_values(model(swine, 100)), 20)
-    seconds = reference_optimal(swine, scale_goal) * (100 / scale_goal) ** 2
-    line("swine-align optimal solve", cold, warm, 0.010, seconds, note=" (reference scaled)" * args.quick)
+    run = floor("optimal", "swine-align")
+    built = model(swine, 100)
+    report.check("optimal solve", abs(float(run.stdout) - optimal_values(built)[0][built.start]))
+    report.line("swine-align optimal solve", cold, warm, run, 0.005)
 
     forget()
     cold = timed(lambda: exact_winrate(swine, four, five))
     warm = timed(lambda: exact_winrate(swine, four, five), 20)
-    pair_seconds = reference_pair(swine, four, five, scale_goal) * (100 / scale_goal) ** 2
-    line(
-        "one exact pair alone (swine-align)",
-        cold,
-        warm,
-        0.010,
-        pair_seconds,
-        note=" (reference scaled)" * args.quick,
-    )
+    paths = write_tables(folder / "pair", [four, five])
+    run = floor("pair", "swine-align", *paths)
+    rate = exact_winrate(swine, four, five)
+    report.check("one pair", float(np.abs(first_matrix(run.stdout)[0, 1] - rate.first)))
+    report.line("one exact pair (swine-align)", cold, warm, run, 0.005)
 
-    entries = tables(swine, 77, 1)
-    pairs = 77 * 76 // 2
-    forget()
-    cold = timed(lambda: winrate_matrix(swine, entries))
-    warm = timed(lambda: winrate_matrix(swine, entries), 3)
-    random_pair = reference_pair(swine, entries[0], entries[1], 40) * (100 / 40) ** 2
-    line(
-        "round robin, 77 swine-align tables", cold, warm, 3.0, random_pair * pairs, note=" (reference scaled)"
-    )
-    line("  per pair, batched", cold / pairs, warm / pairs, 0.001, random_pair, note=" (reference scaled)")
-
-    chop = get_rules("pork-chop")
-    entries = tables(chop, 34, 2)
-    forget()
-    cold = timed(lambda: winrate_matrix(chop, entries))
-    warm = timed(lambda: winrate_matrix(chop, entries), 3)
-    random_pair = reference_pair(chop, entries[0], entries[1], 40) * (100 / 40) ** 2
-    line(
-        "round robin, 34 pork-chop tables",
-        cold,
-        warm,
-        2.0,
-        random_pair * 34 * 33 // 2,
-        note=" (reference scaled)",
-    )
+    for name, seed in (("swine-align", 1), ("pork-chop", 2)):
+        rules, count = get_rules(name), ENTRIES[name]
+        entries = tables(rules, count, seed)
+        forget()
+        cold = timed(lambda: winrate_matrix(rules, entries))  # noqa: B023 - called at once
+        warm = timed(lambda: winrate_matrix(rules, entries), 3)  # noqa: B023
+        run = floor("roundrobin", name, *write_tables(folder / f"in-{name}", entries))
+        found = winrate_matrix(rules, entries).first
+        expected = first_matrix(run.stdout)
+        off = ~np.eye(count, dtype=bool)
+        report.check(name, float(np.abs(found - expected)[off].max()))
+        report.line(f"round robin, {count} {name} tables", cold, warm, run, None)
 
     fest = get_rules("pig-fest")
-    entries = tables(fest, 17, 3)
-    named = [(f"entry{number}", table) for number, table in enumerate(entries)]
+    entries = tables(fest, ENTRIES["pig-fest"], 3)
+    named = [(f"entry{number:02d}", table) for number, table in enumerate(entries)]
     forget()
     cold = timed(lambda: tournament_sampled(fest, named, Random(1)))
     warm = timed(lambda: tournament_sampled(fest, named, Random(1)), 3)
-    five = table_from_function(always_roll(5), fest)
-    tie_break = reference_pair(fest, entries[0], five, 30) * (100 / 30) ** 2
-    games = timed(lambda: tournament_sampled(fest, named[:2], Random(1)))
-    line(
-        "pig-fest contest, 17 entries (sampled)",
-        cold,
-        warm,
-        4.0,
-        tie_break * 17 + games * 136,
-        note=" (reference: 17 tie-breaks scaled from goal 30; the games are the same live engine)",
-    )
+    run = floor("contest", "pig-fest", str(CONTEST_SEED), *write_tables(folder / "in-pig-fest", entries))
+    rates = {row.name: row.tie_break for row in tournament_sampled(fest, named, Random(1)).rows}
+    theirs = [float(line.split()[2]) for line in run.stdout.splitlines()]
+    off = max(abs(rates[name] - rate) for (name, _), rate in zip(named, theirs, strict=True))
+    report.check("pig-fest tie-breaks", off)
+    report.line("pig-fest contest, 17 entries (sampled)", cold, warm, run, None)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak resident memory of this run: {peak:.0f} MB (target 1024 MB)")
+    print(f"peak resident memory in process: {peak:,.0f} MB (target {MEMORY_TARGET_MB:,} MB)")
+    if peak > MEMORY_TARGET_MB:
+        report.missed.append("memory in process")
+
+
+def standings_off(ours: Run, floor: Run, sampled: bool) -> float:
+    """How far hog's printed figures are from the floor's: the tie-breaks (exact rates against
+    always_roll(5)) of a sampled contest, else every match's average win rate."""
+    found = json.loads(ours.stdout)
+    number = {f"entry{n:02d}": n for n in range(len(found["standings"]))}  # as write_tables names them
+    if sampled:
+        theirs = [float(line.split()[2]) for line in floor.stdout.splitlines()]
+        return max(abs(row["tie_break"] - theirs[number[row["name"]]]) for row in found["standings"])
+    first = first_matrix(floor.stdout)
+    average = (first + 1 - first.T) / 2
+    return max(abs(m["a_result"] - average[number[m["a"]], number[m["b"]]]) for m in found["matches"])
+
+
+def whole_process(report: Report, floor: Floor, folder: Path, runs: int) -> None:
+    """`hog tournament` as a user runs it, a fresh process each time with an empty solver cache."""
+    for name, seed in (("swine-align", 1), ("pork-chop", 2), ("pig-fest", 3)):
+        rules = get_rules(name)
+        paths = write_tables(folder / f"whole-{name}", tables(rules, ENTRIES[name], seed))
+        sampled = name == "pig-fest"
+        arguments = ["--format", "sampled", "--seed", "1"] if sampled else ["--format", "exact"]
+        command = [sys.executable, "-m", "hogengine", "tournament", "--json", "--rules", name, *arguments]
+        env = {**os.environ, "HOG_CACHE_DIR": ""}
+        ours, floors = [], []
+        for _ in range(runs):
+            ours.append(run_process([*command, *paths], env))
+            mode = ["contest", name, str(CONTEST_SEED)] if sampled else ["roundrobin", name]
+            floors.append(floor(*mode, *paths))
+        report.check(f"hog tournament under {name}", standings_off(ours[0], floors[0], sampled))
+        what = "sampled contest" if sampled else "exact round robin"
+        report.whole(f"hog tournament: {ENTRIES[name]} {name} ({what})", ours, floors, WHOLE_TARGETS[name])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="whole-process runs of each job")
+    args = parser.parse_args()
+    report = Report()
+    with tempfile.TemporaryDirectory(prefix="hog-bench-") as name:
+        folder = Path(name)
+        floor = Floor(folder)
+        print(f"load before: {os.getloadavg()[0]:.2f} (2 cores shared: figures are noisy, ratios less so)")
+        # Whole processes first, while this one is small: a child's peak memory counts its parent's pages
+        # at the moment it started.
+        whole_process(report, floor, folder, args.runs)
+        in_process(report, floor, folder)
+        print(f"load after: {os.getloadavg()[0]:.2f}")
+    if report.missed:
+        print("MISSED: " + ", ".join(report.missed))
+        return 1
+    print("every target met")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

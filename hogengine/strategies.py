@@ -5,6 +5,8 @@ checked against the rule set's legal choices when a table is built or loaded.
 """
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
+from itertools import chain
 from pathlib import Path
 from typing import TypeAlias
 
@@ -13,6 +15,7 @@ import numpy.typing as npt
 
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL
+from hogengine.numeric import BoolArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.text import NumberTooLong, RepeatedKey, read_json, shown, whole_number
 
@@ -38,6 +41,30 @@ def legal_choice(value: object, rules: RuleSet, where: str) -> int:
     raise BadStrategy(f"{where}: {shown(value)} is not a legal choice under {rules.id} ({low} to {high}).")
 
 
+def legal_cells(values: npt.NDArray[np.integer], rules: RuleSet) -> BoolArray:
+    """Per cell of an integer array, whether it is a legal choice of these rules."""
+    return (values >= rules.choices.start) & (values < rules.choices.stop)
+
+
+def _table(rows: Sequence[object], rules: RuleSet, where: Callable[[int, int], str]) -> Table:
+    """`rows` as a table: 100 lists of 100 legal choices, else BadStrategy naming the first row or cell
+    that is not one (`where` names a cell). Lists of plain ints, the usual case, are checked as one array;
+    anything else cell by cell, in order, so the first offender is named as it always was."""
+    lists = [row for row in rows if isinstance(row, list) and len(row) == SIZE]
+    if len(lists) == len(rows) and set(map(type, chain.from_iterable(lists))) <= {int}:
+        with suppress(OverflowError):  # an int beyond int64 is named below
+            values = np.array(rows, dtype=np.int64)
+            if legal_cells(values, rules).all():
+                return values.astype(np.int8)
+    table = np.empty((SIZE, SIZE), dtype=np.int8)
+    for score, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != SIZE:
+            raise BadStrategy(f"Row {score} must be a list of {SIZE} choices, one per opponent score.")
+        for opponent, value in enumerate(row):
+            table[score, opponent] = legal_choice(value, rules, where(score, opponent))
+    return table
+
+
 def always_roll(n: int) -> Strategy:
     """A strategy that always chooses `n` (the course's `always_roll`)."""
 
@@ -49,14 +76,8 @@ def always_roll(n: int) -> Strategy:
 
 def table_from_function(fn: Strategy, rules: RuleSet | str) -> Table:
     """Ask `fn` for every pair of scores below 100 and store its choices, each checked legal."""
-    ruleset = _ruleset(rules)
-    table = np.empty((SIZE, SIZE), dtype=np.int8)
-    for score in range(SIZE):
-        for opponent in range(SIZE):
-            table[score, opponent] = legal_choice(
-                fn(score, opponent), ruleset, f"strategy({score}, {opponent})"
-            )
-    return table
+    rows = [[fn(score, opponent) for opponent in range(SIZE)] for score in range(SIZE)]
+    return _table(rows, _ruleset(rules), lambda score, opponent: f"strategy({score}, {opponent})")
 
 
 def function_from_table(table: Table) -> Strategy:
@@ -94,13 +115,7 @@ def table_from_json(text: str, rules: RuleSet | str) -> Table:
         raise BadStrategy(f"The strategy table is not valid JSON ({str(error)[:200]}).") from None
     if not isinstance(rows, list) or len(rows) != SIZE:
         raise BadStrategy(f"A strategy table is a list of {SIZE} rows, one per score.")
-    table = np.empty((SIZE, SIZE), dtype=np.int8)
-    for score, row in enumerate(rows):
-        if not isinstance(row, list) or len(row) != SIZE:
-            raise BadStrategy(f"Row {score} must be a list of {SIZE} choices, one per opponent score.")
-        for opponent, value in enumerate(row):
-            table[score, opponent] = legal_choice(value, ruleset, f"row {score}, column {opponent}")
-    return table
+    return _table(rows, ruleset, lambda score, opponent: f"row {score}, column {opponent}")
 
 
 def course_table(rules: RuleSet | str, goal: int = MAX_GOAL, cutoff: int = 8, num_rolls: int = 6) -> Table:

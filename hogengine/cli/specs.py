@@ -20,7 +20,7 @@ from hogengine.sandbox.entry import check_entry
 from hogengine.solver import BEST_TABLE, PERFECT, Player, solve
 from hogengine.solver.contest_table import best_table
 from hogengine.solver.model import model
-from hogengine.strategies import BadStrategy, Table, strategy_from_spec, table_from_function
+from hogengine.strategies import BadStrategy, Table, load_table_json, strategy_from_spec, table_from_function
 from hogengine.text import shown
 
 HELP = (
@@ -114,6 +114,8 @@ def load_table(spec: str, rules: RuleSet, goal: int, also: tuple[str, ...] = (PE
         return best_score_only_table(rules, goal)
     if spec.endswith(".py"):
         return _from_python(Path(spec), rules).table
+    if spec.endswith(".json"):
+        return load_table_json(spec, rules)
     return table_from_function(strategy_from_spec(spec, rules, goal, also=also), rules)
 
 

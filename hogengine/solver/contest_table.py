@@ -18,7 +18,7 @@ from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.optimal import best_columns, solve
 from hogengine.solver.rows import all_rows, expand, runs
 from hogengine.solver.winrate import Player, columns, exact_winrates, pair_values
-from hogengine.strategies import SIZE, Table, always_roll, table_from_function
+from hogengine.strategies import SIZE, Table, always_roll, legal_cells, table_from_function
 
 # Rounds of improvement; each costs one exact pair evaluation and one pass over the model.
 BEST_TABLE = "best-table"  # the name players, records and commands give the best score-only table
@@ -123,12 +123,11 @@ def best_table(
 
 def _valid(ruleset: RuleSet, table: npt.NDArray[Any] | None) -> bool:
     """Whether a stored table is a legal contest table of these rules."""
-    legal = ruleset.choices
     return (
         table is not None
         and table.shape == (SIZE, SIZE)
         and table.dtype == np.int8
-        and bool(np.all((table >= legal.start) & (table < legal.stop)))
+        and bool(legal_cells(table, ruleset).all())
     )
 
 

@@ -194,9 +194,9 @@ def _reorder(
 def _compact_again(size: int, target: Int32Array) -> IntArray:
     """Renumber extra-turn targets (`mine + state`) to `mine + k` over the states turns repeat into, in
     place, and return those states: few states give extra turns, so a sweep keeps few own values."""
-    extra = np.flatnonzero(target >= size + 2)
-    if not len(extra):
+    if int(target.max()) < size + 2:  # one pass without a mask as large as the model: no extra turns
         return np.empty(0, dtype=np.int64)
+    extra = np.flatnonzero(target >= size + 2)
     reached = target[extra] - (size + 2)
     again = np.unique(reached).astype(np.int64)
     target[extra] = size + 2 + np.searchsorted(again, reached).astype(np.int32)

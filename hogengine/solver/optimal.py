@@ -15,6 +15,7 @@ from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import cache as disk
 from hogengine.solver.model import Model, Progress, check_goal, model
 from hogengine.solver.rows import signed_rows
+from hogengine.strategies import legal_cells
 
 Int8Array = npt.NDArray[np.int8]
 
@@ -112,8 +113,7 @@ def _valid(rules: RuleSet, goal: int, stored: dict[str, npt.NDArray[Any]]) -> bo
     if any(name not in stored or stored[name].shape != shape for name, shape in shapes.items()):
         return False
     policy = stored["policy"]
-    legal = rules.choices
-    return policy.dtype == np.int8 and bool(np.all((policy >= legal.start) & (policy < legal.stop)))
+    return policy.dtype == np.int8 and bool(legal_cells(policy, rules).all())
 
 
 @cache

@@ -6,11 +6,11 @@ from random import Random
 
 import numpy as np
 
-from hogengine.course import winner
 from hogengine.rules import RuleSet, get_rules
+from hogengine.solver.games import play_games
 from hogengine.solver.model import Progress
 from hogengine.solver.winrate import exact_winrates, winrate_matrix
-from hogengine.strategies import Table, always_roll, function_from_table, table_from_function
+from hogengine.strategies import Table, always_roll, table_from_function
 
 # Seeds 000/003: a match point for an exact win rate above 50.0001%; anything else (ties too) is a loss.
 THRESHOLD = 0.500001
@@ -87,31 +87,38 @@ def tournament_sampled(
     progress: Progress | None = None,
     recorded: Mapping[str, Sequence[Table]] | None = None,
 ) -> Standings:
-    """Games with fair dice from `rng` and random seats per pair; most games wins; ties broken exactly.
-    `recorded` holds the recorded tables of entries that answer at random, by name: game g of each of
-    their matches plays table g (so their games differ, and replay); the tie-break rates the entry's table."""
+    """Games with fair dice drawn from `rng` and random seats per pair, all played at once; most games
+    wins; ties broken exactly. `recorded` holds the recorded tables of entries that answer at random, by
+    name: game g of each of their matches plays table g (so their games differ, and replay); the tie-break
+    rates the entry's table."""
     ruleset = get_rules(rules) if isinstance(rules, str) else rules
     names = [name for name, _ in entries]
-    tables = [(recorded or {}).get(name) or [table] for name, table in entries]
-    players = [[function_from_table(table) for table in own] for own in tables]
+    own = [list((recorded or {}).get(name) or [table]) for name, table in entries]
+    sizes = np.array([len(tables) for tables in own], dtype=np.int64)
+    offsets = np.cumsum(sizes) - sizes  # where each entry's tables start in the list of them all
     count = len(names)
+    pairs = np.array([(i, j) for i in range(count) for j in range(i + 1, count)], dtype=np.int64)
+    pairs = pairs.reshape(-1, 2)
+    draws = np.random.default_rng(rng.getrandbits(128))
+    a_first = draws.random((len(pairs), games)) < 0.5
+    a, b = (np.repeat(pairs[:, side], games).reshape(-1, games) for side in (0, 1))
+    game = np.arange(games)
+    table_a, table_b = offsets[a] + game % sizes[a], offsets[b] + game % sizes[b]  # game g plays table g
+    seats = np.stack(
+        [np.where(a_first, table_a, table_b).ravel(), np.where(a_first, table_b, table_a).ravel()], axis=1
+    )
+    total = len(seats)
+    every = [table for tables in own for table in tables]
+    winners = play_games(
+        ruleset, every, seats, goal, draws, progress=progress and (lambda ended: progress(ended, total))
+    )
+    a_won = (winners.reshape(-1, games) == 0) == a_first
     wins = [0] * count
     matches = []
-    played, total = 0, count * (count - 1) // 2 * games
-    for i in range(count):
-        for j in range(i + 1, count):
-            won = 0
-            for game in range(games):
-                a_first = rng.random() < 0.5
-                a, b = players[i][game % len(players[i])], players[j][game % len(players[j])]
-                seats = (a, b) if a_first else (b, a)
-                won += winner(*seats, rules=ruleset.id, goal=goal, rng=rng) == (0 if a_first else 1)
-                played += 1
-                if progress:
-                    progress(played, total)
-            if 2 * won != games:
-                wins[i if 2 * won > games else j] += 1
-            matches.append(Match(names[i], names[j], float(won), float(games - won)))
+    for (i, j), won in zip(pairs.tolist(), a_won.sum(axis=1).tolist(), strict=True):
+        if 2 * won != games:
+            wins[i if 2 * won > games else j] += 1
+        matches.append(Match(names[i], names[j], float(won), float(games - won)))
     baseline = table_from_function(always_roll(TIE_BREAK_ROLLS), ruleset)
     rates = exact_winrates(ruleset, [(table, baseline) for _, table in entries], goal)
     return Standings("sampled", _ranked(names, wins, [rate.average for rate in rates]), matches)

@@ -37,7 +37,7 @@ from hogengine.solver.sweep import (
     helper,
     plans,
 )
-from hogengine.strategies import BadStrategy
+from hogengine.strategies import BadStrategy, legal_cells
 
 # A player of an exact match: a Table [score][opponent score] (at least goal x goal), or a full-state
 # policy [layer][score][opponent score] such as Solution.policy.
@@ -73,7 +73,7 @@ def columns(model: Model, strategy: Player) -> IntArray:
     else:
         raise BadStrategy(f"A strategy must be a table of at least {goal}x{goal} choices, not {array.shape}.")
     legal = model.rules.choices
-    if not np.all((chosen >= legal.start) & (chosen < legal.stop)):
+    if not legal_cells(chosen, model.rules).all():
         raise BadStrategy(
             f"A strategy may only choose {legal.start} to {legal.stop - 1} under {model.rules.id}."
         )

@@ -47,6 +47,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv / "bin" / "python"
 
 
+def printed(python: Path, code: str, cwd: Path) -> str:
+    """What the installed interpreter prints running `code` (outside the source tree)."""
+    return subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, check=True, cwd=cwd
+    ).stdout.strip()
+
+
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord()
@@ -86,13 +93,9 @@ async def test_the_installed_wheel_creates_every_table(installed: Path, fake: Fa
 async def test_an_install_without_migrations_refuses_to_start(
     installed: Path, fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    packaged = subprocess.run(
-        [installed, "-c", "from bot.storage.migrations import MIGRATIONS_DIR; print(MIGRATIONS_DIR)"],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=tmp_path,
-    ).stdout.strip()
+    packaged = printed(
+        installed, "from bot.storage.migrations import MIGRATIONS_DIR; print(MIGRATIONS_DIR)", tmp_path
+    )
     aside = tmp_path / "aside"
     shutil.move(packaged, aside)  # what an install that dropped its package data looks like
     try:
@@ -117,3 +120,23 @@ def test_the_installed_hog_gui_serves_its_page_from_the_wheel(installed: Path, t
     finally:
         status, stderr = server.stop()
     assert status == 130 and "Traceback" not in stderr
+
+
+def test_the_load_benchmark_runs_from_the_installed_wheel(installed: Path, tmp_path: Path) -> None:
+    """bench/bench_load.py against the installed package (its own folder first on the path, not the
+    source tree): it plays, verifies every stored match against its replay and reports, whatever the
+    figures (a missed target is exit status 1, not a failure to run)."""
+    script = ROOT / "bench" / "bench_load.py"
+    assert "site-packages" in printed(installed, "import bot; print(bot.__file__)", tmp_path)
+    run = subprocess.run(
+        [installed, script, "--games", "4", "--seconds", "0.3", "--rate", "200"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert run.returncode in (0, 1), run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stdout.count("all verified") == 2
+    assert "targets:" in run.stdout

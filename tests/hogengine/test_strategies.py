@@ -4,6 +4,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hogengine.course import extra_turn_strategy
 from hogengine.game import resolve
@@ -78,6 +80,34 @@ def test_load_table_json_from_text_and_from_a_file(tmp_path):
 def test_load_table_json_errors_say_what_is_wrong(text, message):
     with pytest.raises(BadStrategy, match=message):
         table_from_json(text, "swine-align")
+
+
+@given(
+    st.integers(0, 99),
+    st.integers(0, 99),
+    st.sampled_from([True, False, 4.0, -2, 11, 2**63, -(2**64), "5", None, [5]]),
+    st.integers(0, 99),
+)
+def test_the_first_bad_cell_is_named_wherever_it_is(score, opponent, bad, ragged):
+    """True is an int to Python and 1 to numpy, 2**63 overflows int64: each is still named, at its cell,
+    and a ragged row after the bad cell does not hide it (the first offender in reading order wins)."""
+    rows = [[5] * 100 for _ in range(100)]
+    rows[score][opponent] = bad
+    if ragged > score:
+        rows[ragged].pop()
+    with pytest.raises(BadStrategy, match=rf"^row {score}, column {opponent}: "):
+        table_from_json(json.dumps(rows), "swine-align")
+    with pytest.raises(BadStrategy, match=rf"^strategy\({score}, {opponent}\): "):
+        table_from_function(lambda s, o: rows[s][o] if (s, o) == (score, opponent) else 5, "swine-align")
+
+
+@given(st.integers(0, 98), st.integers(0, 99))
+def test_a_ragged_row_before_any_bad_cell_is_named(ragged, score):
+    rows = [[5] * 100 for _ in range(100)]
+    rows[ragged].append(5)
+    rows[max(score, ragged + 1)][0] = 11
+    with pytest.raises(BadStrategy, match=rf"^Row {ragged} must be a list of 100"):
+        table_from_json(json.dumps(rows), "swine-align")
 
 
 def test_json_text_is_never_taken_for_a_file_path(tmp_path):

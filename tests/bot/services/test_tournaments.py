@@ -151,7 +151,7 @@ async def test_a_random_strategy_plays_its_recorded_tables_and_the_seed_replays_
 ) -> None:
     """Seed 001: a random strategy's sampled games each play one of its recorded tables, so they differ,
     and the stored seed with the stored tables plays the very same tournament again."""
-    from hogengine.solver import tournament  # noqa: PLC0415 - its `winner` is watched here
+    from hogengine.solver import tournament  # noqa: PLC0415 - its `play_games` is watched here
 
     dice = b"import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"
     await upload_file(strategies, GUILD, ALICE, "dice.py", dice, rules="pig-fest")
@@ -160,15 +160,13 @@ async def test_a_random_strategy_plays_its_recorded_tables_and_the_seed_replays_
     stored = await strategies.show(GUILD, "dice")
     played: list[bytes] = []  # the random entry's choices at every score, game by game
 
-    def watched(*seats, **options):
-        for seat in seats:
-            choices = bytes(seat(score, opponent) for score in range(100) for opponent in range(100))
-            if choices != bytes([5]) * 10_000:
-                played.append(choices)
-        return winner(*seats, **options)
+    def watched(rules, tables, seats, *args, **options):  # the games' tables, game by game
+        for row in seats.tolist():
+            played.extend(tables[t].tobytes() for t in row if tables[t].tobytes() != bytes([5]) * 10_000)
+        return play_games(rules, tables, seats, *args, **options)
 
-    winner = tournament.winner
-    monkeypatch.setattr(tournament, "winner", watched)
+    play_games = tournament.play_games
+    monkeypatch.setattr(tournament, "play_games", watched)
     result = await run_tournament(tournaments, GUILD, CAROL, "pig-fest", "sampled")
     assert played == [table.tobytes() for table in stored.tables]  # game g played table g
     again = tournament_sampled(

@@ -67,16 +67,19 @@ def test_a_random_entry_plays_a_fresh_recorded_table_in_each_game_of_a_match(
 ) -> None:
     """Seed 001 takes strategies that answer at random: game g of each of their matches plays their
     recorded table g, the tie-break rates their first table, and a seed replays it all."""
-    from hogengine.solver import tournament  # noqa: PLC0415 - its `winner` is watched here
+    from hogengine.solver import tournament  # noqa: PLC0415 - its `play_games` is watched here
 
     played: list[int] = []
 
-    def watched(*seats, **options):  # which recorded table (always 1 .. 9) the random entry played
-        played.extend(choice for choice in (seat(0, 0) for seat in seats) if choice != 10)
-        return winner(*seats, **options)
+    def watched(rules, tables, seats, *args, **options):  # the games' tables, pair by pair, game by game
+        if not played:  # which recorded table (always 1 .. 9) the random entry played, in each game
+            played.extend(
+                choice for row in seats.tolist() for t in row if (choice := int(tables[t][0, 0])) != 10
+            )
+        return play_games(rules, tables, seats, *args, **options)
 
-    winner = tournament.winner
-    monkeypatch.setattr(tournament, "winner", watched)
+    play_games = tournament.play_games
+    monkeypatch.setattr(tournament, "play_games", watched)
     rules = "pig-fest"
     recorded = [table_from_function(always_roll(n), rules) for n in range(1, 10)]
     tens = table_from_function(always_roll(10), rules)

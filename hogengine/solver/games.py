@@ -1,0 +1,84 @@
+"""Many live games at once, for the sampled contest format: each round is one call of the rule set's own
+vectorised `step` over every game still going, and each roll is drawn from the exact distribution of its
+dice (`dice.outcomes`: Pig Out or not, and the points), which is what rolling them one by one gives."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from hogengine.dice import outcomes
+from hogengine.numeric import BoolArray, Flag, IntArray
+from hogengine.rules import RuleSet
+from hogengine.rules.base import game_over
+from hogengine.strategies import SIZE, BadStrategy, Table, legal_cells
+
+
+def _column(value: Flag, count: int) -> npt.NDArray[Any]:
+    """A rule's result (scalar or array) as one value per game."""
+    return np.broadcast_to(np.asarray(value), (count,))
+
+
+def _roll(
+    rules: RuleSet, count: IntArray, sides: IntArray, rng: np.random.Generator
+) -> tuple[BoolArray, IntArray]:
+    """Pig Out and the points of each game's dice, drawn from their exact distribution."""
+    draw = rng.random(len(count))
+    pig_out = np.zeros(len(count), dtype=np.bool_)
+    rolled = np.zeros(len(count), dtype=np.int64)
+    kind = count * 1000 + sides
+    for code in np.unique(kind).tolist():
+        chosen = kind == code
+        dice = outcomes(rules, code // 1000, code % 1000)
+        found = np.searchsorted(np.cumsum(dice.prob), draw[chosen], side="right")
+        found = np.minimum(found, len(dice.prob) - 1)  # a draw above the rounded total
+        pig_out[chosen], rolled[chosen] = dice.pig_out[found], dice.rolled[found]
+    return pig_out, rolled
+
+
+def play_games(
+    rules: RuleSet,
+    tables: Sequence[Table],
+    seats: IntArray,
+    goal: int,
+    rng: np.random.Generator,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> IntArray:
+    """Per game, the seat that won (0 or 1, as the course's `winner`: the higher final score); `seats`
+    [game] holds the tables (numbers into `tables`) of seat 0, who moves first, and seat 1; `progress`
+    hears how many games have ended."""
+    if any(np.shape(table) != (SIZE, SIZE) or not legal_cells(table, rules).all() for table in tables):
+        raise BadStrategy(f"Every entry must be a {SIZE}x{SIZE} table of legal choices under {rules.id}.")
+    games = len(seats)
+    if not games:
+        return np.zeros(0, dtype=np.int64)
+    stacked = np.stack(tables)
+    winner = np.zeros(games, dtype=np.int64)
+    live = np.arange(games)
+    who = np.zeros(games, dtype=np.int64)
+    start = rules.start_position(0, 0)
+    position = start.with_values(np.full(games, value, dtype=np.int64) for value in start.values())
+    while len(live):
+        count = len(live)
+        choice = stacked[seats[live, who], position.mover, position.opponent].astype(np.int64)
+        dice, sides = rules.dice(position, choice)
+        pig_out, rolled = _roll(rules, _column(dice, count), _column(sides, count), rng)
+        step = rules.step(position, choice, pig_out, rolled, goal)
+        after = step.position.with_values(_column(value, count) for value in step.position.values())
+        extra = _column(step.extra, count).astype(np.bool_)
+        over = _column(game_over(after, goal), count).astype(np.bool_)
+        first = np.where(who == 0, after.mover, after.opponent)
+        second = np.where(who == 0, after.opponent, after.mover)
+        winner[live[over]] = np.where(first > second, 0, 1)[over]
+        flipped = after.flipped().values()
+        following = after.with_values(
+            np.where(extra, mine, theirs) for mine, theirs in zip(after.values(), flipped, strict=True)
+        )
+        going = ~over
+        live, who = live[going], np.where(extra, who, 1 - who)[going]
+        position = following.with_values(np.asarray(value)[going] for value in following.values())
+        if progress:
+            progress(games - len(live))
+    return winner
