@@ -1,6 +1,7 @@
 """Builders the tests share: people, a hand-moved clock, counted dice seeds, tournament entries, and the
 steps the bot takes around an upload or a tournament. Fixtures live in the conftests; these are imported."""
 
+import asyncio
 import hashlib
 import itertools
 import os
@@ -8,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +25,9 @@ from bot.services.strategies.service import StrategyService, UploadLimits
 from bot.services.tournaments.progress import Progress
 from bot.services.tournaments.service import TournamentService
 from hogengine.game import State
+from hogengine.rules import RuleSet
+from hogengine.sandbox import Verdict
+from hogengine.sandbox.entry import check_entry
 from hogengine.strategies import Table, always_roll, course_table, table_from_function
 
 ALICE = Player(1001, "alice")
@@ -116,3 +121,25 @@ class Served:
         self.process.send_signal(signal.SIGINT)
         _, stderr = self.process.communicate(timeout=30)
         return self.process.returncode, stderr
+
+
+GATE_WAIT = 30.0  # seconds before a held gate fails the test rather than hang it
+
+
+class Gate:
+    """Holds every sandbox run in its worker thread until opened, so a test sees what the event loop does
+    meanwhile; a run on the loop itself would block it until the wait gives up and fails."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+
+    def run(self, source: bytes, rules: RuleSet, time_limit: float) -> Verdict:
+        self.entered.set()
+        if not self.opened.wait(GATE_WAIT):
+            raise AssertionError("the sandbox was held and never let go")
+        return check_entry(source, rules, time_limit)
+
+    async def reached(self) -> None:
+        """Until a run has entered the sandbox (waited for in a thread of its own, not on the loop)."""
+        assert await asyncio.to_thread(self.entered.wait, GATE_WAIT), "nothing reached the sandbox"

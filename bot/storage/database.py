@@ -45,6 +45,11 @@ class Connection(Reader, Protocol):
         """Insert one row into a table whose `id` the database assigns; the new id."""
         ...
 
+    async def lock(self, key: int) -> None:
+        """Wait until no other process's transaction holds `key`, then hold it until this one ends (a
+        check-then-write that must not interleave with another process's)."""
+        ...
+
 
 Work = Callable[[Connection], Awaitable[T]]
 

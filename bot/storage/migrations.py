@@ -28,12 +28,7 @@ MIGRATIONS_DIR = Path(str(files("bot") / "migrations"))
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(?:\.(sqlite|postgresql))?\.sql$")
 SCHEMA_FILE = "schema.sql"  # the current schema, for reading (see schema.py): never applied
 DIALECTS: tuple[Dialect, ...] = get_args(Dialect)
-MIGRATION_LOCK = 0x686F67  # the PostgreSQL advisory lock key of migrations ("hog")
-# What a migration's transaction runs first, by dialect (on SQLite, BEGIN IMMEDIATE already holds the lock).
-_PREAMBLE: dict[Dialect, str] = {
-    "sqlite": "PRAGMA defer_foreign_keys = ON",  # foreign keys are checked when the transaction commits
-    "postgresql": f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})",  # released when it ends
-}
+MIGRATIONS_LOCK = 0x686F67  # the lock key migrations take ("hog")
 
 
 class MigrationError(Exception):
@@ -104,8 +99,10 @@ async def applied_versions(db: Database) -> list[int]:
 
 
 async def _locked(dialect: Dialect, conn: Connection) -> None:
-    """Take the migration lock for this transaction (and defer SQLite's foreign keys to its commit)."""
-    await conn.execute(_PREAMBLE[dialect])
+    """Take the migrations' lock for this transaction (and defer SQLite's foreign keys to its commit)."""
+    await conn.lock(MIGRATIONS_LOCK)
+    if dialect == "sqlite":
+        await conn.execute("PRAGMA defer_foreign_keys = ON")
 
 
 async def _bootstrap(dialect: Dialect, conn: Connection) -> None:

@@ -84,6 +84,9 @@ class PostgresConnection(_Fetching):
     async def insert(self, table: str, values: Mapping[str, Any]) -> None:
         await self.execute(insertion(table, values), list(values.values()))
 
+    async def lock(self, key: int) -> None:
+        await self.execute("SELECT pg_advisory_xact_lock(?)", (key,))
+
     async def insert_id(self, table: str, values: Mapping[str, Any]) -> int:
         row = await self.fetch_one(f"{insertion(table, values)} RETURNING id", list(values.values()))
         if row is None:

@@ -69,6 +69,9 @@ class SqliteConnection(_Fetching):
     async def insert(self, table: str, values: Mapping[str, Any]) -> None:
         await self.insert_id(table, values)
 
+    async def lock(self, key: int) -> None:
+        """Nothing to do: SQLite runs one write transaction at a time (BEGIN IMMEDIATE), whatever the key."""
+
     async def insert_id(self, table: str, values: Mapping[str, Any]) -> int:
         async with self._conn.execute(insertion(table, values), list(values.values())) as cursor:
             if cursor.lastrowid is None:

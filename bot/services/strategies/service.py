@@ -22,6 +22,7 @@ from bot.domain.errors import (
     NotTheirStrategy,
     NotUtf8,
     NotYourStrategy,
+    PreviousUploadPending,
     StrategyNotFound,
     StrategyRefused,
     TooManyStrategies,
@@ -33,6 +34,7 @@ from bot.domain.errors import (
 from bot.domain.matches import Player
 from bot.domain.strategies import Matchup, StoredStrategy, Ticket, Upload
 from bot.services.clock import Clock
+from bot.services.leases import Lease, Leases
 from bot.services.solver import Solver
 from bot.services.strategies.cooldowns import Cooldowns
 from bot.services.strategies.figures import compute_figures, current
@@ -40,6 +42,7 @@ from bot.storage import Connection, Database
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage.database import NEW
+from bot.storage.leases import LeaseKind
 from bot.storage.strategies import table_bytes
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
@@ -143,8 +146,10 @@ class StrategyService:
         self._db = db
         self._clock = clock
         self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix="hog-upload")
-        self._rations = Cooldowns(self.limits.cooldown_seconds, clock)
-        self._busy = 0
+        self._rations = Cooldowns(db, self.limits.cooldown_seconds, clock)
+        self._leases = Leases(db, clock)
+        # An upload being checked: one per person at a time, `waiting` in all (across every bot process).
+        self._upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending, self.limits.waiting, UploadsBusy)
 
     def close(self) -> None:
         """Stop the pool (running checks finish first)."""
@@ -177,8 +182,8 @@ class StrategyService:
             raise NameTaken(current.name, current.owner.name)
         mine = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, owner.id)
         self._check_room([strategy.name for strategy in mine], chosen, ruleset.id)
-        self._rations.check(owner.id)
-        self._check_queue()
+        await self._rations.check(owner.id)
+        await self._leases.check(self._upload, owner.id)
         return Ticket(guild_id, owner, filename, kind, chosen, name is not None, ruleset.id)
 
     async def evaluate(self, ticket: Ticket, data: bytes) -> Upload:
@@ -192,15 +197,11 @@ class StrategyService:
         """
         check_upload(ticket.filename, len(data))
         ruleset = get_rules(ticket.rules)
-        with self._rations.checking(ticket.owner.id):
-            self._check_queue()
-            self._busy += 1
-            try:
-                checked = await self._run(ticket, data, ruleset)
-                table_hash = _sha256(table_bytes(checked.table))
-                figures = await self._figures(ruleset.id, checked.table, table_hash)
-            finally:
-                self._busy -= 1
+        await self._rations.check(ticket.owner.id)
+        async with self._leases.held(self._upload, ticket.owner.id):
+            checked = await self._run(ticket, data, ruleset)
+            table_hash = _sha256(table_bytes(checked.table))
+            figures = await self._figures(ruleset.id, checked.table, table_hash)
         team = checked.team_name
         strategy = StoredStrategy(
             id=NEW,
@@ -238,18 +239,14 @@ class StrategyService:
             return
         raise TooManyStrategies(rules, names)
 
-    def _check_queue(self) -> None:
-        if self._busy >= self.limits.waiting:
-            raise UploadsBusy
-
     async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> _Checked:
         """What checking the upload found, rationing the owner by what the check cost."""
         try:
             checked = await self._evaluate(ticket.kind, data, ruleset)
         except StrategyRefused as refused:
-            self._rations.refused(ticket.owner.id, refused.kind, refused.cpu_seconds)
+            await self._rations.refused(ticket.owner, refused.kind, refused.cpu_seconds)
             raise
-        self._rations.charge(ticket.owner.id)
+        await self._rations.charge(ticket.owner)
         return checked
 
     async def _evaluate(self, kind: str, data: bytes, ruleset: RuleSet) -> _Checked:

@@ -19,6 +19,7 @@ from bot.domain.matches import Player
 from bot.domain.strategies import StoredStrategy
 from bot.domain.tournaments import Standing, Tournament
 from bot.services.clock import Clock
+from bot.services.leases import Lease, Leases
 from bot.services.privacy import DELETED_STRATEGY
 from bot.services.tournaments.progress import Progress, Relay
 from bot.storage import Connection, Database
@@ -26,12 +27,14 @@ from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage import tournaments as tournament_table
 from bot.storage.database import NEW
+from bot.storage.leases import LeaseKind
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Row as Result
 from hogengine.solver import Standings, tournament_exact, tournament_sampled
 
 FORMATS = ("exact", "sampled")
+TOURNAMENT = Lease(LeaseKind.TOURNAMENT, TournamentRunning)  # one at a time per server, across processes
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ class TournamentService:
         self._clock = clock
         self._seeds = seeds or random.Random()
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-tournament")
-        self._running: set[int] = set()
+        self._leases = Leases(db, clock)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
@@ -99,10 +102,7 @@ class TournamentService:
         if fmt not in FORMATS:
             raise UnknownFormat(fmt, FORMATS)
         ruleset = get_rules(rules)
-        if guild_id in self._running:
-            raise TournamentRunning
-        self._running.add(guild_id)
-        try:
+        async with self._leases.held(TOURNAMENT, guild_id):
             found = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, with_table=True)
             strategies = sorted(found, key=lambda strategy: strategy.name)
             if len(strategies) < 2:
@@ -110,8 +110,6 @@ class TournamentService:
             seed = None if fmt == "exact" else f"{self._seeds.getrandbits(64):016x}"
             entrants = {strategy.name: strategy for strategy in strategies}
             yield Draw(guild_id, ruleset.id, fmt, goal, seed, entrants)
-        finally:
-            self._running.discard(guild_id)
 
     async def play(self, draw: Draw, started_by: Player, progress: Progress | None = None) -> Tournament:
         """Every drawn strategy plays every other; the stored result (also when an entrant was deleted or

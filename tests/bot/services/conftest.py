@@ -2,7 +2,7 @@
 file in tmp_path, a database of the session's real PostgreSQL server), with a clock the test moves by
 hand and dice seeds from a counter (every run rolls the same games)."""
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TournamentService
 from bot.storage import Database
 from hogengine.game import State
-from tests.helpers import CHANNEL, GUILD, Choose, Duel, FakeClock, PlayOut, counted_seeds
+from tests.helpers import CHANNEL, GUILD, Choose, Duel, FakeClock, Gate, PlayOut, counted_seeds
 
 
 @pytest.fixture
@@ -110,3 +110,12 @@ def duel(service: GameService, play_out: PlayOut, clock: FakeClock) -> Duel:
         return await play_out(match, choose)
 
     return run
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    """Every upload's sandbox run held until the test opens the gate."""
+    held = Gate()
+    monkeypatch.setattr("bot.services.strategies.service.check_entry", held.run)
+    yield held
+    held.opened.set()

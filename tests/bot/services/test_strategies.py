@@ -3,8 +3,6 @@ figures, rationed by a cooldown, replaced with history, deleted by their owner o
 
 import asyncio
 import json
-import threading
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -29,9 +27,7 @@ from bot.services.tournaments.service import TournamentService
 from bot.storage import Database
 from bot.storage.strategies import table_bytes
 from hogengine.errors import UnknownRules
-from hogengine.rules import RuleSet
-from hogengine.sandbox import SandboxUnavailable, Verdict, evaluate_strategy
-from hogengine.sandbox.entry import check_entry
+from hogengine.sandbox import SandboxUnavailable, evaluate_strategy
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.helpers import (
@@ -42,6 +38,7 @@ from tests.helpers import (
     GUILD,
     ROLL_4,
     FakeClock,
+    Gate,
     PlayOut,
     run_tournament,
     upload_file,
@@ -355,36 +352,6 @@ def test_names(name: str | None, filename: str, made: str) -> None:
 def test_bad_names_are_refused() -> None:
     with pytest.raises(UploadRefused):
         strategy_name("<@everyone>", "x.py")
-
-
-WAIT = 30.0  # seconds before a held gate fails the test rather than hang it
-
-
-class Gate:
-    """Holds every sandbox run in its worker thread until opened, so a test sees what the event loop does
-    meanwhile; a run on the loop itself would block it until the wait gives up and fails."""
-
-    def __init__(self) -> None:
-        self.entered = threading.Event()
-        self.opened = threading.Event()
-
-    def run(self, source: bytes, rules: RuleSet, time_limit: float) -> Verdict:
-        self.entered.set()
-        if not self.opened.wait(WAIT):
-            raise AssertionError("the sandbox was held and never let go")
-        return check_entry(source, rules, time_limit)
-
-    async def reached(self) -> None:
-        """Until a run has entered the sandbox (waited for in a thread of its own, not on the loop)."""
-        assert await asyncio.to_thread(self.entered.wait, WAIT), "nothing reached the sandbox"
-
-
-@pytest.fixture
-def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-    held = Gate()
-    monkeypatch.setattr("bot.services.strategies.service.check_entry", held.run)
-    yield held
-    held.opened.set()
 
 
 async def test_the_event_loop_serves_others_while_the_sandbox_runs(

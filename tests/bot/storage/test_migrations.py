@@ -241,7 +241,7 @@ async def test_0007_gives_strategies_stored_before_no_team_name(db: Database, tm
         await conn.execute(insert, (bytes([4]) * 10_000,))
 
     await db.write(fill)
-    assert await migrate(db) == [7]
+    assert await migrate(db, up_to(tmp_path / "with_0007", 7)) == [7]
     stored = await get_strategy(db, 1, with_table=True)
     assert stored is not None and (stored.name, stored.team_name, stored.tables) == ("mine", None, ())
     assert stored.table is not None and stored.table.tolist() == [[4] * 100] * 100

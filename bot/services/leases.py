@@ -1,0 +1,80 @@
+"""Leases on work every bot process must see: taken or refused at once, renewed while the work runs (so a
+live holder never loses one), released after it; a process that dies lets its leases expire."""
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
+
+from bot.domain.errors import ServiceError
+from bot.services.clock import Clock
+from bot.storage import Database
+from bot.storage import leases as lease_table
+from bot.storage.leases import LeaseKind
+
+LEASE_SECONDS = 60.0  # how long a dead process's lease blocks its work
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A kind of lease and its refusals: `taken` when its holder holds one already, `full` when `limit` of
+    this kind are held."""
+
+    kind: LeaseKind
+    taken: type[ServiceError]
+    limit: int | None = None
+    full: type[ServiceError] | None = None
+
+
+class Leases:
+    """Leases of one process on the shared database."""
+
+    def __init__(self, db: Database, clock: Clock, seconds: float = LEASE_SECONDS) -> None:
+        self._db = db
+        self._clock = clock
+        self._seconds = seconds
+        # SQLite runs a batch's writes side by side: one taking at a time keeps its count and insert together.
+        self._taking = asyncio.Lock()
+
+    async def check(self, lease: Lease, holder_id: int) -> None:
+        """Raise what `held` would raise now, without taking anything (to refuse before work starts)."""
+        mine, count = await lease_table.held(self._db, lease.kind, holder_id, self._clock())
+        if mine:
+            raise lease.taken
+        if lease.full is not None and lease.limit is not None and count >= lease.limit:
+            raise lease.full
+
+    @asynccontextmanager
+    async def held(self, lease: Lease, holder_id: int) -> AsyncIterator[None]:
+        """Hold `holder_id`'s lease while the block runs, or raise the lease's refusal."""
+        async with self._taking:
+            now = self._clock()
+            outcome = await self._db.write(
+                lambda conn: lease_table.take(
+                    conn, lease.kind, holder_id, now + self._seconds, now=now, limit=lease.limit
+                )
+            )
+        if outcome is None and lease.full is not None:
+            raise lease.full
+        if not outcome:
+            raise lease.taken
+        renewing = asyncio.create_task(self._renew(lease.kind, holder_id), name=f"hog-lease-{holder_id}")
+        try:
+            yield
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+            await self._db.write(lambda conn: lease_table.release(conn, lease.kind, holder_id))
+
+    async def _renew(self, kind: LeaseKind, holder_id: int) -> None:
+        while True:
+            await asyncio.sleep(self._seconds / 3)
+            await self._db.write(
+                partial(lease_table.renew, kind=kind, holder_id=holder_id, until=self._until())
+            )
+
+    def _until(self) -> float:
+        return self._clock() + self._seconds

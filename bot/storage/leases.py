@@ -1,0 +1,50 @@
+"""Repository of leases: work one bot process holds for a while that every process must see (an upload
+being checked, a server's tournament), each ending with its work or at its expiry."""
+
+from enum import StrEnum
+
+from bot.storage.database import Connection, Reader
+
+LEASES_LOCK = 0x6C65617365  # the lock key of taking a lease ("lease"): a count and an insert, together
+
+
+class LeaseKind(StrEnum):
+    UPLOAD = "upload"  # held by the uploader's id
+    TOURNAMENT = "tournament"  # held by the server's id
+
+
+async def take(
+    conn: Connection, kind: LeaseKind, holder_id: int, until: float, *, now: float, limit: int | None
+) -> bool | None:
+    """Take the lease until `until`: True if taken, False if its holder holds it already, None if `limit`
+    leases of this kind are held (leases past their expiry are dropped first)."""
+    await conn.lock(LEASES_LOCK)
+    await conn.execute("DELETE FROM leases WHERE kind = ? AND expires_at <= ?", (kind.value, now))
+    if limit is not None:
+        held = await conn.fetch_one("SELECT COUNT(*) AS n FROM leases WHERE kind = ?", (kind.value,))
+        if held is not None and held["n"] >= limit:
+            return None
+    taken = await conn.execute(
+        "INSERT INTO leases (kind, holder_id, expires_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (kind, holder_id) DO NOTHING",
+        (kind.value, holder_id, until),
+    )
+    return taken == 1
+
+
+async def held(db: Reader, kind: LeaseKind, holder_id: int, now: float) -> tuple[bool, int]:
+    """Whether `holder_id` holds its lease, and how many leases of this kind are held (live ones)."""
+    rows = await db.fetch_all(
+        "SELECT holder_id FROM leases WHERE kind = ? AND expires_at > ?", (kind.value, now)
+    )
+    return any(row["holder_id"] == holder_id for row in rows), len(rows)
+
+
+async def renew(conn: Connection, kind: LeaseKind, holder_id: int, until: float) -> None:
+    await conn.execute(
+        "UPDATE leases SET expires_at = ? WHERE kind = ? AND holder_id = ?", (until, kind.value, holder_id)
+    )
+
+
+async def release(conn: Connection, kind: LeaseKind, holder_id: int) -> None:
+    await conn.execute("DELETE FROM leases WHERE kind = ? AND holder_id = ?", (kind.value, holder_id))

@@ -1,0 +1,113 @@
+"""What every bot process must see of the others, on each backend: an upload being checked (one per person,
+`waiting` in all), each person's cooldown, and a server's running tournament; and a lease outliving a dead
+process only until it expires, while a live holder keeps renewing its own."""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.config import Settings
+from bot.domain.errors import OnCooldown, PreviousUploadPending, TournamentRunning, UploadsBusy
+from bot.services.leases import Lease, Leases
+from bot.services.strategies.service import StrategyService
+from bot.services.tournaments.service import TournamentService
+from bot.storage import Database, open_migrated
+from bot.storage import leases as lease_table
+from bot.storage.leases import LeaseKind
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    GUILD,
+    ROLL_4,
+    FakeClock,
+    Gate,
+    upload_file,
+    upload_limits,
+)
+
+
+@pytest.fixture
+async def elsewhere(settings: Settings) -> AsyncIterator[Database]:
+    """The same database as another bot process opens it: connections of its own."""
+    database = await open_migrated(settings.database_path, settings.database_url)
+    yield database
+    await database.close()
+
+
+async def test_uploads_are_rationed_across_processes(
+    db: Database, elsewhere: Database, clock: FakeClock, gate: Gate
+) -> None:
+    here = StrategyService(db, clock, upload_limits(workers=2, waiting=2))
+    there = StrategyService(elsewhere, clock, upload_limits(workers=2, waiting=2))
+    try:
+        first = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
+        await gate.reached()
+        with pytest.raises(PreviousUploadPending):  # Alice's upload is being checked by the other process
+            await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
+        gate.entered.clear()
+        second = asyncio.create_task(upload_file(there, GUILD, BOB, "six.py", ROLL_4))
+        await gate.reached()
+        with pytest.raises(UploadsBusy):  # two are checked, one in each process: the queue is full
+            await upload_file(here, GUILD, CAROL, "seven.py", ROLL_4)
+        gate.opened.set()
+        assert [(await first).strategy.name, (await second).strategy.name] == ["four", "six"]
+        with pytest.raises(OnCooldown):  # Alice's cooldown started in the other process
+            await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
+        clock.advance(here.limits.cooldown_seconds)
+        assert (await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)).strategy.name == "five"
+    finally:
+        gate.opened.set()
+        here.close()
+        there.close()
+
+
+async def test_one_tournament_per_server_across_processes(
+    db: Database, elsewhere: Database, clock: FakeClock
+) -> None:
+    here, there = TournamentService(db, clock), TournamentService(elsewhere, clock)
+    uploads = StrategyService(db, clock, upload_limits())
+    for name, always in (("fours", 4), ("sixes", 6)):
+        source = f"def final_strategy(score, opponent_score):\n    return {always}\n".encode()
+        await upload_file(uploads, GUILD, ALICE, f"{name}.py", source)
+        clock.advance(3600)
+    uploads.close()
+    try:
+        async with here.reserve(GUILD):
+            with pytest.raises(TournamentRunning):
+                async with there.reserve(GUILD):
+                    pass
+        async with there.reserve(GUILD) as draw:  # over here: the server may hold another
+            assert len(draw.entrants) == 2
+    finally:
+        here.close()
+        there.close()
+
+
+async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, clock: FakeClock) -> None:
+    """A process killed while checking an upload leaves its lease behind: it blocks only until it expires."""
+    now = clock()
+    await elsewhere.write(
+        lambda conn: lease_table.take(conn, LeaseKind.UPLOAD, ALICE.id, now + 60, now=now, limit=None)
+    )
+    upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending)
+    leases = Leases(db, clock, seconds=60)
+    with pytest.raises(PreviousUploadPending):
+        await leases.check(upload, ALICE.id)
+    clock.advance(60)
+    async with leases.held(upload, ALICE.id):
+        pass
+
+
+async def test_a_live_holder_keeps_its_lease_past_the_lease_period(db: Database, elsewhere: Database) -> None:
+    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
+    holder, other = Leases(db, time.time, seconds=0.3), Leases(elsewhere, time.time, seconds=0.3)
+    async with holder.held(tournament, GUILD):
+        await asyncio.sleep(0.8)  # more than twice the period: renewed meanwhile
+        with pytest.raises(TournamentRunning):
+            async with other.held(tournament, GUILD):
+                pass
+    async with other.held(tournament, GUILD):  # released at the end of the block
+        pass
