@@ -1,6 +1,8 @@
 """An optional on-disk cache of solver results, keyed by rule set, goal and the code that made them."""
 
 import hashlib
+import os
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -42,9 +44,16 @@ def load(directory: Path, rules: RuleSet, goal: int, kind: str) -> dict[str, npt
 
 
 def save(directory: Path, rules: RuleSet, goal: int, kind: str, **arrays: npt.NDArray[Any]) -> None:
-    """Store arrays for this result, atomically (a half-written file is never read)."""
+    """Store arrays for this result, atomically: each writer (processes sharing the folder may solve at
+    once) writes a file of its own and renames it into place whole, so a half-written file is never read."""
     directory.mkdir(parents=True, exist_ok=True)
     final = _path(directory, rules, goal, kind)
-    partial = final.with_suffix(".partial.npz")
-    np.savez(partial, allow_pickle=False, **arrays)
-    partial.replace(final)
+    handle, name = tempfile.mkstemp(dir=directory, prefix=final.stem, suffix=".partial")
+    partial = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.savez(file, allow_pickle=False, **arrays)
+        partial.replace(final)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise

@@ -1,11 +1,15 @@
-"""Solutions kept on disk are read back without solving or building a model, and damaged ones are redone."""
+"""Solutions kept on disk are read back without solving or building a model, damaged ones are redone, and
+writers sharing the folder never leave a broken file."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hogengine.solver import optimal, solve
+from hogengine.rules import get_rules
+from hogengine.solver import cache, optimal, solve
 from hogengine.solver.model import _BUILT
 
 
@@ -49,3 +53,32 @@ def test_one_caller_cannot_change_the_solution_every_caller_shares(where: str | 
         with pytest.raises(ValueError, match="read-only"):
             array[0, 0, 0] = 0
     assert solve("swine-align", 12, None if where is None else tmp_path) is solution
+
+
+WRITE_MANY = """
+import sys
+from pathlib import Path
+import numpy as np
+from hogengine.rules import get_rules
+from hogengine.solver import cache
+folder, mark = Path(sys.argv[1]), int(sys.argv[2])
+for _ in range(15):
+    cache.save(folder, get_rules("pork-chop"), 100, "solution", values=np.full(1_000_000, mark))
+"""
+
+
+def test_processes_sharing_the_folder_never_leave_a_broken_file(tmp_path: Path) -> None:
+    """Bot processes sharing one cache volume may store the same solution at once: whatever is read is
+    some writer's whole file, and no partial file is left behind."""
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITE_MANY, str(tmp_path), str(mark)]) for mark in range(1, 5)
+    ]
+    seen: set[int] = set()
+    while any(writer.poll() is None for writer in writers):
+        stored = cache.load(tmp_path, get_rules("pork-chop"), 100, "solution")
+        if stored is not None:
+            values = stored["values"]
+            assert len(values) == 1_000_000 and len(set(values[[0, -1]].tolist())) == 1
+            seen.add(int(values[0]))
+    assert [writer.wait() for writer in writers] == [0] * 4
+    assert seen <= {1, 2, 3, 4} and [path.suffix for path in tmp_path.iterdir()] == [".npz"]
