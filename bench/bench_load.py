@@ -1,4 +1,5 @@
-"""Load benchmark of the game service on a real SQLite file: 200 concurrent games played to the end.
+"""Load benchmark of the game service: 200 concurrent games played to the end, on a real SQLite file and,
+with `--database postgresql`, on a real PostgreSQL server by one and by two service processes.
 
 Half the games are against the house bot, half between two people; clicks are random, with double
 clicks and stale clicks (a person pressing a button of the previous turn) mixed in. Latencies are
@@ -8,23 +9,29 @@ which are much faster. Two phases:
   paced      clients think between presses, offering a fixed rate (latency under a realistic load).
 Afterwards every match is checked: turn numbers contiguous, no press lost or counted twice, and the
 stored state equal to the replay of the stored turns. References measured in the same run: the raw
-engine (dice + `resolve`) and a bare aiosqlite loop of the same write transaction shape.
+engine (dice + `resolve`), and a bare aiosqlite (or asyncpg) loop of the same write transaction shape.
+PostgreSQL is the test suite's throwaway server (tests/postgres_server.py: initdb and pg_ctl, durable
+settings) unless `--database-url` names one; with two processes each plays half the games in channels of
+its own, as two shard processes would.
 
-    python bench/bench_load.py [--games 200] [--seconds 5] [--rate 1000]
+    python bench/bench_load.py [--games 200] [--seconds 5] [--rate 1000] [--database postgresql]
 """
 
 import argparse
 import asyncio
+import json
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 
 from bot.config import Settings
 from bot.services import GameService, Match, MatchStatus, Played, Player, Services, StaleAction
@@ -34,7 +41,7 @@ from hogengine.rules import RULE_SETS
 
 RULES = [rules.id for rules in RULE_SETS]
 TARGET_RATE = 1_000
-TARGET_P99_MS = 25.0
+TARGET_P99_MS = {"sqlite": 25.0, "postgresql": 50.0}
 DOUBLE_CLICK = 0.10
 STALE_CLICK = 0.05
 
@@ -121,11 +128,11 @@ async def client(service: GameService, tally: Tally, match: Match, think: float,
     return played
 
 
-async def start_games(service: GameService, count: int) -> list[Match]:
+async def start_games(service: GameService, count: int, first_channel: int) -> list[Match]:
     """`count` games in channels of their own: odd ones against the bot, even ones between two people."""
     matches = []
     for index in range(count):
-        channel = 1 + index
+        channel = first_channel + index
         alice, bob = Player(2 * channel, f"p{2 * channel}"), Player(2 * channel + 1, f"p{2 * channel + 1}")
         rules = RULES[index % len(RULES)]
         if index % 2:
@@ -160,40 +167,82 @@ async def verify(service: GameService, matches: list[Match], tally: Tally) -> in
 
 
 @dataclass(frozen=True)
-class Result:
-    """Turns per second, and the latency percentiles (ms) of the presses that played a turn."""
+class Run:
+    """One phase as the clients saw it: games, matches and turns played, seconds, turns while every client
+    still started games, and the latency (ms) of each press that played a turn and of each refused one."""
 
-    rate: float
-    p50: float
-    p99: float
+    games: int
+    matches: int
+    turns: int
+    seconds: float
+    steady: float
+    turn_ms: list[float]
+    refused_ms: list[float]
+
+    @property
+    def rate(self) -> float:
+        return self.turns / self.seconds
+
+    @classmethod
+    def together(cls, runs: list["Run"]) -> "Run":
+        """Runs of processes side by side, as one."""
+        return cls(
+            sum(run.games for run in runs),
+            sum(run.matches for run in runs),
+            sum(run.turns for run in runs),
+            max(run.seconds for run in runs),
+            sum(run.steady for run in runs),
+            [ms for run in runs for ms in run.turn_ms],
+            [ms for run in runs for ms in run.refused_ms],
+        )
 
 
 def percentile(values: list[float], share: float) -> float:
     return statistics.quantiles(values, n=1000)[int(share * 1000) - 1] if len(values) > 1 else values[0]
 
 
-async def phase(service: GameService, name: str, *, games: int, think: float, seconds: float) -> Result:
+async def phase(service: GameService, *, games: int, think: float, seconds: float, first_channel: int) -> Run:
     """`games` concurrent clients, each playing matches back to back for `seconds`, then checked."""
-    first = await start_games(service, games)
+    first = await start_games(service, games, first_channel)
     tally = Tally()
     start = time.perf_counter()
     runs = await asyncio.gather(*(client(service, tally, m, think, start + seconds) for m in first))
     elapsed = time.perf_counter() - start
     matches = [match for run in runs for match in run]
     turns = await verify(service, matches, tally)
-    ms = [latency * 1000 for latency in tally.turn_latencies]
-    refused = [latency * 1000 for latency in tally.refused_latencies]
     steady = sum(1 for at in tally.finished_at if at <= start + seconds) / seconds
-    result = Result(turns / elapsed, percentile(ms, 0.5), percentile(ms, 0.99))
+    turn_ms = [latency * 1000 for latency in tally.turn_latencies]
+    return Run(
+        games, len(matches), turns, elapsed, steady, turn_ms, [x * 1000 for x in tally.refused_latencies]
+    )
+
+
+def report(name: str, run: Run) -> None:
+    ms, refused = run.turn_ms, run.refused_ms
     print(
-        f"{name:>9}: {games} concurrent games ({len(matches)} played to the end), {turns} turns in"
-        f" {elapsed:.2f} s = {result.rate:,.0f} turns/s ({steady:,.0f}/s while all {games} ran);"
-        f" all verified\n{'':>11}presses that played a turn: {len(ms)}, latency p50 {result.p50:.2f} ms,"
-        f" p99 {result.p99:.2f} ms, max {max(ms):.1f} ms\n{'':>11}refused presses (stale, double,"
-        f" nothing to do): {len(refused)}, latency p50 {percentile(refused, 0.5):.2f} ms,"
+        f"{name:>9}: {run.games} concurrent games ({run.matches} played to the end), {run.turns} turns in"
+        f" {run.seconds:.2f} s = {run.rate:,.0f} turns/s ({run.steady:,.0f}/s while all {run.games} ran);"
+        f" all verified\n{'':>11}presses that played a turn: {len(ms)}, latency p50 {percentile(ms, 0.5):.2f}"
+        f" ms, p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.1f} ms\n{'':>11}refused presses (stale,"
+        f" double, nothing to do): {len(refused)}, latency p50 {percentile(refused, 0.5):.2f} ms,"
         f" p99 {percentile(refused, 0.99):.2f} ms"
     )
-    return result
+
+
+async def service_phases(
+    settings: Settings, games: int, seconds: float, rate: float, first_channel: int = 1
+) -> tuple[Run, Run]:
+    """The saturated and the paced phase on the services opened by these settings."""
+    services = await Services.open(settings)
+    try:
+        service = services.games
+        saturated = await phase(service, games=games, think=0.0, seconds=seconds, first_channel=first_channel)
+        paced = await phase(
+            service, games=games, think=games / rate, seconds=seconds, first_channel=first_channel
+        )
+    finally:
+        await services.close()
+    return saturated, paced
 
 
 def engine_rate(turns: int = 20_000) -> float:
@@ -229,40 +278,134 @@ async def sqlite_rate(path: Path, turns: int = 5_000) -> float:
         return turns / (time.perf_counter() - start)
 
 
+async def asyncpg_rate(url: str, turns: int = 5_000) -> float:
+    """Reference: a bare asyncpg loop, one transaction per turn of the service's write shape (UPDATE,
+    INSERT, COMMIT), on the database the service uses."""
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE bare_m (id INTEGER PRIMARY KEY, turn INTEGER NOT NULL)")
+        await conn.execute("CREATE TABLE bare_t (m INTEGER, turn INTEGER, data TEXT, PRIMARY KEY (m, turn))")
+        await conn.execute("INSERT INTO bare_m VALUES (1, 0)")
+        start = time.perf_counter()
+        for turn in range(turns):
+            async with conn.transaction():
+                await conn.execute("UPDATE bare_m SET turn = turn + 1 WHERE id = 1 AND turn = $1", turn)
+                await conn.execute("INSERT INTO bare_t VALUES (1, $1, '[1, 2, 3]')", turn)
+        return turns / (time.perf_counter() - start)
+    finally:
+        await conn.execute("DROP TABLE bare_m, bare_t")
+        await conn.close()
+
+
+async def sqlite_runs(args: argparse.Namespace) -> tuple[Run, Run, float]:
+    """The service on a SQLite file, and the bare aiosqlite rate measured before and after it."""
+    with tempfile.TemporaryDirectory() as folder:
+        bare_before = await sqlite_rate(Path(folder) / "reference-before.sqlite3")
+        settings = Settings(database_path=Path(folder) / "bench.sqlite3", _env_file=None)  # type: ignore[call-arg]
+        saturated, paced = await service_phases(settings, args.games, args.seconds, args.rate)
+        bare_after = await sqlite_rate(Path(folder) / "reference-after.sqlite3")
+    print(
+        f"bare aiosqlite, a transaction per turn: {bare_before:,.0f} turns/s before, {bare_after:,.0f} after"
+    )
+    return saturated, paced, (bare_before + bare_after) / 2  # both sides: the machine may be shared
+
+
+async def worker_processes(url: str, args: argparse.Namespace, count: int) -> tuple[Run, Run]:
+    """`count` service processes side by side on one database, each with its share of games and load in
+    channels of its own; their runs together."""
+    command = [sys.executable, __file__, "--worker", url, "--seconds", str(args.seconds)]
+    workers = [
+        await asyncio.create_subprocess_exec(
+            *command,
+            "--games",
+            str(args.games // count),
+            "--rate",
+            str(args.rate / count),
+            "--first-channel",
+            str(1 + index * 1_000_000),
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for index in range(count)
+    ]
+    outputs = [await worker.communicate() for worker in workers]
+    if any(worker.returncode for worker in workers):
+        raise SystemExit("a service process failed (see its error above)")
+    phases = [[Run(**run) for run in json.loads(out)] for out, _ in outputs]
+    return Run.together([runs[0] for runs in phases]), Run.together([runs[1] for runs in phases])
+
+
+async def postgresql_runs(args: argparse.Namespace) -> tuple[tuple[Run, Run], tuple[Run, Run], float]:
+    """One service process, then two, on PostgreSQL (a fresh database each), and the bare asyncpg rate."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the source tree, for its tests/
+    from tests.postgres_server import PostgresServer  # noqa: PLC0415 - the test suite's throwaway server
+
+    server = None if args.database_url else PostgresServer(durable=True)
+    if server is not None:
+        server.start()
+    try:
+        url = args.database_url or server.new_database()
+        bare = await asyncpg_rate(url)
+        print(f"bare asyncpg, a transaction per turn: {bare:,.0f} turns/s")
+        settings = Settings(database_url=url, _env_file=None)  # type: ignore[call-arg]
+        one = await service_phases(settings, args.games, args.seconds, args.rate)
+        two = await worker_processes(args.database_url or server.new_database(), args, 2)
+    finally:
+        if server is not None:
+            server.stop()
+    return one, two, bare
+
+
+def verdict(database: str, saturated: Run, paced: Run) -> bool:
+    p99 = percentile(paced.turn_ms, 0.99)
+    met = saturated.rate >= TARGET_RATE and p99 <= TARGET_P99_MS[database]
+    print(
+        f"  targets ({database}, one process): >= {TARGET_RATE:,} turns/s (saturated {saturated.rate:,.0f}),"
+        f" p99 <= {TARGET_P99_MS[database]:.0f} ms for a turn at the offered load (paced {p99:.2f} ms):"
+        f" {'met' if met else 'NOT met'}"
+    )
+    return met
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games")
     parser.add_argument("--seconds", type=float, default=5.0, help="how long each phase starts new games")
     parser.add_argument("--rate", type=float, default=1000.0, help="turns/s offered in the paced phase")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--database-url", help="a PostgreSQL database to use instead of a throwaway server")
+    parser.add_argument("--worker", metavar="URL", help=argparse.SUPPRESS)  # one of several processes
+    parser.add_argument("--first-channel", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    random.seed(61)
-    with tempfile.TemporaryDirectory() as folder:
-        bare_before = await sqlite_rate(Path(folder) / "reference-before.sqlite3")
-        settings = Settings(database_path=Path(folder) / "bench.sqlite3", _env_file=None)  # type: ignore[call-arg]
-        services = await Services.open(settings)
-        service = services.games
-        try:
-            saturated = await phase(service, "saturated", games=args.games, think=0.0, seconds=args.seconds)
-            think = args.games / args.rate
-            paced = await phase(service, "paced", games=args.games, think=think, seconds=args.seconds)
-        finally:
-            await services.close()
-        engine = engine_rate()
-        bare_after = await sqlite_rate(Path(folder) / "reference-after.sqlite3")
-    bare = (bare_before + bare_after) / 2  # measured on both sides of the phases: the machine may be shared
-    print(
-        f"reference: engine alone {engine:,.0f} turns/s; bare aiosqlite, a transaction per turn"
-        f" {bare:,.0f}/s (before {bare_before:,.0f}, after {bare_after:,.0f})"
-    )
+    random.seed(61 + args.first_channel)
+    if args.worker:
+        settings = Settings(database_url=args.worker, _env_file=None)  # type: ignore[call-arg]
+        runs = await service_phases(settings, args.games, args.seconds, args.rate, args.first_channel)
+        print(json.dumps([asdict(run) for run in runs]))
+        return 0
+    saturated, paced, bare = await sqlite_runs(args)
+    report("saturated", saturated)
+    report("paced", paced)
+    engine = engine_rate()
+    print(f"reference: engine alone {engine:,.0f} turns/s")
     ratios = (
         f"service/bare-aiosqlite {saturated.rate / bare:.2f}, service/engine {saturated.rate / engine:.3f}"
     )
     print(f"    ratio: {ratios}")
-    met = saturated.rate >= TARGET_RATE and paced.p99 <= TARGET_P99_MS
-    print(
-        f"  targets: >= {TARGET_RATE:,} turns/s (saturated {saturated.rate:,.0f}), p99 <= {TARGET_P99_MS} ms"
-        f" for a turn at the offered load (paced {paced.p99:.2f} ms): {'met' if met else 'NOT met'}"
-    )
+    met = verdict("sqlite", saturated, paced)
+    if args.database == "postgresql":
+        (one, one_paced), (two, two_paced), bare_pg = await postgresql_runs(args)
+        print("PostgreSQL, one service process:")
+        report("saturated", one)
+        report("paced", one_paced)
+        print("PostgreSQL, two service processes on the one database (each half the games and load):")
+        report("saturated", two)
+        report("paced", two_paced)
+        print(
+            f"    ratio: one process/bare-asyncpg {one.rate / bare_pg:.2f}, PostgreSQL/SQLite"
+            f" {one.rate / saturated.rate:.2f}, two processes/one {two.rate / one.rate:.2f}"
+            f" (on {len(os.sched_getaffinity(0))} cores)"
+        )
+        met = verdict("postgresql", one, one_paced) and met
     return 0 if met else 1
 
 

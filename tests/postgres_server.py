@@ -39,7 +39,8 @@ def _free_port() -> int:
 class PostgresServer:
     """One throwaway server: `start()`, `new_database()` per test, `stop()`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable  # fsync as in production (benchmarks), or not (tests: nothing need survive)
         self.root = Path(tempfile.mkdtemp(prefix="hog-postgres-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -66,7 +67,7 @@ class PostgresServer:
             raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}{tail}")
 
     def start(self) -> None:
-        """Create the cluster (no fsync: test data need not survive a power cut) and start it."""
+        """Create the cluster and start it."""
         if self._owner is not None:
             os.chown(self.root, self._owner.pw_uid, self._owner.pw_gid)
         self._run(
@@ -75,8 +76,10 @@ class PostgresServer:
         )  # fmt: skip
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.root}"
-            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+            " -c max_connections=300"
         )
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(_binary("pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
                   "-l", str(self.root / "server.log"), "-o", options)  # fmt: skip
         self._admin(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
