@@ -147,11 +147,11 @@ def test_play_a_whole_game_against_a_strategy_and_check_the_dice(hog, monkeypatc
 def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, "-1\n", "--rules", "pig-fest", "--seed", SEED, "--vs", "human")
     assert "four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in out
-    assert "Ham Hijinks: dice exchanged 0 time(s)" in out
-    assert "Pig Fest: 0 Pig Out(s) in a row, next x1" in out
+    assert "Ham Hijinks: dice exchanged 0 times" in out
+    assert "Pig Fest: 0 Pig Outs in a row, next scoring turn x1" in out
     assert "-1: Ham Hijinks" in out
     assert "six-sided dice (Hog Wild: 1 + 0 = 1" not in out
-    assert "the dice were exchanged 1 time(s), an odd number" in out
+    assert "the dice were exchanged 1 time, an odd number" in out
     _, out, _ = play(monkeypatch, capsys, "-1\n-1\n-1\n", "--rules", "sp17", "--seed", SEED, "--vs", "human")
     assert "Pork Chop: ready" in out
     assert "Player 0 plays Pork Chop" in out
@@ -164,7 +164,7 @@ def test_play_board_says_every_rule_that_chose_the_dice():
     state = new_game("pig-fest", 100, (3, 4)).with_hidden({"exchanges": 1})  # Hog Wild, exchanged back
     assert dice_in_words(state) == (
         "six-sided dice (Hog Wild: 3 + 4 = 7 is a multiple of 7;"
-        " the dice were exchanged 1 time(s), an odd number)"
+        " the dice were exchanged 1 time, an odd number)"
     )
 
 
