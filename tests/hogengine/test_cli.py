@@ -266,7 +266,7 @@ def test_simulate_turns_from_fixed_scores_for_humans(capsys):
     assert main(["simulate", "turns", "--trials", "20", "--score", "0", "42"]) == 0
     out = capsys.readouterr().out
     assert "from 0-42" in out
-    assert "   0 dice   12.00" in out  # Free Bacon against 42 is always 12
+    assert "\n     0    12.00" in out  # Free Bacon against 42 is always 12
 
 
 def test_simulate_games_json(capsys):
