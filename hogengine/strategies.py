@@ -142,18 +142,19 @@ NAMED: dict[str, Callable[[RuleSet, int, str], Strategy]] = {
     "always": _always,
     "course": lambda rules, goal, _: function_from_table(course_table(rules, goal)),
 }
+# What `strategy_from_spec` takes, as its errors list it.
+SPECS = ("always:N", *sorted(set(NAMED) - {"always"}), "FILE.json")
 
 
 def strategy_from_spec(
-    spec: str, rules: RuleSet | str, goal: int = MAX_GOAL, also: Sequence[str] = ()
+    spec: str, rules: RuleSet | str, goal: int = MAX_GOAL, known: Sequence[str] = SPECS
 ) -> Strategy:
     """A strategy named on the command line: `always:N`, `course`, or a .json table file; an unknown
-    name's error lists these and `also`, the names the caller itself accepts."""
+    name's error lists `known`, every name the caller accepts."""
     ruleset = _ruleset(rules)
     if spec.endswith(".json"):
         return function_from_table(load_table_json(Path(spec), ruleset))
     name, _, argument = spec.partition(":")
     if name not in NAMED:
-        known = ", ".join([*also, "always:N", *sorted(set(NAMED) - {"always"}), "FILE.json"])
-        raise BadStrategy(f"Unknown strategy {shown(spec)}: use one of {known}.")
+        raise BadStrategy(f"Unknown strategy {shown(spec)}: use one of {', '.join(known)}.")
     return NAMED[name](ruleset, goal, argument)

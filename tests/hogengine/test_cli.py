@@ -138,10 +138,42 @@ def test_play_a_whole_game_against_a_strategy_and_check_the_dice(hog, monkeypatc
     assert record
     final = re.search(r"wins, (\d+) to (\d+)\.", out)
     assert final
-    replayed = hog("replay", stdin=record.group(1))
+    replayed = hog("replay", "--json", stdin=record.group(1))
     last = json.loads(replayed.stdout.decode().splitlines()[-1])
     assert last["over"]
     assert last["score"] == [int(final.group(1)), int(final.group(2))]
+    winner = re.search(r"(Player [01]) \(.*\) wins, \d+ to \d+\.", out)
+    assert winner
+    told = hog("replay", stdin=record.group(1)).stdout.decode().splitlines()
+    assert told[-1] == f"{winner.group(1)} wins, {final.group(1)} to {final.group(2)}."
+
+
+def test_play_second_against_a_strategy_that_moves_first(monkeypatch, capsys):
+    status, out, err = play(
+        monkeypatch, capsys, "4\n" * 200, "--seed", SEED, "--vs", "always:5", "--goal", "40", "--second"
+    )
+    assert status == 0, err
+    first_move = out.index("Player 0 (always:5) chooses 5.")
+    assert first_move < out.index("Player 1 (you), your choice (0 to 10): ")
+    assert "Player 0 (you)" not in out
+    record = re.search(r"echo '(.*)' \| hog replay", out)
+    assert record
+    assert [turn["choice"] for turn in json.loads(record.group(1))["turns"]][:2] == [5, 4]
+
+
+def test_play_second_needs_an_opponent_to_move_first(monkeypatch, capsys):
+    status, out, err = play(monkeypatch, capsys, "4\n", "--vs", "human", "--second")
+    assert (status, out) == (1, "")
+    assert err == "hog play: --second seats you as Player 1, but with --vs human both players are people.\n"
+
+
+def test_the_terminal_counts_in_words_that_agree_with_the_number(monkeypatch, capsys):
+    """One die and one point read as such; the course's own commentary keeps its exact text."""
+    _, out, _ = play(monkeypatch, capsys, "1\n", "--rules", "pig-fest", "--seed", "00ff", "--vs", "human")
+    assert "Player 0 rolls 1 four-sided die: 1\n" in out
+    assert "  * Player 0 pigs out (1 point)\n" in out
+    assert "Pig Fest: 1 Pig Out in a row, next scoring turn x1" in out
+    assert "1 point(s)! The most yet for Player 0" in out  # the course's announce_highest, word for word
 
 
 def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys):

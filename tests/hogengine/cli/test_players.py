@@ -66,6 +66,26 @@ def test_simulated_games_of_the_perfect_player_win_its_exact_rate(capsys) -> Non
     assert abs(report["win_rate"] - exact) < 4.5 * report["standard_error"]
 
 
+EVERY = "perfect, best-table, always:N, course, FILE.json, FILE.py"
+
+
+@pytest.mark.parametrize(
+    ("command", "names"),
+    [
+        (["play", "--vs", "wizard"], f"human, {EVERY}"),
+        (["winrate", "--goal", "15", "wizard", "always:5"], EVERY),
+        (["simulate", "games", "always:5", "wizard"], EVERY),
+        (["tournament", "--goal", "15", "always:5", "wizard"], EVERY),
+    ],
+    ids=["play", "winrate", "simulate", "tournament"],
+)
+def test_an_unknown_player_is_told_every_name_the_command_takes(capsys, monkeypatch, command, names) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    status, out, err = run(capsys, *command)
+    assert (status, out) == (1, "")
+    assert err == f"hog {command[0]}: Unknown strategy 'wizard': use one of {names}.\n"
+
+
 def test_play_takes_the_best_table_and_a_strategy_file(capsys, monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("4\n" * 40))
     status, out, _ = run(capsys, "play", "--goal", "15", "--vs", "best-table", "--seed", "00")
