@@ -126,6 +126,8 @@ def judge(path: Path, rules: RuleSet, time_limit: float) -> Verdict:
     """The verdict on a strategy file: a .json table is read (never run), anything else is Python run
     once in the sandbox. OSError when the file cannot be read."""
     if path.suffix.lower() == ".json":
+        with path.open("rb"):  # unreadable: the OSError below, in the same one line as for a .py file
+            pass
         try:
             table = load_table_json(path, rules)
             return accepted(tuple(tuple(int(choice) for choice in row) for row in table), 0.0)
