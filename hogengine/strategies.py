@@ -91,12 +91,17 @@ def function_from_table(table: Table) -> Strategy:
     return strategy
 
 
+def unreadable(path: str | Path, error: OSError) -> BadStrategy:
+    """The one line every command gives for a strategy file it cannot read (missing, a folder, no access)."""
+    return BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.")
+
+
 def load_table_json(path: str | Path, rules: RuleSet | str) -> Table:
     """A table from a .json file, else a clear BadStrategy."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.") from None
+        raise unreadable(path, error) from None
     except UnicodeDecodeError:
         raise BadStrategy(f"The strategy file {shown(str(path))} is not UTF-8 text.") from None
     return table_from_json(text, rules)

@@ -6,7 +6,6 @@ Exit status 0: accepted; 1: rejected (or uploads cannot be checked safely here);
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,14 @@ from hogengine.sandbox import MAX_SOURCE_BYTES, SandboxUnavailable, Verdict, mak
 from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.verdict import accepted, rejected
 from hogengine.solver import BEST_TABLE, PERFECT, Player, exact_winrates
-from hogengine.strategies import BadStrategy, Table, always_roll, load_table_json, table_from_function
+from hogengine.strategies import (
+    BadStrategy,
+    Table,
+    always_roll,
+    load_table_json,
+    table_from_function,
+    unreadable,
+)
 from hogengine.text import shown
 
 BASELINES = (4, 5, 6)
@@ -147,8 +153,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         verdict = judge(args.file, rules, args.time_limit)
     except OSError as error:  # bad input, like every command's unreadable file: one line, status 1
-        print(f"hog check: cannot read {shown(str(args.file))}: {error.strerror}", file=sys.stderr)
-        return 1
+        raise unreadable(args.file, error) from None
     rates = strengths(rules, np.array(verdict.table, dtype=np.int8)) if verdict.table is not None else {}
     if args.json:
         print(json.dumps({**verdict.to_json(), "rules": rules.id, "winrates": rates or None}))

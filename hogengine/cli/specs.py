@@ -27,6 +27,7 @@ from hogengine.strategies import (
     load_table_json,
     strategy_from_spec,
     table_from_function,
+    unreadable,
 )
 from hogengine.text import shown
 
@@ -55,7 +56,7 @@ def _from_python(path: Path, rules: RuleSet) -> Entry:
     try:
         source = path.read_bytes()
     except OSError as error:
-        raise BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.") from None
+        raise unreadable(path, error) from None
     try:
         verdict = check_entry(source, rules)
     except SandboxUnavailable:

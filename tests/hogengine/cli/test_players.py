@@ -86,6 +86,28 @@ def test_an_unknown_player_is_told_every_name_the_command_takes(capsys, monkeypa
     assert err == f"hog {command[0]}: Unknown strategy 'wizard': use one of {names}.\n"
 
 
+@pytest.mark.parametrize("name", ["gone.py", "gone.json"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--vs", "{}"],
+        ["winrate", "--goal", "15", "{}", "always:5"],
+        ["simulate", "games", "always:5", "{}"],
+        ["tournament", "--goal", "15", "always:5", "{}"],
+        ["check", "{}"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_a_missing_file_is_the_same_line_and_status_in_every_command(
+    capsys, monkeypatch, tmp_path: Path, command: list[str], name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    status, out, err = run(capsys, *(part.format(name) for part in command))
+    assert (status, out) == (1, "")
+    assert err == f"hog {command[0]}: Cannot read the strategy file '{name}': No such file or directory.\n"
+
+
 def test_play_takes_the_best_table_and_a_strategy_file(capsys, monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("4\n" * 40))
     status, out, _ = run(capsys, "play", "--goal", "15", "--vs", "best-table", "--seed", "00")
