@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ADDRESS
+from tests.helpers import ADDRESS, copy_of_the_repository
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -65,14 +65,7 @@ def named(command: str, keys: Iterable[str]) -> str | None:
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's tracked files, as a fresh clone has them, with the README's set-up done: a `.venv`
     that is the suite's own installed environment (linked, not installed again), its stamps up to date."""
-    work = tmp_path_factory.mktemp("readme") / "hogbot"
-    tracked = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, text=True
-    ).stdout.split("\0")
-    for name in filter(None, tracked):
-        if (ROOT / name).is_file():
-            (work / name).parent.mkdir(parents=True, exist_ok=True)
-            (work / name).write_bytes((ROOT / name).read_bytes())
+    work = copy_of_the_repository(tmp_path_factory.mktemp("readme") / "hogbot")
     venv = work / ".venv"
     venv.mkdir()
     for part in Path(sys.prefix).iterdir():
