@@ -59,7 +59,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", type=Path, metavar="FILE", help="a .py file defining final_strategy")
+    parser.add_argument(
+        "file", type=Path, metavar="FILE", help="a .py file defining final_strategy, or a .json table"
+    )
     parser.add_argument(
         "--rules", type=rule_set, default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})"
     )
