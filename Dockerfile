@@ -27,6 +27,7 @@ USER hog
 VOLUME ["/app/data"]
 # Healthy while the bot is connected and its clock ticks (it touches /app/data/hogbot.heartbeat every tick).
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "--health"]
-# Python is PID 1 (exec form): SIGTERM reaches the bot, which closes Discord and the database.
+# Exec form, no shell in between: SIGTERM reaches the bot, which closes Discord and the database. Compose's
+# `init: true` (`docker run --init`) puts a minimal init as PID 1 above it, forwarding the signal.
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

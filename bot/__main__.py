@@ -4,8 +4,10 @@ import argparse
 import asyncio
 import json
 import logging
+import sqlite3
 import sys
 from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -102,6 +104,39 @@ def copy(path: Path, url: str) -> int:
     return 0
 
 
+def backup(settings: Settings, target: Path) -> int:
+    """`--backup PATH`: a consistent copy of the SQLite file, by SQLite's online backup (safe while the bot
+    runs and writes), as one self-contained file; the exit status."""
+    source = settings.database_path
+    if settings.database_url is not None:
+        print(
+            "--backup copies the SQLite file, but HOG_DATABASE_URL is set: back PostgreSQL up with pg_dump.",
+            file=sys.stderr,
+        )
+        return 2
+    if not source.is_file():
+        print(
+            f"Nothing to back up: there is no SQLite database at {source} (HOG_DATABASE_PATH).",
+            file=sys.stderr,
+        )
+        return 2
+    if target.exists():
+        print(f"Cannot back up to {target}: it already exists. Nothing was written.", file=sys.stderr)
+        return 2
+    partial = target.with_name(f"{target.name}.partial")  # renamed only once whole: no half backups
+    try:
+        with closing(sqlite3.connect(source)) as reading, closing(sqlite3.connect(partial)) as writing:
+            reading.backup(writing)
+            writing.execute("PRAGMA journal_mode = DELETE")  # the copy in one file, without a -wal beside it
+        partial.replace(target)
+    except (sqlite3.Error, OSError) as error:
+        partial.unlink(missing_ok=True)
+        print(f"Cannot back up {source} to {target}: {error}. Nothing was written.", file=sys.stderr)
+        return 1
+    print(f"Backed up {source} to {target}.")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
@@ -117,6 +152,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="URL",
         help="copy everything from the SQLite file (HOG_DATABASE_PATH) into a new, empty PostgreSQL database"
         " at URL, then exit (set HOG_DATABASE_URL to it afterwards)",
+    )
+    parser.add_argument(
+        "--backup",
+        metavar="PATH",
+        type=Path,
+        help="write a consistent copy of the SQLite file (HOG_DATABASE_PATH) to the new file PATH, even while"
+        " the bot runs, then exit",
     )
     args = parser.parse_args(argv)
     try:
@@ -136,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if why is None else 1
     if args.copy_to is not None:
         return copy(settings.database_path, args.copy_to)
+    if args.backup is not None:
+        return backup(settings, args.backup)
     configure_logging(settings.log_level)
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(HOW_TO.format(database=settings.database_path), file=sys.stderr)

@@ -4,6 +4,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from hogengine.text import counted
+
 
 class EventKind(StrEnum):
     """Every rule a turn can trigger, named as in DESIGN.md, in the order the rules act within a turn (the
@@ -42,7 +44,7 @@ class Event:
         """The event in words, for boards and terminals."""
         who = f"Player {self.player}"
         texts = {
-            EventKind.PIG_OUT: f"{who} pigs out ({self.value} point(s))",
+            EventKind.PIG_OUT: f"{who} pigs out ({counted(self.value, 'point')})",
             EventKind.FREE_BACON: f"{who} takes Free Bacon for {self.value}",
             EventKind.PRIME_BOOST: f"Hogtimus Prime boosts the turn to {self.value}",
             EventKind.HOG_WILD: f"Hog Wild: {self.value}-sided dice",

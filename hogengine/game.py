@@ -10,7 +10,7 @@ from hogengine.events import Event, EventKind
 from hogengine.numeric import Num
 from hogengine.position import Position
 from hogengine.rules import DEFAULT_RULES, HiddenPart, RuleSet, get_rules
-from hogengine.text import is_whole, shown
+from hogengine.text import counted, is_whole, shown
 
 MAX_GOAL = 100
 
@@ -135,6 +135,11 @@ def dice_rules(state: State) -> tuple[EventKind, ...]:
 SIDES = {4: "four-sided", 6: "six-sided"}
 
 
+def dice_words(count: int, sides: int) -> str:
+    """A roll's dice in words: "1 six-sided die", "3 four-sided dice"."""
+    return counted(count, f"{SIDES[sides]} die", f"{SIDES[sides]} dice")
+
+
 def dice_in_words(state: State) -> str:
     """The dice a roll uses now and, in words, each rule that set them: for boards and terminals."""
     reasons = [state.ruleset.dice_reason(state, rule) for rule in dice_rules(state)]
@@ -211,7 +216,8 @@ def _rolls(state: State, choice: int, outcomes: Sequence[int]) -> tuple[tuple[in
     count, sides = dice_for(state, choice)
     rolls = tuple(outcomes)
     if len(rolls) != count:
-        raise BadRolls(f"Choice {choice} rolls {count} dice, but {len(rolls)} outcome(s) were given.")
+        given = f"{counted(len(rolls), 'outcome')} {'was' if len(rolls) == 1 else 'were'} given"
+        raise BadRolls(f"Choice {choice} rolls {counted(count, 'die', 'dice')}, but {given}.")
     for roll in rolls:
         if not is_whole(roll) or roll < 1:
             raise BadRolls(f"{shown(roll)} is not an outcome of a {sides}-sided die.")

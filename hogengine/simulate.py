@@ -1,43 +1,61 @@
-"""Monte-Carlo experiments played by the engine: mean turn score per number of dice, and win rates."""
+"""Monte-Carlo experiments with fair dice, many turns or games at once through the rule set's vectorised
+step: mean turn score per number of dice, and win rates."""
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from random import Random
 
-from hogengine.course import winner
-from hogengine.dice import fair_dice
-from hogengine.game import MAX_GOAL, dice_for, new_game, resolve
-from hogengine.strategies import Strategy
+import numpy as np
+
+from hogengine.game import MAX_GOAL
+from hogengine.rules import RuleSet
+from hogengine.solver.games import per_game, play_games, roll
+from hogengine.solver.winrate import Player
 
 DICE_COUNTS = range(0, 11)
+BATCH = 20_000  # turns or games drawn at once: memory stays small and progress moves, whatever the count
+# Game g of a match: the seats' players, A (player 0) moving first in the even-numbered games.
+ALTERNATING = np.array([(0, 1), (1, 0)], dtype=np.int64)
 
 
-def _nothing() -> None:
+def _nothing(done: int) -> None:
     """The default progress callback."""
 
 
+def _batches(total: int) -> Iterator[tuple[int, int]]:
+    """(first, size) of each batch of `total` items."""
+    for first in range(0, total, BATCH):
+        yield first, min(BATCH, total - first)
+
+
 def average_turn_scores(
-    rules: str,
+    rules: RuleSet,
     trials: int,
-    rng: Random,
+    rng: np.random.Generator,
     *,
     goal: int = MAX_GOAL,
     scores: tuple[int, int] | None = None,
-    tick: Callable[[], None] = _nothing,
+    tick: Callable[[int], None] = _nothing,
 ) -> dict[int, float]:
     """Mean points of a turn rolling 0..10 dice, from `scores` or from a random position each trial
-    (so Free Bacon, Hog Wild and Hogtimus count as often as they occur on the board)."""
+    (so Free Bacon, Hog Wild and Hogtimus count as often as they occur on the board); `tick` hears each
+    batch of turns played."""
     averages: dict[int, float] = {}
     for count in DICE_COUNTS:
         total = 0
-        for _ in range(trials):
-            mover, opponent = scores or (rng.randrange(goal), rng.randrange(goal))
-            state = new_game(rules, goal, (mover, opponent))
-            dice, sides = dice_for(state, count)
-            roll = fair_dice(sides, rng)
-            total += resolve(state, count, [roll() for _ in range(dice)]).points
-            tick()
+        for _, size in _batches(trials):
+            mover, opponent = (
+                (np.full(size, scores[0]), np.full(size, scores[1]))
+                if scores
+                else (rng.integers(goal, size=size), rng.integers(goal, size=size))
+            )
+            start = rules.start_position(mover, opponent)
+            position = start.with_values(per_game(value, size) for value in start.values())
+            choice = np.full(size, count)
+            dice, sides = rules.dice(position, choice)
+            pig_out, rolled = roll(rules, per_game(dice, size), per_game(sides, size), rng)
+            total += int(per_game(rules.step(position, choice, pig_out, rolled, goal).points, size).sum())
+            tick(size)
         averages[count] = total / trials
     return averages
 
@@ -65,20 +83,21 @@ class MatchResult:
 
 
 def play_match(
-    a: Strategy,
-    b: Strategy,
-    rules: str,
+    a: Player,
+    b: Player,
+    rules: RuleSet,
     games: int,
-    rng: Random,
+    rng: np.random.Generator,
     *,
     goal: int = MAX_GOAL,
-    tick: Callable[[], None] = _nothing,
+    tick: Callable[[int], None] = _nothing,
 ) -> MatchResult:
-    """Play `games` games of A against B with fair dice, A moving first in the even-numbered ones."""
+    """Play `games` games of A against B (tables, or full-state policies such as the perfect player's)
+    with fair dice, A moving first in the even-numbered ones; `tick` hears each batch of games played."""
     wins = 0
-    for game in range(games):
-        a_seat = game % 2
-        seats = (a, b) if a_seat == 0 else (b, a)
-        wins += winner(*seats, rules=rules, goal=goal, rng=rng) == a_seat
-        tick()
+    for first, size in _batches(games):
+        seats = ALTERNATING[(first + np.arange(size)) % 2]
+        winner = play_games(rules, [a, b], seats, goal, rng)
+        wins += int((seats[np.arange(size), winner] == 0).sum())
+        tick(size)
     return MatchResult(games, wins)

@@ -91,12 +91,17 @@ def function_from_table(table: Table) -> Strategy:
     return strategy
 
 
+def unreadable(path: str | Path, error: OSError) -> BadStrategy:
+    """The one line every command gives for a strategy file it cannot read (missing, a folder, no access)."""
+    return BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.")
+
+
 def load_table_json(path: str | Path, rules: RuleSet | str) -> Table:
     """A table from a .json file, else a clear BadStrategy."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.") from None
+        raise unreadable(path, error) from None
     except UnicodeDecodeError:
         raise BadStrategy(f"The strategy file {shown(str(path))} is not UTF-8 text.") from None
     return table_from_json(text, rules)
@@ -142,18 +147,19 @@ NAMED: dict[str, Callable[[RuleSet, int, str], Strategy]] = {
     "always": _always,
     "course": lambda rules, goal, _: function_from_table(course_table(rules, goal)),
 }
+# What `strategy_from_spec` takes, as its errors list it.
+SPECS = ("always:N", *sorted(set(NAMED) - {"always"}), "FILE.json")
 
 
 def strategy_from_spec(
-    spec: str, rules: RuleSet | str, goal: int = MAX_GOAL, also: Sequence[str] = ()
+    spec: str, rules: RuleSet | str, goal: int = MAX_GOAL, known: Sequence[str] = SPECS
 ) -> Strategy:
     """A strategy named on the command line: `always:N`, `course`, or a .json table file; an unknown
-    name's error lists these and `also`, the names the caller itself accepts."""
+    name's error lists `known`, every name the caller accepts."""
     ruleset = _ruleset(rules)
     if spec.endswith(".json"):
         return function_from_table(load_table_json(Path(spec), ruleset))
     name, _, argument = spec.partition(":")
     if name not in NAMED:
-        known = ", ".join([*also, "always:N", *sorted(set(NAMED) - {"always"}), "FILE.json"])
-        raise BadStrategy(f"Unknown strategy {shown(spec)}: use one of {known}.")
+        raise BadStrategy(f"Unknown strategy {shown(spec)}: use one of {', '.join(known)}.")
     return NAMED[name](ruleset, goal, argument)

@@ -50,6 +50,11 @@ def shown(value: object, limit: int = SHOWN) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
+def counted(number: int, noun: str, plural: str = "") -> str:
+    """A count and its noun, singular for exactly one: "1 point", "2 points", "1 die", "0 dice"."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def listed(values: Collection[object], most: int = 3) -> str:
     """Up to `most` values as `shown` quotes them, then how many more there are."""
     items = ", ".join(shown(value) for value in islice(values, most))

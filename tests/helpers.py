@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -41,6 +42,20 @@ PlayOut = Callable[..., Awaitable[Match]]  # (match, choose=...) -> the match pl
 Duel = Callable[..., Awaitable[Match]]  # (first, second, rules=..., choose=...) -> a played challenge
 HOG = (sys.executable, "-m", "hogengine")  # the `hog` command of the source tree
 ADDRESS = re.compile(r"Hog is served at (http://127\.0\.0\.1:\d+/\S*) \(Ctrl-C stops it\)\.")
+
+
+def copy_of_the_repository(target: Path) -> Path:
+    """The repository's tracked files copied into `target`, as a fresh clone has them (the tree stays
+    untouched by what a test builds or runs there)."""
+    root = Path(__file__).resolve().parents[1]
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True, text=True
+    ).stdout.split("\0")
+    for name in filter(None, tracked):
+        if (root / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / name, target / name)
+    return target
 
 
 class FakeClock:

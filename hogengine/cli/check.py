@@ -6,7 +6,6 @@ Exit status 0: accepted; 1: rejected (or uploads cannot be checked safely here);
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,14 @@ from hogengine.sandbox import MAX_SOURCE_BYTES, SandboxUnavailable, Verdict, mak
 from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.verdict import accepted, rejected
 from hogengine.solver import BEST_TABLE, PERFECT, Player, exact_winrates
-from hogengine.strategies import BadStrategy, Table, always_roll, load_table_json, table_from_function
+from hogengine.strategies import (
+    BadStrategy,
+    Table,
+    always_roll,
+    load_table_json,
+    table_from_function,
+    unreadable,
+)
 from hogengine.text import shown
 
 BASELINES = (4, 5, 6)
@@ -53,7 +59,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", type=Path, metavar="FILE", help="a .py file defining final_strategy")
+    parser.add_argument(
+        "file", type=Path, metavar="FILE", help="a .py file defining final_strategy, or a .json table"
+    )
     parser.add_argument(
         "--rules", type=rule_set, default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})"
     )
@@ -126,6 +134,8 @@ def judge(path: Path, rules: RuleSet, time_limit: float) -> Verdict:
     """The verdict on a strategy file: a .json table is read (never run), anything else is Python run
     once in the sandbox. OSError when the file cannot be read."""
     if path.suffix.lower() == ".json":
+        with path.open("rb"):  # unreadable: the OSError below, in the same one line as for a .py file
+            pass
         try:
             table = load_table_json(path, rules)
             return accepted(tuple(tuple(int(choice) for choice in row) for row in table), 0.0)
@@ -145,8 +155,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         verdict = judge(args.file, rules, args.time_limit)
     except OSError as error:  # bad input, like every command's unreadable file: one line, status 1
-        print(f"hog check: cannot read {shown(str(args.file))}: {error.strerror}", file=sys.stderr)
-        return 1
+        raise unreadable(args.file, error) from None
     rates = strengths(rules, np.array(verdict.table, dtype=np.int8)) if verdict.table is not None else {}
     if args.json:
         print(json.dumps({**verdict.to_json(), "rules": rules.id, "winrates": rates or None}))

@@ -13,12 +13,13 @@ from collections.abc import Callable
 
 from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
-from hogengine.cli.specs import cache_dir, load_table
+from hogengine.cli.specs import HELP, PLAYERS, cache_dir, load_table
+from hogengine.cli.turns import final_line, turn_lines
 from hogengine.commentary import announce_highest, announce_lead_changes, both
 from hogengine.dice import commitment, new_seed
+from hogengine.errors import HogError
 from hogengine.game import (
     MAX_GOAL,
-    SIDES,
     State,
     TurnResult,
     choice_label,
@@ -29,7 +30,7 @@ from hogengine.game import (
 )
 from hogengine.replay import parse_seed, to_record
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.solver import BEST_TABLE, solve
+from hogengine.solver import PERFECT, solve
 from hogengine.text import shown, whole_number
 
 # Chooses for the player to move, seeing the whole state.
@@ -53,17 +54,13 @@ def perfect(rules: RuleSet, goal: int) -> Opponent:
         note.cancel()
 
 
+HUMAN = "human"
 # Opponents by name for `--vs` (None: a second person); any other name is a strategy.
 OPPONENTS: dict[str, Callable[[RuleSet, int], Opponent | None]] = {
-    "human": lambda rules, goal: None,
-    "perfect": perfect,
+    HUMAN: lambda rules, goal: None,
+    PERFECT: perfect,
 }
-VS_HELP = (
-    "who plays Player 1: human (a friend at this keyboard), perfect (the full-state perfect player,"
-    " the bot's perfect level), best-table (the best score-only table), always:N (always roll N),"
-    " course (the course's strategy), FILE.json (a strategy table) or FILE.py (a final_strategy file,"
-    " run once in the sandbox); default course"
-)
+VS_HELP = f"who plays against you: {HUMAN} (a friend at this keyboard), {HELP}; default course"
 UNREADABLE = "\ufffd"  # what stdin reads for bytes that are not text in its encoding
 # How a game can stop before its end: what hog play says, and its exit status.
 ABANDONED: dict[type[BaseException], tuple[str, int]] = {
@@ -79,14 +76,17 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument("--goal", type=whole, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
     parser.add_argument("--vs", default="course", help=VS_HELP)
     parser.add_argument("--seed", help="the dice seed in hex (default: a fresh secret one)")
+    parser.add_argument(
+        "--second", action="store_true", help="you are Player 1 and move second; --vs plays Player 0"
+    )
     parser.set_defaults(func=run)
 
 
 def opponent_for(spec: str, rules: RuleSet, goal: int) -> Opponent | None:
-    """Player 1 as named by `--vs`: None for a second person, else a function of the state."""
+    """The opponent named by `--vs`: None for a second person, else a function of the state."""
     if spec in OPPONENTS:
         return OPPONENTS[spec](rules, goal)
-    table = load_table(spec, rules, goal, also=(*OPPONENTS, BEST_TABLE))
+    table = load_table(spec, rules, goal, (HUMAN, *PLAYERS))
     return lambda state: int(table[state.scores[state.mover], state.scores[1 - state.mover]])
 
 
@@ -136,27 +136,22 @@ def ask(state: State, name: str) -> int:
         print(f"{what}: type a whole number from {low} to {high}.")
 
 
-def show_turn(result: TurnResult, names: tuple[str, str]) -> None:
-    """What happened: the dice, each rule that fired, the points and the score."""
-    name = names[result.player]
-    if result.dice:
-        rolls = " ".join(map(str, result.outcomes))
-        print(f"{name} rolls {result.dice} {SIDES[result.sides]} dice: {rolls}")
-    for event in result.events:
-        print(f"  * {event.describe()}")
-    score0, score1 = result.after.scores
-    print(f"{name} scores {result.points}. Score: {score0} to {score1}.")
-
-
 def run(args: argparse.Namespace) -> int:
     """Play one game to its end (0), until the input runs out (1) or Ctrl-C (130); then reveal the seed."""
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # bytes that are not text become UNREADABLE, not a crash
+    if args.second and args.vs == HUMAN:
+        raise HogError("--second seats you as Player 1, but with --vs human both players are people.")
     rules = get_rules(args.rules)
     state = new_game(rules.id, args.goal)
     opponent = opponent_for(args.vs, rules, args.goal)
     seed = parse_seed(args.seed) if args.seed is not None else new_seed()
-    names = ("Player 0 (you)", f"Player 1 ({args.vs})") if opponent else ("Player 0", "Player 1")
+    theirs = 0 if args.second else 1  # the opponent's seat, Player 0 moving first
+    seats = ["Player 0", "Player 1"]
+    if opponent:
+        seats[theirs] += f" ({args.vs})"
+        seats[1 - theirs] += " (you)"
+    names = (seats[0], seats[1])
     print(f"Hog: {rules.title}. First to {state.goal} wins.")
     print(f"{plain(rules)}\n(`hog rules` shows every rule set's rules again.)")
     print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")
@@ -166,13 +161,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         while not state.over:
             print(f"\n{board(state, names)}")
-            if opponent and state.mover == 1:
+            if opponent and state.mover == theirs:
                 choice = opponent(state)
-                print(f"{names[1]} chooses {choice}.")
+                print(f"{names[theirs]} chooses {choice}.")
             else:
                 choice = ask(state, names[state.mover])
             result = resolve_seeded(state, choice, seed)
-            show_turn(result, names)
+            print("\n".join(turn_lines(result, names)))
             say = say(*result.after.scores)
             results.append(result)
             state = result.after
@@ -181,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         print()  # end the unanswered prompt's line
         print(f"hog play: {why}.", file=sys.stderr)
     else:
-        print(f"\n{names[state.winner or 0]} wins, {state.scores[0]} to {state.scores[1]}.")
+        print(f"\n{final_line(state, names)}")
     reveal(seed, new_game(rules.id, args.goal), results)
     return status
 

@@ -5,13 +5,14 @@ import json
 import secrets
 from random import Random
 
+import numpy as np
+
 from hogengine.cli.arguments import positive, whole
 from hogengine.cli.progress import Progress
-from hogengine.cli.specs import HELP, load_table
+from hogengine.cli.specs import HELP, load
 from hogengine.game import MAX_GOAL, new_game
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.simulate import DICE_COUNTS, average_turn_scores, best_count, play_match
-from hogengine.strategies import function_from_table
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -57,6 +58,11 @@ def _seed(args: argparse.Namespace) -> str:
     return str(args.seed) if args.seed is not None else secrets.token_hex(8)
 
 
+def _dice(seed: str) -> np.random.Generator:
+    """The run's random dice, drawn from its seed (any text) alone."""
+    return np.random.default_rng(Random(seed).getrandbits(128))
+
+
 def run_turns(args: argparse.Namespace) -> int:
     """Print the mean turn score per number of dice, and the best."""
     rules, seed = get_rules(args.rules), _seed(args)
@@ -64,7 +70,7 @@ def run_turns(args: argparse.Namespace) -> int:
     new_game(rules.id, args.goal, scores or (0, 0))  # checks the goal and the scores before the run
     with Progress(args.trials * len(DICE_COUNTS), "simulate turns") as progress:
         averages = average_turn_scores(
-            rules.id, args.trials, Random(seed), goal=args.goal, scores=scores, tick=progress.advance
+            rules, args.trials, _dice(seed), goal=args.goal, scores=scores, tick=progress.advance
         )
     best = best_count(averages)
     if args.json:
@@ -74,8 +80,9 @@ def run_turns(args: argparse.Namespace) -> int:
         return 0
     where = f"from {args.score[0]}-{args.score[1]}" if args.score else "from random positions"
     print(f"Average turn score under {rules.id}, {args.trials} turns each, {where} (seed {seed}):")
+    print("  dice  average")
     for count, average in averages.items():
-        print(f"  {count:2d} dice  {average:6.2f}{'  <- best' if count == best else ''}")
+        print(f"  {count:4d}  {average:7.2f}{'  <- best' if count == best else ''}")
     return 0
 
 
@@ -83,9 +90,9 @@ def run_games(args: argparse.Namespace) -> int:
     """Print how often A beat B, with its standard error."""
     rules, seed = get_rules(args.rules), _seed(args)
     new_game(rules.id, args.goal)  # checks the goal before the run
-    a, b = (function_from_table(load_table(spec, rules, args.goal)) for spec in (args.a, args.b))
+    a, b = (load(spec, rules, args.goal) for spec in (args.a, args.b))
     with Progress(args.games, "simulate games") as progress:
-        result = play_match(a, b, rules.id, args.games, Random(seed), goal=args.goal, tick=progress.advance)
+        result = play_match(a, b, rules, args.games, _dice(seed), goal=args.goal, tick=progress.advance)
     if args.json:
         report = {"rules": rules.id, "goal": args.goal, "a": args.a, "b": args.b, "games": result.games}
         extra = {"wins": result.wins, "win_rate": result.win_rate, "standard_error": result.standard_error}

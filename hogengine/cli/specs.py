@@ -20,12 +20,22 @@ from hogengine.sandbox.entry import check_entry
 from hogengine.solver import BEST_TABLE, PERFECT, Player, solve
 from hogengine.solver.contest_table import best_table
 from hogengine.solver.model import model
-from hogengine.strategies import BadStrategy, Table, load_table_json, strategy_from_spec, table_from_function
+from hogengine.strategies import (
+    SPECS,
+    BadStrategy,
+    Table,
+    load_table_json,
+    strategy_from_spec,
+    table_from_function,
+    unreadable,
+)
 from hogengine.text import shown
 
+# Every player a command takes, as its errors list them (`hog play --vs` takes `human` too).
+PLAYERS = (PERFECT, BEST_TABLE, *SPECS, "FILE.py")
 HELP = (
     f"{PERFECT} (the full-state perfect player), {BEST_TABLE} (the best score-only table), always:N,"
-    " course, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy)"
+    " course, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy; run in the sandbox)"
 )
 # What an old name means now: "optimal" meant either player, depending on the command.
 RENAMED = {"optimal": f"'optimal' is no longer a player: say {BEST_TABLE} or {PERFECT}."}
@@ -46,7 +56,7 @@ def _from_python(path: Path, rules: RuleSet) -> Entry:
     try:
         source = path.read_bytes()
     except OSError as error:
-        raise BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.") from None
+        raise unreadable(path, error) from None
     try:
         verdict = check_entry(source, rules)
     except SandboxUnavailable:
@@ -100,9 +110,9 @@ def load(spec: str, rules: RuleSet, goal: int) -> Player:
     return load_table(spec, rules, goal)
 
 
-def load_table(spec: str, rules: RuleSet, goal: int, also: tuple[str, ...] = (PERFECT, BEST_TABLE)) -> Table:
+def load_table(spec: str, rules: RuleSet, goal: int, known: tuple[str, ...] = PLAYERS) -> Table:
     """A score-only player: every spec but `perfect`, which sees what a table cannot; an unknown name's
-    error lists `also`, the names the caller accepts besides the strategies."""
+    error lists `known`, every name the caller accepts."""
     if spec in RENAMED:
         raise BadStrategy(RENAMED[spec])
     if spec == PERFECT:
@@ -116,7 +126,7 @@ def load_table(spec: str, rules: RuleSet, goal: int, also: tuple[str, ...] = (PE
         return _from_python(Path(spec), rules).table
     if spec.endswith(".json"):
         return load_table_json(spec, rules)
-    return table_from_function(strategy_from_spec(spec, rules, goal, also=also), rules)
+    return table_from_function(strategy_from_spec(spec, rules, goal, known), rules)
 
 
 def load_entry(spec: str, rules: RuleSet, goal: int) -> Entry:

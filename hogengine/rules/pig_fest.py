@@ -7,6 +7,7 @@ from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
 from hogengine.rules.base import HiddenPart, RuleSet, Step
+from hogengine.text import counted
 
 if TYPE_CHECKING:
     from hogengine.game import State
@@ -114,14 +115,14 @@ class PigFest(RuleSet):
 
     def describe_hidden(self, state: "State", seat: int | None) -> tuple[str, ...]:
         if seat is None:
-            return (f"Ham Hijinks: dice exchanged {state.hidden_value(EXCHANGES, None)} time(s)",)
+            return (f"Ham Hijinks: dice exchanged {counted(state.hidden_value(EXCHANGES, None), 'time')}",)
         streak = state.hidden_value(STREAK, seat)
-        return (f"Pig Fest: {streak} Pig Out(s) in a row, next x{multiplier(streak)}",)
+        return (f"Pig Fest: {counted(streak, 'Pig Out')} in a row, next scoring turn x{multiplier(streak)}",)
 
     def dice_reason(self, state: "State", rule: EventKind) -> str:
         if rule is EventKind.HAM_HIJINKS:
             exchanges = state.hidden_value(EXCHANGES, None)
-            return f"the dice were exchanged {exchanges} time(s), an odd number"
+            return f"the dice were exchanged {counted(exchanges, 'time')}, an odd number"
         return super().dice_reason(state, rule)
 
     def choice_label(self, choice: int) -> str:

@@ -1,6 +1,7 @@
-"""Many live games at once, for the sampled contest format: each round is one call of the rule set's own
-vectorised `step` over every game still going, and each roll is drawn from the exact distribution of its
-dice (`dice.outcomes`: Pig Out or not, and the points), which is what rolling them one by one gives."""
+"""Many live games at once, for the sampled contest format and `hog simulate`: each round is one call of
+the rule set's own vectorised `step` over every game still going, and each roll is drawn from the exact
+distribution of its dice (`dice.outcomes`: Pig Out or not, and the points), which is what rolling them one
+by one gives."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -12,15 +13,16 @@ from hogengine.dice import outcomes
 from hogengine.numeric import BoolArray, Flag, IntArray
 from hogengine.rules import RuleSet
 from hogengine.rules.base import game_over
-from hogengine.strategies import SIZE, BadStrategy, Table, legal_cells
+from hogengine.solver.winrate import Player
+from hogengine.strategies import SIZE, BadStrategy, legal_cells
 
 
-def _column(value: Flag, count: int) -> npt.NDArray[Any]:
+def per_game(value: Flag, count: int) -> npt.NDArray[Any]:
     """A rule's result (scalar or array) as one value per game."""
     return np.broadcast_to(np.asarray(value), (count,))
 
 
-def _roll(
+def roll(
     rules: RuleSet, count: IntArray, sides: IntArray, rng: np.random.Generator
 ) -> tuple[BoolArray, IntArray]:
     """Pig Out and the points of each game's dice, drawn from their exact distribution."""
@@ -37,9 +39,25 @@ def _roll(
     return pig_out, rolled
 
 
+def _stacked(rules: RuleSet, players: Sequence[Player], goal: int) -> tuple[npt.NDArray[Any], bool]:
+    """The players as one array [player][layer][score][opponent score], and whether any of them tells the
+    hidden layers apart (else the array has one layer and the games need not work out theirs)."""
+    layers = (rules.layers, goal, goal)
+    for player in players:
+        if np.shape(player) not in ((SIZE, SIZE), layers) or not legal_cells(player, rules).all():
+            raise BadStrategy(
+                f"Every entry must be a {SIZE}x{SIZE} table of legal choices under {rules.id}, or a"
+                f" full-state policy ({'x'.join(map(str, layers))})."
+            )
+    if all(np.ndim(player) == 2 for player in players):
+        return np.stack(players)[:, np.newaxis], False
+    full = [np.broadcast_to(p[:goal, :goal], layers) if np.ndim(p) == 2 else p for p in players]
+    return np.stack(full), True
+
+
 def play_games(
     rules: RuleSet,
-    tables: Sequence[Table],
+    players: Sequence[Player],
     seats: IntArray,
     goal: int,
     rng: np.random.Generator,
@@ -47,14 +65,12 @@ def play_games(
     progress: Callable[[int], None] | None = None,
 ) -> IntArray:
     """Per game, the seat that won (0 or 1, as the course's `winner`: the higher final score); `seats`
-    [game] holds the tables (numbers into `tables`) of seat 0, who moves first, and seat 1; `progress`
-    hears how many games have ended."""
-    if any(np.shape(table) != (SIZE, SIZE) or not legal_cells(table, rules).all() for table in tables):
-        raise BadStrategy(f"Every entry must be a {SIZE}x{SIZE} table of legal choices under {rules.id}.")
+    [game] holds the players (numbers into `players`: 100x100 tables, or full-state policies such as the
+    perfect player's) of seat 0, who moves first, and seat 1; `progress` hears how many games have ended."""
+    stacked, layered = _stacked(rules, players, goal)
     games = len(seats)
     if not games:
         return np.zeros(0, dtype=np.int64)
-    stacked = np.stack(tables)
     winner = np.zeros(games, dtype=np.int64)
     live = np.arange(games)
     who = np.zeros(games, dtype=np.int64)
@@ -62,13 +78,14 @@ def play_games(
     position = start.with_values(np.full(games, value, dtype=np.int64) for value in start.values())
     while len(live):
         count = len(live)
-        choice = stacked[seats[live, who], position.mover, position.opponent].astype(np.int64)
+        layer = rules.layer(position) if layered else 0
+        choice = stacked[seats[live, who], layer, position.mover, position.opponent].astype(np.int64)
         dice, sides = rules.dice(position, choice)
-        pig_out, rolled = _roll(rules, _column(dice, count), _column(sides, count), rng)
+        pig_out, rolled = roll(rules, per_game(dice, count), per_game(sides, count), rng)
         step = rules.step(position, choice, pig_out, rolled, goal)
-        after = step.position.with_values(_column(value, count) for value in step.position.values())
-        extra = _column(step.extra, count).astype(np.bool_)
-        over = _column(game_over(after, goal), count).astype(np.bool_)
+        after = step.position.with_values(per_game(value, count) for value in step.position.values())
+        extra = per_game(step.extra, count).astype(np.bool_)
+        over = per_game(game_over(after, goal), count).astype(np.bool_)
         first = np.where(who == 0, after.mover, after.opponent)
         second = np.where(who == 0, after.opponent, after.mover)
         winner[live[over]] = np.where(first > second, 0, 1)[over]

@@ -18,7 +18,7 @@ import pytest
 
 from bot.storage.migrations import discover
 from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
-from tests.helpers import Served
+from tests.helpers import Served, copy_of_the_repository
 
 ROOT = Path(__file__).resolve().parents[2]
 # The installed package's own entry point (not the source tree's), Discord's address pointed at the fake.
@@ -29,14 +29,7 @@ START = "import bot; assert 'site-packages' in bot.__file__, bot.__file__; " + R
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh virtualenv with the wheel built from a copy of the project (the tree stays untouched)."""
     work = tmp_path_factory.mktemp("wheel")
-    source = work / "source"
-    tracked = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, text=True
-    ).stdout.split("\0")
-    for name in filter(None, tracked):
-        if (ROOT / name).is_file():
-            (source / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, source / name)
+    source = copy_of_the_repository(work / "source")
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "wheel", "--no-deps", "-w", work / "dist", source], check=True, timeout=300)
     (wheel,) = (work / "dist").glob("hogbot-*.whl")

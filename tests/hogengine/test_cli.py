@@ -138,20 +138,52 @@ def test_play_a_whole_game_against_a_strategy_and_check_the_dice(hog, monkeypatc
     assert record
     final = re.search(r"wins, (\d+) to (\d+)\.", out)
     assert final
-    replayed = hog("replay", stdin=record.group(1))
+    replayed = hog("replay", "--json", stdin=record.group(1))
     last = json.loads(replayed.stdout.decode().splitlines()[-1])
     assert last["over"]
     assert last["score"] == [int(final.group(1)), int(final.group(2))]
+    winner = re.search(r"(Player [01]) \(.*\) wins, \d+ to \d+\.", out)
+    assert winner
+    told = hog("replay", stdin=record.group(1)).stdout.decode().splitlines()
+    assert told[-1] == f"{winner.group(1)} wins, {final.group(1)} to {final.group(2)}."
+
+
+def test_play_second_against_a_strategy_that_moves_first(monkeypatch, capsys):
+    status, out, err = play(
+        monkeypatch, capsys, "4\n" * 200, "--seed", SEED, "--vs", "always:5", "--goal", "40", "--second"
+    )
+    assert status == 0, err
+    first_move = out.index("Player 0 (always:5) chooses 5.")
+    assert first_move < out.index("Player 1 (you), your choice (0 to 10): ")
+    assert "Player 0 (you)" not in out
+    record = re.search(r"echo '(.*)' \| hog replay", out)
+    assert record
+    assert [turn["choice"] for turn in json.loads(record.group(1))["turns"]][:2] == [5, 4]
+
+
+def test_play_second_needs_an_opponent_to_move_first(monkeypatch, capsys):
+    status, out, err = play(monkeypatch, capsys, "4\n", "--vs", "human", "--second")
+    assert (status, out) == (1, "")
+    assert err == "hog play: --second seats you as Player 1, but with --vs human both players are people.\n"
+
+
+def test_the_terminal_counts_in_words_that_agree_with_the_number(monkeypatch, capsys):
+    """One die and one point read as such; the course's own commentary keeps its exact text."""
+    _, out, _ = play(monkeypatch, capsys, "1\n", "--rules", "pig-fest", "--seed", "00ff", "--vs", "human")
+    assert "Player 0 rolls 1 four-sided die: 1\n" in out
+    assert "  * Player 0 pigs out (1 point)\n" in out
+    assert "Pig Fest: 1 Pig Out in a row, next scoring turn x1" in out
+    assert "1 point(s)! The most yet for Player 0" in out  # the course's announce_highest, word for word
 
 
 def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, "-1\n", "--rules", "pig-fest", "--seed", SEED, "--vs", "human")
     assert "four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in out
-    assert "Ham Hijinks: dice exchanged 0 time(s)" in out
-    assert "Pig Fest: 0 Pig Out(s) in a row, next x1" in out
+    assert "Ham Hijinks: dice exchanged 0 times" in out
+    assert "Pig Fest: 0 Pig Outs in a row, next scoring turn x1" in out
     assert "-1: Ham Hijinks" in out
     assert "six-sided dice (Hog Wild: 1 + 0 = 1" not in out
-    assert "the dice were exchanged 1 time(s), an odd number" in out
+    assert "the dice were exchanged 1 time, an odd number" in out
     _, out, _ = play(monkeypatch, capsys, "-1\n-1\n-1\n", "--rules", "sp17", "--seed", SEED, "--vs", "human")
     assert "Pork Chop: ready" in out
     assert "Player 0 plays Pork Chop" in out
@@ -164,7 +196,7 @@ def test_play_board_says_every_rule_that_chose_the_dice():
     state = new_game("pig-fest", 100, (3, 4)).with_hidden({"exchanges": 1})  # Hog Wild, exchanged back
     assert dice_in_words(state) == (
         "six-sided dice (Hog Wild: 3 + 4 = 7 is a multiple of 7;"
-        " the dice were exchanged 1 time(s), an odd number)"
+        " the dice were exchanged 1 time, an odd number)"
     )
 
 
@@ -266,7 +298,7 @@ def test_simulate_turns_from_fixed_scores_for_humans(capsys):
     assert main(["simulate", "turns", "--trials", "20", "--score", "0", "42"]) == 0
     out = capsys.readouterr().out
     assert "from 0-42" in out
-    assert "   0 dice   12.00" in out  # Free Bacon against 42 is always 12
+    assert "\n     0    12.00" in out  # Free Bacon against 42 is always 12
 
 
 def test_simulate_games_json(capsys):

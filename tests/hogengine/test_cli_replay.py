@@ -13,12 +13,53 @@ SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text(
 
 
 def test_replay_of_the_pork_chop_sample_game(hog):
-    done = hog("replay", stdin=json.dumps(SAMPLE))
+    done = hog("replay", "--json", stdin=json.dumps(SAMPLE))
     assert done.returncode == 0, done.stderr
     assert done.stderr == b""
     out = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert [line["score"] for line in out] == [[42, 21], [21, 42], [42, 21], [42, 22]]
     assert [line["turn"] for line in out] == [0, 1, 2, 3]
+
+
+def test_replay_tells_the_sample_game_in_words_by_default(hog):
+    done = hog("replay", stdin=json.dumps(SAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == [
+        "Re-playing Pork Chop (CS 61A Spring 2017 contest), first to 100, with its recorded dice.",
+        "Score: 14 to 42, Player 0 to move.",
+        "",
+        "Turn 0: Player 0 chooses Free Bacon.",
+        "  * Player 0 takes Free Bacon for 5",
+        "  * Hogtimus Prime boosts the turn to 7",
+        "  * Swine Swap: the scores trade places",
+        "Player 0 scores 7. Score: 42 to 21.",
+        "",
+        "Turn 1: Player 1 chooses Pork Chop.",
+        "  * Player 1 plays Pork Chop: the scores trade places",
+        "Player 1 scores 0. Score: 21 to 42.",
+        "",
+        "Turn 2: Player 0 chooses Pork Chop.",
+        "  * Player 0 plays Pork Chop: the scores trade places",
+        "Player 0 scores 0. Score: 42 to 21.",
+        "",
+        "Turn 3: Player 1 chooses Roll 10 (-1).",
+        "Player 1 rolls 10 four-sided dice: 1 2 2 2 2 2 2 2 2 2",
+        "  * Hog Wild: 4-sided dice",
+        "  * Player 1 pigs out (1 point)",
+        "Player 1 scores 1. Score: 42 to 22.",
+        "",
+        "The game is not over: 42 to 22, Player 0 to move.",
+    ]
+
+
+def test_replay_in_words_shows_the_turns_before_one_it_cannot_replay(hog):
+    done = hog("replay", stdin=turn_replaced(2, {"choice": 12, "rolls": []}))
+    assert done.returncode == 1
+    assert done.stdout.decode().splitlines()[-1] == "Player 1 scores 0. Score: 21 to 42."
+    assert (
+        done.stderr.decode()
+        == "hog replay: turn 2: 12 is not a legal choice under pork-chop: choose -1 to 10.\n"
+    )
 
 
 def turn_replaced(index: int, turn: object) -> str:
@@ -136,7 +177,7 @@ def test_replay_with_standard_input_closed_says_so(hog):
 
 
 def test_replay_takes_a_record_that_starts_with_a_byte_order_mark(hog):
-    done = hog("replay", stdin=b"\xef\xbb\xbf" + json.dumps(SAMPLE).encode())
+    done = hog("replay", "--json", stdin=b"\xef\xbb\xbf" + json.dumps(SAMPLE).encode())
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.decode().splitlines()) == len(SAMPLE["turns"])
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hogengine.text import RepeatedKey, is_whole, listed, read_json, shown, whole_number
+from hogengine.text import RepeatedKey, counted, is_whole, listed, read_json, shown, whole_number
 
 
 @given(st.integers(-(10**17), 10**18))
@@ -60,3 +60,17 @@ def test_json_without_repeated_keys_reads_as_json_does(value):
 def test_an_object_that_gives_a_key_twice_is_refused(text, key):
     with pytest.raises(RepeatedKey, match=f"gives the key '{key}' twice"):
         read_json(text)
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (counted(1, "point"), "1 point"),
+        (counted(0, "point"), "0 points"),
+        (counted(2, "Pig Out"), "2 Pig Outs"),
+        (counted(1, "six-sided die", "six-sided dice"), "1 six-sided die"),
+        (counted(10, "six-sided die", "six-sided dice"), "10 six-sided dice"),
+    ],
+)
+def test_a_count_agrees_with_its_noun(words, expected):
+    assert words == expected

@@ -205,9 +205,9 @@ def fields(message: discord.Message) -> dict[str, str]:
 
 
 def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Run `python -m hogengine replay` on an exported game, as a user would."""
+    """Run `python -m hogengine replay --json` on an exported game, as a user would."""
     done = subprocess.run(
-        [sys.executable, "-m", "hogengine", "replay"],
+        [sys.executable, "-m", "hogengine", "replay", "--json"],
         input=json.dumps(record),
         capture_output=True,
         text=True,

@@ -41,7 +41,7 @@ GAMES = {  # how both players choose, what the boards must have said, the button
     ),
     "pig-fest": (
         pig_fest,
-        ["plays Ham Hijinks: the dice are exchanged", "the dice were exchanged 1 time(s), an odd number"],
+        ["plays Ham Hijinks: the dice are exchanged", "the dice were exchanged 1 time, an odd number"],
         ["Ham Hijinks"],
     ),
     "piggy-back": (piggy_back, ["Piggy Back gives the opponent"], ["Free Bacon"]),
@@ -112,7 +112,8 @@ def check_boards(boards: list[discord.Message], results: list[TurnResult]) -> li
             if state.rules == "pig-fest":
                 streak = state.hidden_by_name()["streak"][seat]
                 times = min(3, max(1, streak))
-                assert f"Pig Fest: {streak} Pig Out(s) in a row, next x{times}" in field
+                pig_outs = "1 Pig Out" if streak == 1 else f"{streak} Pig Outs"
+                assert f"Pig Fest: {pig_outs} in a row, next scoring turn x{times}" in field
         said = commentary([s.scores for s in states[:number]])
         assert fields(board).get("Commentary") == ("\n".join(said) or None)
         seen += said

@@ -75,7 +75,7 @@ async def test_hog_replay_verifies_the_export(service: GameService, play_out: Pl
     match = await play_out(match, random_chooser(7))
     exported = json.dumps(await service.export(match.id, guild_id=0, user_id=ALICE.id))
     run = subprocess.run(
-        [sys.executable, "-m", "hogengine", "replay"],
+        [sys.executable, "-m", "hogengine", "replay", "--json"],
         input=exported,
         capture_output=True,
         text=True,

@@ -49,10 +49,63 @@ def test_winrate_takes_the_perfect_player_with_its_hidden_state(capsys) -> None:
     assert json.loads(best[1])["average"] < 0.5  # no score-only table beats the perfect player on average
 
 
-def test_score_only_commands_explain_why_perfect_cannot_play_there(capsys) -> None:
-    status, _, err = run(capsys, "simulate", "games", "perfect", "always:5", "--games", "2")
+def test_a_tournament_of_score_only_entries_explains_why_perfect_cannot_enter(capsys) -> None:
+    status, _, err = run(capsys, "tournament", "--goal", "15", "perfect", "always:5")
     assert status == 1
     assert "perfect sees the hidden state a score-only strategy cannot" in err and "best-table" in err
+
+
+def test_simulated_games_of_the_perfect_player_win_its_exact_rate(capsys) -> None:
+    """Live games show the hidden state, so the perfect player plays its full-state policy there too."""
+    args = ["--rules", "pork-chop", "--goal", "30", "perfect", "always:4", "--games", "4000", "--seed", "1"]
+    status, out, _ = run(capsys, "simulate", "games", *args, "--json")
+    assert status == 0
+    report = json.loads(out)
+    four = table_from_function(always_roll(4), "pork-chop")
+    exact = exact_winrate("pork-chop", solve("pork-chop", 30).policy, four, 30).average
+    assert abs(report["win_rate"] - exact) < 4.5 * report["standard_error"]
+
+
+EVERY = "perfect, best-table, always:N, course, FILE.json, FILE.py"
+
+
+@pytest.mark.parametrize(
+    ("command", "names"),
+    [
+        (["play", "--vs", "wizard"], f"human, {EVERY}"),
+        (["winrate", "--goal", "15", "wizard", "always:5"], EVERY),
+        (["simulate", "games", "always:5", "wizard"], EVERY),
+        (["tournament", "--goal", "15", "always:5", "wizard"], EVERY),
+    ],
+    ids=["play", "winrate", "simulate", "tournament"],
+)
+def test_an_unknown_player_is_told_every_name_the_command_takes(capsys, monkeypatch, command, names) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    status, out, err = run(capsys, *command)
+    assert (status, out) == (1, "")
+    assert err == f"hog {command[0]}: Unknown strategy 'wizard': use one of {names}.\n"
+
+
+@pytest.mark.parametrize("name", ["gone.py", "gone.json"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--vs", "{}"],
+        ["winrate", "--goal", "15", "{}", "always:5"],
+        ["simulate", "games", "always:5", "{}"],
+        ["tournament", "--goal", "15", "always:5", "{}"],
+        ["check", "{}"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_a_missing_file_is_the_same_line_and_status_in_every_command(
+    capsys, monkeypatch, tmp_path: Path, command: list[str], name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    status, out, err = run(capsys, *(part.format(name) for part in command))
+    assert (status, out) == (1, "")
+    assert err == f"hog {command[0]}: Cannot read the strategy file '{name}': No such file or directory.\n"
 
 
 def test_play_takes_the_best_table_and_a_strategy_file(capsys, monkeypatch, tmp_path: Path) -> None:

@@ -87,7 +87,7 @@ def test_hog_play_shows_its_hidden_part_and_hog_replay_checks_the_game(monkeypat
     record = re.search(r"echo '(.*)' \| hog replay", out)
     assert record is not None
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(record.group(1).encode())))
-    assert main(["replay"]) == 0
+    assert main(["replay", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[-1]["over"] and max(lines[-1]["score"]) >= 20
     assert any(event["kind"] == "multiplier" for line in lines for event in line["events"])

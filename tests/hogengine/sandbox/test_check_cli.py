@@ -85,9 +85,15 @@ def test_bad_options_are_usage_errors(
     assert message in capsys.readouterr().err
 
 
-def test_a_directory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", str(tmp_path)]) == 1
-    assert "cannot read" in capsys.readouterr().err
+def test_a_directory_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder.py").mkdir()
+    assert main(["check", "folder.py"]) == 1
+    assert (
+        capsys.readouterr().err == "hog check: Cannot read the strategy file 'folder.py': Is a directory.\n"
+    )
 
 
 def test_an_endless_file_is_read_only_until_it_is_too_large(
@@ -116,9 +122,21 @@ def test_an_endless_file_is_read_only_until_it_is_too_large(
     assert sum(written) < 2_000_000
 
 
-def test_missing_file_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", str(tmp_path / "nope.py")]) == 1
-    assert "cannot read" in capsys.readouterr().err
+@pytest.mark.parametrize("name", ["nope.py", "nope.json"])
+@pytest.mark.parametrize("output", [[], ["--json"]], ids=["words", "json"])
+def test_a_missing_file_is_one_line_and_status_1_whatever_its_kind(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    output: list[str],
+) -> None:
+    """As in every command that reads a file: no verdict is printed on a file that was never read."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", name, *output]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"hog check: Cannot read the strategy file '{name}': No such file or directory.\n"
 
 
 def test_a_json_table_is_read_as_a_table_never_run(
