@@ -6,6 +6,13 @@ The parent trusts nothing the child reports. See docs/sandbox.md.
 """
 
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES, evaluate_strategy, make_undumpable
-from hogengine.sandbox.verdict import SandboxUnavailable, Verdict
+from hogengine.sandbox.verdict import EvaluationStopped, SandboxUnavailable, Verdict
 
-__all__ = ["MAX_SOURCE_BYTES", "SandboxUnavailable", "Verdict", "evaluate_strategy", "make_undumpable"]
+__all__ = [
+    "MAX_SOURCE_BYTES",
+    "EvaluationStopped",
+    "SandboxUnavailable",
+    "Verdict",
+    "evaluate_strategy",
+    "make_undumpable",
+]

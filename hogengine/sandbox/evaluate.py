@@ -16,6 +16,7 @@ import random
 import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -47,7 +48,12 @@ def make_undumpable() -> None:
 
 
 def evaluate_strategy(
-    source: bytes, legal: range, time_limit: float = 10.0, *, random_tables: int = 0
+    source: bytes,
+    legal: range,
+    time_limit: float = 10.0,
+    *,
+    random_tables: int = 0,
+    stop: threading.Event | None = None,
 ) -> Verdict:
     """Run an uploaded final_strategy file in the sandbox; its 100 by 100 table or one plain reason.
 
@@ -55,8 +61,9 @@ def evaluate_strategy(
     CPU time of loading the file plus all 10,000 calls. A strategy that answers differently from run to
     run is refused as not deterministic, unless `random_tables` is positive: then that many of its
     tables are recorded, each a sweep of all 10,000 pairs, in one more child allowed `random_tables`
-    times the CPU time. Raises SandboxUnavailable if this host cannot install the seccomp filter (the
-    upload is then never run) and ValueError on bad arguments.
+    times the CPU time. Setting `stop` (from any thread) kills the children and raises EvaluationStopped.
+    Raises SandboxUnavailable if this host cannot install the seccomp filter (the upload is then never
+    run) and ValueError on bad arguments.
     """
     int8 = range(-128, 128)
     if not (
@@ -78,10 +85,10 @@ def evaluate_strategy(
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     arch = seccomp.host_arch()
     try:
-        verdict = _evaluate(text, legal, time_limit, arch, random_allowed=random_tables > 0)
+        verdict = _evaluate(text, legal, time_limit, arch, random_allowed=random_tables > 0, stop=stop)
         if verdict.kind != _RANDOM or not random_tables:
             return verdict
-        return _record(text, legal, time_limit * random_tables, arch, random_tables)
+        return _record(text, legal, time_limit * random_tables, arch, random_tables, stop=stop)
     except SandboxUnavailable:
         # User code could forge that report; believe it only if a trivial upload gets the same answer.
         if _evaluate(_PROBE, range(1), 5.0, arch).accepted:
@@ -108,7 +115,13 @@ def _spawn(job: protocol.Job, cwd: str, arch: seccomp.Arch) -> runner.Child:
 
 
 def _evaluate(
-    text: str, legal: range, time_limit: float, arch: seccomp.Arch, *, random_allowed: bool = False
+    text: str,
+    legal: range,
+    time_limit: float,
+    arch: seccomp.Arch,
+    *,
+    random_allowed: bool = False,
+    stop: threading.Event | None = None,
 ) -> Verdict:
     """The verdict of a sweep child and a sample child; answers that differ between them (or between a
     call and its re-call) are the `_RANDOM` kind, which `random_allowed` keeps apart from a second run
@@ -121,11 +134,11 @@ def _evaluate(
         _spawn(sweep, cwd, arch) as first,
         _spawn(sample, cwd, arch) as second,
     ):
-        runner.service([first, second], first, deadline)
+        runner.service([first, second], first, deadline, stop)
         answers = _judge(first.reap(), sweep, time_limit, wall_limit)
         if isinstance(answers, Verdict):
             return answers
-        runner.service([second], second, deadline)
+        runner.service([second], second, deadline, stop)
         again = _judge(second.reap(), sample, time_limit, wall_limit)
     cpu_seconds = first.reap().cpu_seconds
     if isinstance(again, Verdict):
@@ -146,12 +159,20 @@ def _evaluate(
     return accepted(_rows(values), cpu_seconds, answers.team_name)
 
 
-def _record(text: str, legal: range, time_limit: float, arch: seccomp.Arch, tables: int) -> Verdict:
+def _record(
+    text: str,
+    legal: range,
+    time_limit: float,
+    arch: seccomp.Arch,
+    tables: int,
+    *,
+    stop: threading.Event | None,
+) -> Verdict:
     """A random strategy's verdict: `tables` tables, each a sweep of every pair, in one fresh child."""
     wall_limit = 2 * time_limit + 2
     job = _job("record", legal, time_limit, text, tables)
     with tempfile.TemporaryDirectory(prefix="hog-sandbox-") as cwd, _spawn(job, cwd, arch) as child:
-        runner.service([child], child, time.monotonic() + wall_limit)
+        runner.service([child], child, time.monotonic() + wall_limit, stop)
         answers = _judge(child.reap(), job, time_limit, wall_limit)
     if isinstance(answers, Verdict):
         return answers

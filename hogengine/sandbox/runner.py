@@ -14,16 +14,18 @@ import secrets
 import select
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Literal
 
-from hogengine.sandbox.verdict import SandboxUnavailable
+from hogengine.sandbox.verdict import EvaluationStopped, SandboxUnavailable
 
 REPORT_CAP = 1 << 20  # an honest report is about 30 kB
 _CHUNK = 1 << 16
+STOP_POLL_SECONDS = 0.1  # how often a run that may be stopped looks at its stop event
 
 Killed = Literal["", "overflow", "deadline"]
 
@@ -173,9 +175,14 @@ class Child:
         self._exited = True
 
 
-def service(children: Sequence[Child], until: Child, deadline: float) -> None:
-    """Feed and drain every child until `until` has exited; on reaching the deadline kill them all."""
+def service(
+    children: Sequence[Child], until: Child, deadline: float, stop: threading.Event | None = None
+) -> None:
+    """Feed and drain every child until `until` has exited; on reaching the deadline kill them all. Once
+    `stop` is set, raise EvaluationStopped (the children's context managers kill and reap them)."""
     while not until.exited:
+        if stop is not None and stop.is_set():
+            raise EvaluationStopped
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             for child in children:
@@ -185,7 +192,8 @@ def service(children: Sequence[Child], until: Child, deadline: float) -> None:
         handlers: dict[int, Callable[[], None]] = {}
         for child in children:
             child.watch(poller, handlers)
-        for fd, _ in poller.poll(remaining * 1000):
+        wait = remaining if stop is None else min(remaining, STOP_POLL_SECONDS)
+        for fd, _ in poller.poll(wait * 1000):
             handlers[fd]()
 
 

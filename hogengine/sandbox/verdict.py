@@ -26,6 +26,10 @@ class SandboxUnavailable(Exception):  # noqa: N818 -- the public name
     """The mandatory seccomp layer cannot be set up on this host: uploads must be refused, never run."""
 
 
+class EvaluationStopped(Exception):  # noqa: N818 -- the public name
+    """The caller stopped the run (it is shutting down): the children were killed, and there is no verdict."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What one evaluation found: the table if accepted, else a `kind` code and a plain reason; the file's

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from hogengine.sandbox import (
+    EvaluationStopped,
     SandboxUnavailable,
+    Verdict,
     evaluate_strategy,
     landlock,
     make_undumpable,
@@ -151,6 +153,30 @@ def test_concurrent_calls_from_threads(sandbox: Evaluate) -> None:
         assert verdicts[source].kind == kind
         if value is not None:
             assert verdicts[source].table == ((value,) * 100,) * 100
+
+
+def test_a_stopped_run_kills_its_children_and_gives_no_verdict(host: Host) -> None:
+    """The bot stopping mid-upload: both children die at once, however long the upload would run."""
+    stop = threading.Event()
+    outcome: list[BaseException | Verdict] = []
+
+    def run() -> None:
+        try:
+            outcome.append(evaluate_strategy(b"while True:\n    pass\n", range(11), 5.0, stop=stop))
+        except EvaluationStopped as error:
+            outcome.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    for _ in range(500):  # both children started: the run is under way
+        if len(host.spawned) == 2:
+            break
+        time.sleep(0.01)
+    stop.set()
+    worker.join()
+    assert len(host.spawned) == 2
+    assert [type(found) for found in outcome] == [EvaluationStopped]  # not "too slow": it was cut short
+    assert processes_in_sessions(host.spawned) == []
 
 
 def test_a_parent_without_standard_streams_still_accepts(tmp_path: Path) -> None:
