@@ -83,6 +83,7 @@ class Settings(BaseSettings):
     turn_timeout_seconds: float = Field(default=300.0, gt=0)
     challenge_timeout_seconds: float = Field(default=600.0, gt=0)
     bot_move_delay_seconds: float = Field(default=1.5, ge=0)
+    shutdown_grace_seconds: float = Field(default=5.0, ge=0)  # for work under way at SIGTERM to finish
     upload_cooldown_seconds: float = Field(default=60.0, ge=0)  # per person, after a run in the sandbox
     upload_workers: int = Field(default=2, ge=1)  # uploads checked at once (threads, each a sandbox)
     upload_max_waiting: int = Field(default=8, ge=1)  # uploads checked or queued; more are turned away

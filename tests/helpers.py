@@ -149,11 +149,11 @@ class Gate:
         self.entered = threading.Event()
         self.opened = threading.Event()
 
-    def run(self, source: bytes, rules: RuleSet, time_limit: float) -> Verdict:
+    def run(self, source: bytes, rules: RuleSet, time_limit: float, stop: threading.Event) -> Verdict:
         self.entered.set()
         if not self.opened.wait(GATE_WAIT):
             raise AssertionError("the sandbox was held and never let go")
-        return check_entry(source, rules, time_limit)
+        return check_entry(source, rules, time_limit, stop)
 
     async def reached(self) -> None:
         """Until a run has entered the sandbox (waited for in a thread of its own, not on the loop)."""

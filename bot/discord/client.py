@@ -13,6 +13,7 @@ from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.commands.hog import HogCog
 from bot.discord.errors import HogTree
+from bot.discord.in_flight import InFlight
 from bot.discord.parts import Parts
 from bot.discord.views import ITEMS
 from bot.health import beat
@@ -73,7 +74,7 @@ class HogBot(commands.Bot):
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
-        self.parts = Parts(services, Boards(self, services.games), follow_up)
+        self.parts = Parts(services, Boards(self, services.games), follow_up, InFlight())
         await self.add_cog(HogCog(self.parts))
         self.add_dynamic_items(*ITEMS)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
@@ -140,10 +141,13 @@ class HogBot(commands.Bot):
             self.parts.follow_up.schedule(match_id)
 
     async def close(self) -> None:
-        """Stop the clock and the bot's moves, close Discord, then the services (pools, then database)."""
+        """Stop the clock and the bot's moves, let the interactions under way finish (see InFlight.settle),
+        then close Discord and the services (pools, then database)."""
         self.clock.cancel()
         if hasattr(self, "parts"):
             await self.parts.follow_up.close()
+            grace = self.settings.shutdown_grace_seconds
+            await self.parts.in_flight.settle(grace, self.parts.services.stop)
         await super().close()
         if self._services is not None:
             await self._services.close()
@@ -182,7 +186,12 @@ async def serve(bot: HogBot, token: str) -> None:
     """Run the bot until it is closed; SIGTERM (docker stop) closes it, and with it the database."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
-    loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
+
+    def stop() -> None:  # once: a second SIGTERM must not close the database twice
+        if not closing:
+            closing.append(loop.create_task(bot.close()))
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
     try:
         async with bot:
             await bot.open_services()

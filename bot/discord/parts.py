@@ -1,6 +1,6 @@
-"""What commands and buttons work with: the services, the boards that show matches, and the follow-up
-after a move. The client builds it once; command groups are built from it, buttons reach it through the
-client, so neither needs to know the client's class."""
+"""What commands and buttons work with: the services, the boards that show matches, the follow-up after a
+move, and the work under way. The client builds it once; command groups are built from it, buttons reach
+it through the client, so neither needs to know the client's class."""
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -10,8 +10,9 @@ import discord
 from bot.services import Services
 from bot.services.games.follow_up import FollowUp
 
-if TYPE_CHECKING:  # boards draw buttons, and buttons show boards: the type only, at check time
+if TYPE_CHECKING:  # boards draw buttons, buttons show boards, every interaction is admitted: types only
     from bot.discord.boards import Boards
+    from bot.discord.in_flight import InFlight
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,7 @@ class Parts:
     services: Services
     boards: "Boards"
     follow_up: FollowUp
+    in_flight: "InFlight"
 
 
 class _HasParts(Protocol):

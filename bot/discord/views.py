@@ -22,7 +22,8 @@ REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 
 class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(?!)"):  # never matches
     """A button (of some match; the base of the registered ones). The one view-level error handler: every
-    press is acknowledged first, and any failure goes to `report`."""
+    press is admitted (not once the bot is stopping) and acknowledged first, and any failure goes to
+    `report`."""
 
     ANSWERS_PRIVATELY: ClassVar[bool] = False  # acknowledged with a private "thinking…", not an update
 
@@ -31,11 +32,14 @@ class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(
         self.match_id = match_id
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        parts = parts_of(interaction)
+        if not await parts.in_flight.admit(interaction):
+            return
         try:
             await interaction.response.defer(
                 ephemeral=self.ANSWERS_PRIVATELY, thinking=self.ANSWERS_PRIVATELY
             )
-            await self.press(interaction, parts_of(interaction))
+            await self.press(interaction, parts)
         except Exception as error:
             await report(interaction, error, self.match_id)
 

@@ -360,3 +360,27 @@ class CannotListen(ServiceError):
 
     def __init__(self, host: str, port: int, reason: str) -> None:
         super().__init__(f"Cannot serve the page at {host}:{port}: {reason}.")
+
+
+# Stopping (SIGTERM, docker stop): what is turned away or cut short, and that it may be tried again.
+
+
+class Restarting(ServiceError):
+    """A command or press that came after the bot began to stop: nothing was done."""
+
+    message = "The bot is restarting: nothing was done. Please try again in a minute."
+
+
+class UploadStopped(ServiceError):
+    """An upload cut short because the bot is stopping."""
+
+    message = "The bot is restarting: your file was not stored. Please send it again in a minute."
+
+
+class TournamentStopped(ServiceError):
+    """A tournament cut short because the bot is stopping."""
+
+    message = (
+        "The bot is restarting: the tournament was stopped before it finished, and nothing was stored. "
+        "Please start it again in a minute."
+    )

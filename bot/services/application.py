@@ -60,8 +60,14 @@ class Services:
             PrivacyService(db, clock),
         )
 
+    def stop(self) -> None:
+        """Cut the long work short (the bot is stopping): uploads in the sandbox raise UploadStopped, a
+        tournament computing raises TournamentStopped; nothing of either is stored."""
+        self.strategies.stop()
+        self.tournaments.stop()
+
     async def close(self) -> None:
-        """Let running uploads and tournaments finish (off the event loop), then close the database."""
+        """Stop the long work, let the pools wind down (off the event loop), then close the database."""
         await asyncio.gather(
             asyncio.to_thread(self.strategies.close), asyncio.to_thread(self.tournaments.close)
         )

@@ -1,6 +1,7 @@
 """A contest entry checked under its rule set's contest rules: a strategy that answers at random is taken,
 with its tables recorded, only where the contest says so (seed 001); elsewhere the refusal names the rule."""
 
+import threading
 from dataclasses import replace
 
 from hogengine.rules import RULE_SETS, RuleSet
@@ -9,12 +10,16 @@ from hogengine.sandbox.verdict import Verdict
 from hogengine.solver.tournament import GAMES
 
 
-def check_entry(source: bytes, rules: RuleSet, time_limit: float = 10.0) -> Verdict:
+def check_entry(
+    source: bytes, rules: RuleSet, time_limit: float = 10.0, stop: threading.Event | None = None
+) -> Verdict:
     """The sandbox's verdict on a final_strategy file under these rules. Where random strategies are
     allowed, one gets a recorded table per game of a sampled match (its exact win rate is computed once,
-    from the first); elsewhere it is refused as not deterministic, saying which rule sets take it."""
+    from the first); elsewhere it is refused as not deterministic, saying which rule sets take it. Setting
+    `stop` ends the run with EvaluationStopped (see evaluate_strategy)."""
     allowed = rules.random_strategies
-    verdict = evaluate_strategy(source, rules.choices, time_limit, random_tables=GAMES if allowed else 0)
+    tables = GAMES if allowed else 0
+    verdict = evaluate_strategy(source, rules.choices, time_limit, random_tables=tables, stop=stop)
     if verdict.kind != "not_deterministic" or allowed:
         return verdict
     takers = " and ".join(each.id for each in RULE_SETS if each.random_strategies)

@@ -28,6 +28,7 @@ class FollowUp:
         self._move_delay = move_delay
         self._shown = shown
         self._moves: dict[int, asyncio.Task[None]] = {}  # by match id
+        self._closed = False
 
     async def moved_on(self, match: Match) -> None:
         """After a match changed: let the house bot move if it is its turn; rate a finished game. Never
@@ -42,9 +43,10 @@ class FollowUp:
                 log.exception("could not rate a finished game", extra={"match": match.id})
 
     def schedule(self, match_id: int) -> None:
-        """Let the house bot play its turn(s) in this match after a short pause, unless it already is."""
+        """Let the house bot play its turn(s) in this match after a short pause, unless it already is, or
+        the bot is stopping (the clock of the next start resumes it)."""
         running = self._moves.get(match_id)
-        if running is not None and not running.done():
+        if self._closed or (running is not None and not running.done()):
             return
         task = asyncio.create_task(self._moves_in(match_id), name=f"hog-bot-move-{match_id}")
         self._moves[match_id] = task
@@ -76,7 +78,9 @@ class FollowUp:
             await self._shown(match_id)
 
     async def close(self) -> None:
-        """Stop every run of moves (a move in progress is either stored whole or not at all)."""
+        """Stop every run of moves and start no more (a move in progress is either stored whole or not at
+        all; one stored but not shown is shown at the next start)."""
+        self._closed = True
         moves = list(self._moves.values())
         for task in moves:
             task.cancel()

@@ -4,6 +4,7 @@ pool, stored per server with their exact win rates, listed, shown, replaced (his
 import asyncio
 import hashlib
 import re
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from bot.domain.errors import (
     StrategyRefused,
     TooManyStrategies,
     UploadsBusy,
+    UploadStopped,
     UploadsUnavailable,
     WrongFileType,
     WrongRules,
@@ -46,7 +48,7 @@ from bot.storage.leases import LeaseKind
 from bot.storage.strategies import table_bytes
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.sandbox import SandboxUnavailable
+from hogengine.sandbox import EvaluationStopped, SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
 from hogengine.strategies import BadStrategy, Table, table_from_json
@@ -150,9 +152,16 @@ class StrategyService:
         self._leases = Leases(db, clock)
         # An upload being checked: one per person at a time, `waiting` in all (across every bot process).
         self._upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending, self.limits.waiting, UploadsBusy)
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Kill the sandboxes running and any started later: each of their uploads raises UploadStopped (the
+        bot is stopping; nothing of them is stored)."""
+        self._stop.set()
 
     def close(self) -> None:
-        """Stop the pool (running checks finish first)."""
+        """Stop the sandboxes, then the pool (what else runs in it, a table's figures, finishes first)."""
+        self.stop()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     async def _offload(self, fn: Callable[..., T], *args: Any) -> T:
@@ -192,8 +201,8 @@ class StrategyService:
         sandbox (or an accepted table) starts the owner's cooldown, unless it found a mistake they can fix
         at once (see `rations`).
 
-        Raises what `admit` raises (things may have changed meanwhile), UploadsUnavailable, or
-        StrategyRefused with the sandbox's one-line reason and its `kind`.
+        Raises what `admit` raises (things may have changed meanwhile), UploadsUnavailable,
+        StrategyRefused with the sandbox's one-line reason and its `kind`, or UploadStopped.
         """
         check_upload(ticket.filename, len(data))
         ruleset = get_rules(ticket.rules)
@@ -255,9 +264,11 @@ class StrategyService:
         if kind == "json":
             return _Checked(await self._offload(_json_table, data, ruleset), None)
         try:
-            verdict = await self._offload(check_entry, data, ruleset, self.limits.time_limit)
+            verdict = await self._offload(check_entry, data, ruleset, self.limits.time_limit, self._stop)
         except SandboxUnavailable:
             raise UploadsUnavailable from None
+        except EvaluationStopped:
+            raise UploadStopped from None
         if not verdict.accepted or verdict.table is None:
             reason = verdict.reason or "The strategy was refused."
             raise StrategyRefused(reason, verdict.kind, verdict.cpu_seconds)

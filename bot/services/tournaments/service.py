@@ -3,6 +3,7 @@ thread with progress reported on the event loop, one at a time per server, stand
 
 import asyncio
 import random
+import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +14,7 @@ from bot.domain.errors import (
     TooFewStrategies,
     TournamentNotFound,
     TournamentRunning,
+    TournamentStopped,
     UnknownFormat,
 )
 from bot.domain.matches import Player
@@ -32,6 +34,7 @@ from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Row as Result
 from hogengine.solver import Standings, tournament_exact, tournament_sampled
+from hogengine.solver.model import Progress as Step  # the solver's progress: called in its own thread
 
 FORMATS = ("exact", "sampled")
 TOURNAMENT = Lease(LeaseKind.TOURNAMENT, TournamentRunning)  # one at a time per server, across processes
@@ -50,7 +53,7 @@ class Draw:
     entrants: dict[str, StoredStrategy]
 
 
-def _run(draw: Draw, progress: Relay | None) -> Standings:
+def _run(draw: Draw, progress: Step) -> Standings:
     """The solver's tournament (blocking), in the worker thread; entries in name order, as `hog tournament`
     takes files named after the strategies in that order. A strategy that answers at random plays the
     tables recorded of it, so its games replay."""
@@ -86,13 +89,26 @@ class TournamentService:
         self._seeds = seeds or random.Random()
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-tournament")
         self._leases = Leases(db, clock)
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Stop the tournament computing and any started later: each raises TournamentStopped (the bot is
+        stopping; nothing of it is stored)."""
+        self._stop.set()
 
     def close(self) -> None:
+        """Stop the tournament computing, then the pool."""
+        self.stop()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     @asynccontextmanager
     async def reserve(
-        self, guild_id: int, rules: str = DEFAULT_RULES, fmt: str = "exact", *, goal: int = MAX_GOAL
+        self,
+        guild_id: int,
+        rules: str = DEFAULT_RULES,
+        fmt: str = "exact",
+        *,
+        goal: int = MAX_GOAL,
     ) -> AsyncIterator[Draw]:
         """Hold the server's one tournament while the block runs, its entrants drawn: so every refusal
         comes before anything is shown or computed.
@@ -113,12 +129,19 @@ class TournamentService:
 
     async def play(self, draw: Draw, started_by: Player, progress: Progress | None = None) -> Tournament:
         """Every drawn strategy plays every other; the stored result (also when an entrant was deleted or
-        its owner forgotten meanwhile)."""
+        its owner forgotten meanwhile). Raises TournamentStopped if `stop` came first."""
         started = self._clock()
         await self._db.write(lambda conn: player_table.upsert_players(conn, [started_by], started))
         relay = None if progress is None else Relay(progress)
+
+        def step(done: int, total: int) -> None:  # in the worker thread, after every step of the solver
+            if self._stop.is_set():
+                raise TournamentStopped
+            if relay is not None:
+                relay(done, total)
+
         try:
-            result = await asyncio.get_running_loop().run_in_executor(self._pool, _run, draw, relay)
+            result = await asyncio.get_running_loop().run_in_executor(self._pool, _run, draw, step)
         finally:
             if relay is not None:
                 await relay.close()

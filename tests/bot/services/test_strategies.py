@@ -16,6 +16,7 @@ from bot.domain.errors import (
     TooManyStrategies,
     UploadRefused,
     UploadsBusy,
+    UploadStopped,
     UploadsUnavailable,
     WrongRules,
 )
@@ -365,6 +366,20 @@ async def test_the_event_loop_serves_others_while_the_sandbox_runs(
     assert listed == [] and not upload.done()
     gate.opened.set()
     assert (await upload).strategy.name == "four"
+
+
+async def test_an_upload_stopped_in_the_sandbox_stores_nothing_and_costs_nothing(
+    strategies: StrategyService, gate: Gate
+) -> None:
+    upload = asyncio.create_task(upload_file(strategies, GUILD, ALICE, "four.py", ROLL_4))
+    await gate.reached()
+    strategies.stop()  # the bot is stopping while the file is in the sandbox
+    gate.opened.set()
+
+    with pytest.raises(UploadStopped, match="not stored"):
+        await upload
+    assert await strategies.active(GUILD) == []
+    await strategies.admit(GUILD, ALICE, "four.py", len(ROLL_4))  # no cooldown: it may be sent again
 
 
 def test_table_bytes_are_row_major_int8() -> None:

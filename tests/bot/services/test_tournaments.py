@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from bot.domain.errors import TournamentRefused
+from bot.domain.errors import TournamentRefused, TournamentStopped
 from bot.services.privacy import DELETED_STRATEGY, PrivacyService
 from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TournamentService
@@ -55,6 +55,16 @@ async def test_exact_standings_are_the_solvers(
     assert seen and seen[-1][0] == seen[-1][1]
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
     assert await tournaments.latest(GUILD) == result == await tournaments.get(result.id)
+
+
+async def test_a_stopped_tournament_stores_nothing(
+    tournaments: TournamentService, entered: list[tuple[str, Table]]
+) -> None:
+    tournaments.stop()  # the bot is stopping: the solver's next step ends the tournament
+
+    with pytest.raises(TournamentStopped, match="nothing was stored"):
+        await run_tournament(tournaments, GUILD, BOB, RULES, "exact")
+    assert await tournaments.latest(GUILD) is None
 
 
 async def test_sampled_standings_are_the_solvers(
