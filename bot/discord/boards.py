@@ -9,6 +9,8 @@ The rules for Discord failures (the game itself is safe in the database either w
 - posting fails too: log it; the game is safe in the database and the next render (a press, a bot move,
   a clock tick that closes the game) tries again;
 - a new match's first message fails: nobody could see or play it, so it is called off (CalledOff).
+Each match remembers the version its message shows: a crash can land between storing a change and
+showing it, and the next start redraws the messages that lag (catch_up.py).
 """
 
 import logging
@@ -70,6 +72,8 @@ class Boards:
             except DISCORD_FAILURES as error:
                 log.warning("answering a press failed: %s", error, extra={"match": match_id})
                 await self._publish(match, message)
+                return
+            await self.service.shown(match.id, match.version)
 
     async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
         """Post the first message of a new match in answer to a command or press, and remember it; if
@@ -89,7 +93,7 @@ class Boards:
                 raise CalledOff from None
             if not isinstance(sent, discord.Message):
                 raise RuntimeError("Discord did not return the message it posted")
-            await self.service.set_message(match_id, sent.channel.id, sent.id)
+            await self.service.set_message(match_id, sent.channel.id, sent.id, match.version)
 
     async def _publish(self, match: Match, message: dict[str, Any]) -> None:
         channel = self.client.get_partial_messageable(match.channel_id)
@@ -98,6 +102,7 @@ class Boards:
             try:
                 if not _too_old(match.message_id):
                     await old.edit(**message)
+                    await self.service.shown(match.id, match.version)
                     return
                 await old.edit(content=MOVED, embed=None, view=None)
             except DISCORD_FAILURES as error:
@@ -114,7 +119,7 @@ class Boards:
         except DISCORD_FAILURES as error:
             log.warning("could not post the board: %s", error, extra={"match": match.id})
             return
-        await self.service.set_message(match.id, match.channel_id, sent.id)
+        await self.service.set_message(match.id, match.channel_id, sent.id, match.version)
 
 
 def _too_old(message_id: int | None) -> bool:

@@ -11,6 +11,7 @@ from discord.ext import commands, tasks
 
 from bot.config import Settings
 from bot.discord.boards import Boards
+from bot.discord.catch_up import catch_up
 from bot.discord.commands.hog import HogCog
 from bot.discord.errors import HogTree
 from bot.discord.in_flight import InFlight
@@ -69,8 +70,9 @@ class HogBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the services, add commands and buttons, start the clock (its first tick resumes the house
-        bot's turns), sync."""
+        bot's turns), show what the last run stored but did not show, sync."""
         make_undumpable()  # no other process of this user may read the token from our memory
+        started = now()
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
@@ -80,6 +82,8 @@ class HogBot(commands.Bot):
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
         self.clock.start()
+        catching_up = catch_up(self, self.parts, started, self.redraw)
+        self.parts.in_flight.track(asyncio.create_task(catching_up, name="hog-catch-up"))
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

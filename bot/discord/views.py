@@ -2,7 +2,8 @@
 
 `hog:play:<match>:<turn>:<choice>`, `hog:accept|decline|cancel:<match>`, `hog:rematch:<match>`,
 `hog:analysis:<match>` and `hog:forget` (whoever presses it) — all far below Discord's 100 characters.
-The turn number makes a stale or double press a StaleAction.
+The turn number makes a stale or double press a StaleAction; a stale press on a board draws the board
+again from the database (it may lag behind the game after a crash) and says so.
 """
 
 import re
@@ -13,7 +14,8 @@ import discord
 from bot.discord.analysis import send_analysis
 from bot.discord.errors import report
 from bot.discord.parts import Parts, parts_of
-from bot.services import Match, MatchOver, MatchStatus
+from bot.domain.errors import BoardRedrawn
+from bot.services import ChallengeClosed, Match, MatchStatus, StaleAction
 from hogengine.game import choice_label, legal_choices
 
 ROW = 5  # buttons per row
@@ -22,8 +24,8 @@ REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
 
 class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(?!)"):  # never matches
     """A button (of some match; the base of the registered ones). The one view-level error handler: every
-    press is admitted (not once the bot is stopping) and acknowledged first, and any failure goes to
-    `report`."""
+    press is admitted (not once the bot is stopping) and acknowledged first, a stale press on a board
+    redraws it, and any failure goes to `report`."""
 
     ANSWERS_PRIVATELY: ClassVar[bool] = False  # acknowledged with a private "thinking…", not an update
 
@@ -39,7 +41,13 @@ class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(
             await interaction.response.defer(
                 ephemeral=self.ANSWERS_PRIVATELY, thinking=self.ANSWERS_PRIVATELY
             )
-            await self.press(interaction, parts)
+            try:
+                await self.press(interaction, parts)
+            except (StaleAction, ChallengeClosed) as stale:
+                if self.ANSWERS_PRIVATELY or self.match_id is None:  # not pressed on a board
+                    raise
+                await parts.boards.show(self.match_id, interaction)
+                raise BoardRedrawn(stale) from None
         except Exception as error:
             await report(interaction, error, self.match_id)
 
@@ -68,13 +76,7 @@ class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P
         return cls(int(match["match"]), int(match["turn"]), int(match["choice"]), label)
 
     async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
-        try:
-            played = await parts.services.games.play(
-                self.match_id, interaction.user.id, self.turn, self.choice
-            )
-        except MatchOver:
-            await parts.boards.show(self.match_id, interaction)  # its last redraw failed: no live buttons
-            raise
+        played = await parts.services.games.play(self.match_id, interaction.user.id, self.turn, self.choice)
         await parts.follow_up.moved_on(
             played.match
         )  # the house bot moves whether or not the board can be shown

@@ -97,6 +97,14 @@ class NoHintsAfterTheGame(MatchOver):
     message = "This game is over: no hints needed."
 
 
+class BoardRedrawn(StaleAction):
+    """A stale press on a board, answered by drawing the board again from the stored game (after a crash
+    or a failed edit, the message may lag behind it)."""
+
+    def __init__(self, stale: HogError) -> None:
+        super().__init__(f"{stale} The board now shows the game as it is.")
+
+
 # Challenges and rematches.
 
 

@@ -30,3 +30,4 @@ class Tournament:
     created_at: float
     finished_at: float
     standings: tuple[Standing, ...]
+    channel_id: int | None = None  # where it was started and its standings are shown (None: stored before)

@@ -43,7 +43,7 @@ CREATE TABLE matches (
     version INTEGER NOT NULL DEFAULT 0,
     created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL,
-    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}',
+    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}', shown_version INTEGER,
     CHECK (player0_id IS NOT NULL OR player1_id IS NOT NULL)
 );
 
@@ -116,7 +116,7 @@ CREATE TABLE tournaments (
     started_by BIGINT REFERENCES players (id),
     created_at DOUBLE PRECISION NOT NULL,
     finished_at DOUBLE PRECISION NOT NULL
-, seed TEXT);
+, seed TEXT, channel_id BIGINT, shown SMALLINT NOT NULL DEFAULT 0 CHECK (shown IN (0, 1)));
 
 CREATE TABLE turns (
     match_id INTEGER NOT NULL REFERENCES matches (id),
@@ -151,6 +151,10 @@ CREATE INDEX matches_by_guild ON matches (guild_id, status);
 
 CREATE INDEX matches_by_turn_deadline ON matches (status, turn_deadline);
 
+CREATE INDEX matches_unposted ON matches (id) WHERE message_id IS NULL AND status IN ('pending', 'active');
+
+CREATE INDEX matches_unshown ON matches (id) WHERE shown_version < version;
+
 CREATE INDEX rating_history_by_player ON rating_history (player_id, rated_at);
 
 CREATE INDEX ratings_by_rules ON ratings (rules);
@@ -168,3 +172,5 @@ CREATE INDEX tournament_standings_by_owner ON tournament_standings (owner_id);
 CREATE INDEX tournament_standings_by_strategy ON tournament_standings (strategy_id);
 
 CREATE INDEX tournaments_by_guild ON tournaments (guild_id, rules, id);
+
+CREATE INDEX tournaments_unshown ON tournaments (id) WHERE shown = 0;

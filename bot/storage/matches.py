@@ -135,12 +135,34 @@ async def update_match(conn: Connection, read: Match, changed: Match) -> Match |
     )
 
 
-async def set_message(conn: Connection, match_id: int, channel_id: int, message_id: int) -> bool:
-    """Point the match at the message showing it (presentation only: no version bump)."""
+async def set_message(
+    conn: Connection, match_id: int, channel_id: int, message_id: int, version: int
+) -> bool:
+    """Point the match at the message showing it at `version` (presentation only: no version bump)."""
     updated = await conn.execute(
-        "UPDATE matches SET channel_id = ?, message_id = ? WHERE id = ?", (channel_id, message_id, match_id)
+        "UPDATE matches SET channel_id = ?, message_id = ?, shown_version = ? WHERE id = ?",
+        (channel_id, message_id, version, match_id),
     )
     return updated == 1
+
+
+async def set_shown(conn: Connection, match_id: int, version: int) -> None:
+    """Record that the match's message shows it at `version` (an older one never replaces a newer one)."""
+    await conn.execute(
+        "UPDATE matches SET shown_version = ? WHERE id = ? AND shown_version < ?",
+        (version, match_id, version),
+    )
+
+
+async def unshown(db: Reader, created_before: float) -> list[int]:
+    """The ids of matches whose message lags behind them, and of open ones created before `created_before`
+    that no message shows yet (the partial index `matches_unshown` keeps the first part cheap)."""
+    rows = await db.fetch_all(
+        "SELECT id FROM matches WHERE shown_version < version UNION SELECT id FROM matches"
+        f" WHERE message_id IS NULL AND status IN {among(OPEN)} AND created_at < ? ORDER BY id",
+        (created_before,),
+    )
+    return [row["id"] for row in rows]
 
 
 async def get_match(db: Reader, match_id: int) -> Match | None:

@@ -37,11 +37,12 @@ async def _with_standings(db: Reader, row: Record | None) -> Tournament | None:
         created_at=row["created_at"],
         finished_at=row["finished_at"],
         standings=tuple(map(_standing, standings)),
+        channel_id=row["channel_id"],
     )
 
 
 async def insert_tournament(conn: Connection, tournament: Tournament) -> int:
-    """A finished tournament and its standings (its `id` is not read); returns its id."""
+    """A finished tournament and its standings (its `id` is not read), not shown yet; returns its id."""
     tournament_id = await conn.insert_id(
         "tournaments",
         {
@@ -53,6 +54,7 @@ async def insert_tournament(conn: Connection, tournament: Tournament) -> int:
             "started_by": tournament.started_by,
             "created_at": tournament.created_at,
             "finished_at": tournament.finished_at,
+            "channel_id": tournament.channel_id,
         },
     )
     for standing in tournament.standings:
@@ -86,3 +88,17 @@ async def latest_tournament(db: Reader, guild_id: int, rules: str | None = None)
             "SELECT * FROM tournaments WHERE guild_id = ? AND rules = ? ORDER BY id DESC", (guild_id, rules)
         )
     return await _with_standings(db, row)
+
+
+async def set_shown(conn: Connection, tournament_id: int) -> None:
+    """Record that the tournament's standings were shown."""
+    await conn.execute("UPDATE tournaments SET shown = 1 WHERE id = ?", (tournament_id,))
+
+
+async def unshown(db: Reader) -> list[Tournament]:
+    """The tournaments stored but never shown that have a channel to show them in, oldest first (the
+    partial index `tournaments_unshown` keeps this cheap)."""
+    rows = await db.fetch_all(
+        "SELECT * FROM tournaments WHERE shown = 0 AND channel_id IS NOT NULL ORDER BY id"
+    )
+    return [tournament for row in rows if (tournament := await _with_standings(db, row)) is not None]

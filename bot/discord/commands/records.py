@@ -63,6 +63,19 @@ async def standings_message(result: Tournament, lead: str = "") -> tuple[str, di
     return contest_embeds.standings_text(result, lead), picture
 
 
+async def announce(client: discord.Client, result: Tournament) -> None:
+    """Post a tournament's standings as a new message in its channel, mentioning who started it: when its
+    answer can no longer be edited (the interaction's token ran out, or the bot restarted meanwhile)."""
+    if result.channel_id is None:
+        raise ValueError("a tournament without a channel cannot be announced")
+    starter = result.started_by  # None once forgotten
+    text, picture = await standings_message(result, "" if starter is None else f"<@{starter}>: ")
+    users = [] if starter is None else [discord.Object(starter)]
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
+    channel = client.get_partial_messageable(result.channel_id)
+    await channel.send(text, file=picture, allowed_mentions=mentions)
+
+
 def rating_series(found: Stats) -> dict[str, list[float]]:
     """Each rule set's rating before the player's first rated game under it and after every one."""
     series: dict[str, list[float]] = {}
@@ -83,8 +96,9 @@ class RecordCommands(Commands):
         self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES, fmt: str = FORMATS[0]
     ) -> None:
         tournaments = self.parts.services.tournaments
-        async with tournaments.reserve(guild_of(interaction), rules, fmt) as draw:  # refusals: private
-            await interaction.response.defer(thinking=True)
+        channel = interaction.channel_id
+        async with tournaments.reserve(guild_of(interaction), rules, fmt, channel_id=channel) as draw:
+            await interaction.response.defer(thinking=True)  # refusals came before: private
             result = await tournaments.play(draw, player(interaction.user), Progress(interaction))
         # Public, with owners' display names in it: a name such as "@everyone" or "<@id>" pings no one.
         if answerable(interaction):
@@ -92,11 +106,9 @@ class RecordCommands(Commands):
             await interaction.edit_original_response(
                 content=text, attachments=[picture], allowed_mentions=discord.AllowedMentions.none()
             )
-        else:  # a long tournament outlived the answer's token: the standings come as a new message
-            text, picture = await standings_message(result, f"{interaction.user.mention}: ")
-            channel = interaction.client.get_partial_messageable(interaction.channel_id or 0)
-            starter = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
-            await channel.send(text, file=picture, allowed_mentions=starter)
+        else:  # a long tournament outlived the answer's token
+            await announce(interaction.client, result)
+        await tournaments.shown(result.id)
 
     @app_commands.command(name="standings", description="The standings of this server's latest tournament")
     @app_commands.describe(rules="Only tournaments under this rule set (default: any)")

@@ -300,9 +300,20 @@ class GameService:
             data |= {"seed": match.seed, "commitment": match.seed_hash}
         return data
 
-    async def set_message(self, match_id: int, channel_id: int, message_id: int) -> None:
-        """Remember which message shows this match (the board or the challenge)."""
-        await self._db.write(lambda conn: match_table.set_message(conn, match_id, channel_id, message_id))
+    async def set_message(self, match_id: int, channel_id: int, message_id: int, version: int) -> None:
+        """Remember which message shows this match (the board or the challenge), as of `version`."""
+        await self._db.write(
+            lambda conn: match_table.set_message(conn, match_id, channel_id, message_id, version)
+        )
+
+    async def shown(self, match_id: int, version: int) -> None:
+        """Remember that the match's message now shows it as of `version` (see `unshown`)."""
+        await self._db.write(lambda conn: match_table.set_shown(conn, match_id, version))
+
+    async def unshown(self, created_before: float) -> list[int]:
+        """The matches to show again at start: those whose message lags behind them (a crash between storing
+        a change and showing it), and open ones created before `created_before` that no message shows."""
+        return await match_table.unshown(self._db, created_before)
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""

@@ -43,7 +43,8 @@ TOURNAMENT = Lease(LeaseKind.TOURNAMENT, TournamentRunning)  # one at a time per
 @dataclass(frozen=True, slots=True)
 class Draw:
     """A tournament about to be played: the server, rule set, format and goal, the seed of a sampled one's
-    dice (hex, as `hog tournament --seed` takes it), and the entrants by name, in name order."""
+    dice (hex, as `hog tournament --seed` takes it), the entrants by name, in name order, and the channel
+    to show the standings in."""
 
     guild_id: int
     rules: str
@@ -51,6 +52,7 @@ class Draw:
     goal: int
     seed: str | None
     entrants: dict[str, StoredStrategy]
+    channel_id: int | None
 
 
 def _run(draw: Draw, progress: Step) -> Standings:
@@ -109,9 +111,11 @@ class TournamentService:
         fmt: str = "exact",
         *,
         goal: int = MAX_GOAL,
+        channel_id: int | None = None,
     ) -> AsyncIterator[Draw]:
         """Hold the server's one tournament while the block runs, its entrants drawn: so every refusal
-        comes before anything is shown or computed.
+        comes before anything is shown or computed. Its standings are to be shown in `channel_id` (see
+        `unshown`).
 
         Raises TournamentRefused (unknown format, one already running here, fewer than two strategies).
         """
@@ -125,11 +129,11 @@ class TournamentService:
                 raise TooFewStrategies(ruleset.id)
             seed = None if fmt == "exact" else f"{self._seeds.getrandbits(64):016x}"
             entrants = {strategy.name: strategy for strategy in strategies}
-            yield Draw(guild_id, ruleset.id, fmt, goal, seed, entrants)
+            yield Draw(guild_id, ruleset.id, fmt, goal, seed, entrants, channel_id)
 
     async def play(self, draw: Draw, started_by: Player, progress: Progress | None = None) -> Tournament:
         """Every drawn strategy plays every other; the stored result (also when an entrant was deleted or
-        its owner forgotten meanwhile). Raises TournamentStopped if `stop` came first."""
+        its owner forgotten meanwhile), not shown yet. Raises TournamentStopped if `stop` came first."""
         started = self._clock()
         await self._db.write(lambda conn: player_table.upsert_players(conn, [started_by], started))
         relay = None if progress is None else Relay(progress)
@@ -168,6 +172,7 @@ class TournamentService:
                 started,
                 finished,
                 standings,
+                channel_id=draw.channel_id,
             )
             return await tournament_table.insert_tournament(conn, tournament)
 
@@ -179,6 +184,14 @@ class TournamentService:
         if tournament is None:
             raise TournamentNotFound
         return tournament
+
+    async def shown(self, tournament_id: int) -> None:
+        """Remember that the tournament's standings were shown (see `unshown`)."""
+        await self._db.write(lambda conn: tournament_table.set_shown(conn, tournament_id))
+
+    async def unshown(self) -> list[Tournament]:
+        """The tournaments stored but never shown, to show at start (a crash between storing and showing)."""
+        return await tournament_table.unshown(self._db)
 
     async def latest(self, guild_id: int, rules: str | None = None) -> Tournament | None:
         """The server's most recent tournament (under one rule set, if given)."""

@@ -109,7 +109,7 @@ async def test_a_board_that_cannot_be_shown_does_not_hold_up_the_others(
 
     pressed = await world.alice.click(world.message(stuck.id), label="Roll 3")
 
-    assert said(pressed) == "This game is over."
+    assert said(pressed) == "This game is over. The board now shows the game as it is."
     redrawn = world.message(stuck.id)
     assert redrawn.embeds[0].description == "**alice** ran out of time: **bob** wins."
     assert labels(redrawn) == ["Rematch"]

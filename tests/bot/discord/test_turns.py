@@ -49,7 +49,7 @@ async def test_a_double_press_plays_once(world: World) -> None:
     await world.alice.click(board, label="Roll 3")
     again = await world.press_stale(world.alice, as_rendered, "Roll 3")
 
-    assert said(again) == "That turn was already played."
+    assert said(again) == "That turn was already played. The board now shows the game as it is."
     after = await world.match(match.id)
     assert after.state.turn == 1 and after.state.mover == 1
     assert world.message(board.id).content == f"{world.bob.mention}, your move."
@@ -120,6 +120,6 @@ async def test_two_presses_at_once_play_one_turn(world: World) -> None:
     )
 
     refused = [said(press) for press in presses if press.followups]
-    assert refused == ["That turn was already played."]
+    assert refused == ["That turn was already played. The board now shows the game as it is."]
     assert [turn.result.before.turn for turn in await world.service.turns(match.id)] == [0]
     assert world.message(board.id).content == f"{world.bob.mention}, your move."

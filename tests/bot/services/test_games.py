@@ -145,7 +145,7 @@ async def test_forfeit(service: GameService) -> None:
 
 async def test_set_message(service: GameService) -> None:
     match = await service.vs_bot(CHANNEL, ALICE)
-    await service.set_message(match.id, CHANNEL, 42)
+    await service.set_message(match.id, CHANNEL, 42, match.version)
     stored = await service.get(match.id)
     assert (stored.channel_id, stored.message_id, stored.version) == (CHANNEL, 42, match.version)
 

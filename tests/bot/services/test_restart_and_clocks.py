@@ -16,7 +16,7 @@ async def test_restart_resumes_games_challenges_and_deadlines(
     challenge = await first.challenge(CHANNEL, ALICE, BOB)
     game = await first.vs_bot(CHANNEL + 1, CAROL, rules="pig-fest")
     game = (await first.play(game.id, CAROL.id, 0, 3)).match
-    await first.set_message(game.id, CHANNEL + 1, 77)
+    await first.set_message(game.id, CHANNEL + 1, 77, game.version)
     before = {match.id: await first.get(match.id) for match in (challenge, game)}
     await before_restart.close()
 
@@ -38,6 +38,30 @@ async def test_restart_resumes_games_challenges_and_deadlines(
             await second.accept(challenge.id, BOB.id)
     finally:
         await after_restart.close()
+
+
+async def test_what_no_message_shows_yet_is_what_a_restart_shows(
+    service: GameService, clock: FakeClock
+) -> None:
+    challenge = await service.challenge(CHANNEL, ALICE, BOB)  # stored; the bot died before posting it
+    restarted = clock() + 1
+    assert await service.unshown(restarted) == [challenge.id]
+    assert await service.unshown(challenge.created_at) == []  # created since the start: its command posts it
+    await service.set_message(challenge.id, CHANNEL, 42, challenge.version)
+    assert await service.unshown(restarted) == []
+
+    accepted = await service.accept(challenge.id, BOB.id)  # stored; the bot died before editing the board
+    assert await service.unshown(restarted) == [challenge.id]
+    await service.shown(challenge.id, accepted.version)
+    assert await service.unshown(restarted) == []
+    await service.shown(
+        challenge.id, challenge.version
+    )  # a slower render of the old state steps nothing back
+    assert await service.unshown(restarted) == []
+
+    gone = await service.challenge(CHANNEL + 1, CAROL, ALICE)
+    await service.call_off(gone.id)  # its first message failed: closed, and nothing to show
+    assert await service.unshown(restarted) == []
 
 
 async def test_idle_turn_times_out_into_a_loss(service: GameService, clock: FakeClock) -> None:

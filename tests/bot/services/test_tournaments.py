@@ -57,6 +57,17 @@ async def test_exact_standings_are_the_solvers(
     assert await tournaments.latest(GUILD) == result == await tournaments.get(result.id)
 
 
+async def test_standings_are_unshown_until_shown_in_the_channel_they_were_asked_in(
+    tournaments: TournamentService, entered: list[tuple[str, Table]]
+) -> None:
+    async with tournaments.reserve(GUILD, RULES, channel_id=4242) as draw:
+        result = await tournaments.play(draw, BOB)
+    assert result.channel_id == 4242
+    assert await tournaments.unshown() == [result]  # a crash now would leave them unseen
+    await tournaments.shown(result.id)
+    assert await tournaments.unshown() == []
+
+
 async def test_a_stopped_tournament_stores_nothing(
     tournaments: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:

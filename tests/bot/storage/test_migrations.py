@@ -6,13 +6,17 @@ import json
 import sqlite3
 import sys
 from asyncio.subprocess import PIPE
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.domain.strategies import Matchup
 from bot.storage import Connection, Database, MigrationError, PostgresDatabase, SqliteDatabase, migrate
+from bot.storage import matches as match_table
+from bot.storage import tournaments as tournament_table
+from bot.storage.database import Record
 from bot.storage.matches import get_match
 from bot.storage.migrations import MIGRATIONS_DIR, applied_versions, discover, statements
 from bot.storage.strategies import figures_from, get_strategy
@@ -274,3 +278,81 @@ async def test_processes_starting_together_apply_each_migration_once(
     assert [run.returncode for run in runs] == [0, 0, 0], [err.decode() for _, err in outputs]
     applied = [version for out, _ in outputs for version in json.loads(out)]
     assert sorted(applied) == [migration.version for migration in discover()]
+
+
+async def test_0008_takes_every_message_stored_before_as_shown(db: Database, tmp_path: Path) -> None:
+    """Nothing says what an older message shows: after 0008 none of them is redrawn at the next start (a
+    deployment must not edit every old board), and new rows start unshown."""
+    await migrate(db, up_to(tmp_path / "migrations", 7))
+    insert = (
+        "INSERT INTO matches (id, rules, goal, status, channel_id, message_id, player0_id, player1_id,"
+        " version, created_at, updated_at) VALUES (?, 'swine-align', 100, ?, 5, ?, 7, 8, ?, 1, 1)"
+    )
+
+    async def fill(conn: Connection) -> None:
+        await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)")
+        await conn.execute(insert, (1, "finished", 50, 9))
+        await conn.execute(insert, (2, "active", 51, 4))
+        await conn.execute(insert, (3, "cancelled", None, 1))  # called off: it never had a message
+        await conn.execute(
+            "INSERT INTO tournaments (guild_id, rules, goal, format, created_at, finished_at)"
+            " VALUES (9, 'swine-align', 100, 'exact', 1, 2)"
+        )
+
+    await db.write(fill)
+    assert await migrate(db, up_to(tmp_path / "with_0008", 8)) == [8]
+
+    rows = await db.fetch_all("SELECT id, shown_version FROM matches ORDER BY id")
+    assert [(row["id"], row["shown_version"]) for row in rows] == [(1, 9), (2, 4), (3, None)]
+    assert await match_table.unshown(db, created_before=10.0) == []
+    assert await tournament_table.unshown(db) == []
+    await db.write(
+        lambda conn: conn.execute(
+            "INSERT INTO tournaments (guild_id, rules, goal, format, created_at, finished_at, channel_id)"
+            " VALUES (9, 'swine-align', 100, 'exact', 3, 4, 5)"
+        )
+    )
+    assert [tournament.channel_id for tournament in await tournament_table.unshown(db)] == [5]
+
+
+async def many_finished_games(conn: Connection) -> None:
+    await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)")
+    await conn.execute_many(
+        "INSERT INTO matches (id, rules, goal, status, channel_id, message_id, player0_id, player1_id,"
+        " version, shown_version, created_at, updated_at) VALUES (?, 'swine-align', 100, 'finished', 5, ?, 7,"
+        " 8, 3, 3, 1, 1)",
+        [(n, 1000 + n) for n in range(1, 2001)],
+    )
+
+
+class Explaining:
+    """A Reader that answers every query with nothing, keeping the query plan SQLite makes for it."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.plan: list[str] = []
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        self.plan += [row["detail"] for row in await self.db.fetch_all(f"EXPLAIN QUERY PLAN {sql}", params)]
+        return []
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
+        await self.fetch_all(sql, params)
+        return None
+
+
+async def test_finding_what_lags_reads_indexes_only(tmp_path: Path) -> None:
+    """The start-up looks for unshown messages among every game ever played: no full scan of a table (in
+    the embedded SQLite's query plan)."""
+    db = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
+    try:
+        await migrate(db)
+        await db.write(many_finished_games)
+        await db.fetch_all("ANALYZE")  # statistics that say "status" hardly narrows anything down
+        explained = Explaining(db)
+        await match_table.unshown(explained, created_before=1.0)
+        await tournament_table.unshown(explained)
+    finally:
+        await db.close()
+    reads = [step for step in explained.plan if step.startswith(("SCAN", "SEARCH"))]
+    assert len(reads) == 3 and all(" USING " in step and "INDEX" in step for step in reads), explained.plan

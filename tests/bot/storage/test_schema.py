@@ -43,6 +43,6 @@ async def test_both_dialects_make_the_same_tables_columns_and_references(
 
 async def test_the_database_accepts_exactly_the_domains_match_statuses() -> None:
     schema = await current_schema()
-    (allowed,) = re.findall(r"status IN \(([^)]*)\)", schema)
+    (allowed,) = re.findall(r"CHECK \(\s*status IN \(([^)]*)\)", schema)
 
     assert re.findall(r"'(\w+)'", allowed) == [status.value for status in MatchStatus]

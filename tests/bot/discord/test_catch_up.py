@@ -1,0 +1,152 @@
+"""A crash between storing a change and showing it strands no game: a stale press redraws its board from
+the database and says so, and a restarted bot redraws every message that lags behind what was stored (a
+turn, an accepted challenge, a house-bot move, a game the clock closed, a rematch, a challenge never
+posted, a tournament's standings). The crash is stood in for by a network that drops the bot's edits
+(the change is stored, nothing shows it), or by the services alone."""
+
+import json
+
+import pytest
+import simcord
+
+from bot.config import Settings
+from bot.services import Player
+from tests.bot.discord.conftest import TURN_TIMEOUT
+from tests.bot.discord.harness import Network, World, fields, labels, said
+from tests.helpers import upload_file
+
+BOT_PAUSE = 60.0
+REDRAWN = "The board now shows the game as it is."
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"bot_move_delay_seconds": BOT_PAUSE})
+
+
+def player(person: simcord.MemberActor) -> Player:
+    return Player(person.id, person.name)
+
+
+def drop_board_edits(network: Network) -> None:
+    """The next answer to a press, edit of a board and post of one never reach Discord."""
+    network.cut("PATCH", "/webhooks/*/messages/@original")
+    network.cut("PATCH", "/channels/*/messages/*")
+    network.cut("POST", "/channels/*/messages")
+
+
+async def test_a_stale_press_redraws_the_board_and_says_so(world: World, network: Network) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    drop_board_edits(network)
+    await world.alice.click(board, label="Roll 3")  # stored; the board still offers alice turn 0
+    assert world.message(board.id).content == f"{world.alice.mention}, your move."
+
+    pressed = await world.bob.click(world.message(board.id), label="Roll 4")
+
+    assert said(pressed) == f"That turn was already played. {REDRAWN}"
+    redrawn = world.message(board.id)
+    assert redrawn.content == f"{world.bob.mention}, your move."
+    assert fields(redrawn)["Last turn"].startswith("**alice** rolled 3")
+    await world.bob.click(redrawn, label="Roll 4")  # and the game goes on from the same message
+    assert fields(world.message(board.id))["Last turn"].startswith("**bob** rolled 4")
+
+
+async def test_a_stale_accept_shows_the_game_it_started(world: World, network: Network) -> None:
+    await world.alice.slash(world.channel, "hog challenge", opponent=world.bob)
+    challenge = world.channel.last_message
+    drop_board_edits(network)
+    await world.bob.click(challenge, label="Accept")  # stored; the message still offers Accept
+
+    pressed = await world.bob.click(world.message(challenge.id), label="Accept")
+
+    assert said(pressed) == f"This challenge is no longer open. {REDRAWN}"
+    assert world.message(challenge.id).content == f"{world.alice.mention}, your move."
+    assert "Roll 10" in labels(world.message(challenge.id))
+
+
+async def test_a_restart_redraws_a_turn_and_an_accept_it_never_showed(world: World, network: Network) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    drop_board_edits(network)
+    await world.alice.click(board, label="Roll 3")
+    await world.mod.slash(world.channel, "hog challenge", opponent=world.carol)
+    challenge = world.channel.last_message
+    drop_board_edits(network)
+    await world.carol.click(challenge, label="Accept")
+    assert labels(world.message(challenge.id)) == ["Accept", "Decline", "Cancel"]
+
+    await world.restart()
+
+    assert world.message(board.id).content == f"{world.bob.mention}, your move."
+    assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 3")
+    assert world.message(challenge.id).content == f"{world.mod.mention}, your move."
+    await world.bob.click(world.message(board.id), label="Roll 4")
+    await world.mod.click(world.message(challenge.id), label="Roll 2")
+    assert fields(world.message(challenge.id))["Last turn"].startswith("**mod** rolled 2")
+
+
+async def test_a_restart_shows_the_house_bots_move_and_a_clock_close(world: World, network: Network) -> None:
+    await world.mod.slash(world.channel, "hog challenge", opponent=world.carol)
+    await world.carol.click(world.channel.last_message, label="Accept")
+    idle = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
+    assert idle is not None
+    drop_board_edits(network)
+    await world.env.advance_time(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # mod's time ran out: stored, not shown
+    assert "Roll 10" in labels(await world.board(idle.id))
+    game = await world.vs_bot()
+    board = await world.board(game.id)
+    await world.alice.click(board, label="Roll 2")
+    drop_board_edits(network)
+    await world.env.advance_time(BOT_PAUSE + 1)  # the house bot moved: stored, its board not edited
+    assert "is thinking…" in (world.message(board.id).embeds[0].description or "")
+
+    await world.restart()
+
+    moved = world.message(board.id)
+    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert moved.content == f"{world.alice.mention}, your move."
+    over = await world.board(idle.id)
+    assert over.embeds[0].description == "**mod** ran out of time: **carol** wins."
+    assert labels(over) == ["Rematch"]
+
+
+async def test_a_restart_posts_a_rematch_and_a_challenge_it_stored_but_never_posted(world: World) -> None:
+    game = await world.vs_bot()
+    await world.alice.slash(world.channel, "hog forfeit")
+    old_board = await world.board(game.id)
+    assert labels(old_board) == ["Rematch"]
+    with world.env.time_context():  # the bot's clock; it died before posting either
+        rematch = await world.service.rematch(game.id, world.alice.id)
+        challenge = await world.service.challenge(world.channel.id, player(world.bob), player(world.carol))
+    await world.env.advance_time(1)
+
+    await world.restart()
+
+    assert rematch is not None
+    assert labels(world.message(old_board.id)) == []  # the rematch started: no Rematch any more
+    posted = await world.board(rematch.id)  # the house bot moves first in it
+    assert posted.id != old_board.id and "is thinking…" in (posted.embeds[0].description or "")
+    asked = await world.board(challenge.id)
+    assert asked.content == f"{world.carol.mention}, you are challenged!"
+    await world.carol.click(asked, label="Accept")
+    assert world.message(asked.id).content == f"{world.bob.mention}, your move."
+
+
+async def test_a_restart_announces_standings_it_never_showed(world: World) -> None:
+    services = world.services
+    guild = world.channel.guild.id
+    for person, dice in ((world.alice, 4), (world.bob, 6)):
+        table = json.dumps([[dice] * 100] * 100).encode()
+        await upload_file(services.strategies, guild, player(person), f"{dice}.json", table)
+    with world.env.time_context():  # stored; the bot died before showing the standings
+        async with services.tournaments.reserve(guild, channel_id=world.channel.id) as draw:
+            await services.tournaments.play(draw, player(world.mod))
+
+    await world.restart()
+
+    posted = world.channel.last_message
+    assert posted is not None and posted.content.startswith(f"<@{world.mod.id}>: **exact tournament**")
+    assert posted.attachments
+    await world.restart()  # shown once: a second start posts nothing more
+    assert world.channel.last_message == posted
