@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 import urllib.request
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -45,14 +44,6 @@ def printed(python: Path, code: str, cwd: Path) -> str:
     return subprocess.run(
         [python, "-c", code], capture_output=True, text=True, check=True, cwd=cwd
     ).stdout.strip()
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def start_bot(python: Path, fake: FakeDiscord, data: Path) -> asyncio.subprocess.Process:

@@ -1,6 +1,7 @@
-"""A simulated Discord (SimCord) around the real HogBot on a real SQLite file, with deterministic dice."""
+"""A simulated Discord (SimCord) around the real HogBot on a real SQLite file, with deterministic dice; and
+the fake Discord over real sockets, for the bot started as a process of its own."""
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import discord
@@ -13,7 +14,9 @@ from bot.discord import HogBot
 from bot.discord.client import now
 from bot.services import Services
 from bot.services.games.service import Seeds
+from tests.bot.discord.fake_discord import FakeDiscord
 from tests.bot.discord.harness import Network, World
+from tests.bot.discord.over_sockets import BotProcess
 from tests.helpers import counted_seeds
 
 GUILD_ID = 424242424242424242
@@ -96,3 +99,24 @@ def downloads(world: World, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(world.bot.http, "get_from_cdn", counted)
     return seen
+
+
+Launch = Callable[..., Awaitable[BotProcess]]  # (data folder, **HOG_* settings) -> a connected bot
+
+
+@pytest.fixture
+async def launch(fake: FakeDiscord, solver_cache: Path) -> AsyncIterator[Launch]:
+    """Start `python -m bot` against `fake` and wait until it is connected; whatever a test left running is
+    killed afterwards."""
+    started: list[BotProcess] = []
+
+    async def launch(data: Path, **settings: str) -> BotProcess:
+        bot = await BotProcess.start(fake, data, HOG_SOLVER_CACHE_PATH=str(solver_cache), **settings)
+        started.append(bot)
+        await fake.connected(timeout=60)
+        return bot
+
+    yield launch
+    for bot in started:
+        if bot.process.returncode is None:
+            await bot.kill()

@@ -4,8 +4,10 @@ Point discord.py at it with `discord.http.Route.BASE` and `DiscordWebSocket.DEFA
 `Bot` then logs in over REST, IDENTIFYs on the gateway, gets READY and one GUILD_CREATE, and receives
 INTERACTION_CREATE events that it answers through the REST interaction callbacks. `reconnect` asks the
 bot to reconnect (gateway op 7, as Discord does now and then); it comes back with RESUME, answered with
-RESUMED once `resuming` is set. Unknown routes answer 404 and are recorded, so a test can assert the bot
-made no call it should not have.
+RESUMED once `resuming` is set. `hold` keeps the bot's next matching request unanswered (so a test can
+kill the bot while, say, a board's edit is in flight); `attach` serves a file as an attachment's CDN
+does. Unknown routes answer 404 and are recorded, so a test can assert the bot made no call it should
+not have.
 """
 
 import asyncio
@@ -67,6 +69,28 @@ RUN_BOT_AGAINST = (
 )
 
 
+async def _body(request: web.Request) -> Any:
+    """A request's JSON: the body, or the `payload_json` part of a message sent with files, each of its
+    attachments given the size and URL Discord gives them."""
+    if not request.can_read_body:
+        return None
+    if request.content_type != "multipart/form-data":
+        return await request.json()
+    form = await request.post()
+    payload = json.loads(str(form["payload_json"]))
+    files = [part for name, part in form.items() if name.startswith("files[")]
+    for attachment, part in zip(payload.get("attachments", []), files, strict=True):
+        assert isinstance(part, web.FileField)
+        url = f"https://cdn.example/{part.filename}"
+        attachment |= {
+            "id": str(attachment["id"]),
+            "size": len(part.file.read()),
+            "url": url,
+            "proxy_url": url,
+        }
+    return payload
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     """discord.py decodes a body only when Content-Type is exactly application/json (no charset)."""
     return web.Response(
@@ -94,12 +118,16 @@ class FakeDiscord:
         self._socket: web.WebSocketResponse | None = None
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
+        self._holds: list[tuple[Callable[[Request], bool], asyncio.Future[Request]]] = []
+        self._released = asyncio.Event()  # held requests are answered once the fake stops
+        self._files: dict[str, bytes] = {}  # attachments by id
         self.url = ""
 
     async def start(self, port: int = 0) -> str:
         """Listen on 127.0.0.1 (a free port unless one is given); the base URL (http://127.0.0.1:port)."""
         app = web.Application()
         app.router.add_get("/", self._gateway)
+        app.router.add_get("/attachments/{id}/{name}", self._attachment)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -110,8 +138,27 @@ class FakeDiscord:
         return self.url
 
     async def stop(self) -> None:
+        self.release()
         if self._runner is not None:
             await self._runner.cleanup()
+
+    def hold(self, check: Callable[[Request], bool]) -> asyncio.Future[Request]:
+        """Leave the next request that passes `check` unanswered until `release` (or the fake stops): the
+        bot's call is in flight for as long as the test likes. The future is done once that request came."""
+        held: asyncio.Future[Request] = asyncio.get_running_loop().create_future()
+        self._holds.append((check, held))
+        return held
+
+    def release(self) -> None:
+        """Answer the requests held so far."""
+        self._released.set()
+
+    def attach(self, filename: str, data: bytes) -> dict[str, Any]:
+        """An attachment of this file, served by the fake as Discord's CDN serves one, for `resolved`."""
+        attachment_id = self._id()
+        self._files[attachment_id] = data
+        url = f"{self.url}/attachments/{attachment_id}/{filename}"
+        return {"id": attachment_id, "filename": filename, "size": len(data), "url": url, "proxy_url": url}
 
     def _id(self) -> str:
         return str(next(self._ids))
@@ -219,9 +266,14 @@ class FakeDiscord:
         }
 
     async def interact(
-        self, person: dict[str, Any], data: dict[str, Any], message_id: str | None = None
+        self,
+        person: dict[str, Any],
+        data: dict[str, Any],
+        message_id: str | None = None,
+        permissions: str = EVERYONE,
     ) -> str:
-        """Send an INTERACTION_CREATE from `person`; the interaction's token (to find its responses)."""
+        """Send an INTERACTION_CREATE from `person` (with these permissions in the channel); the
+        interaction's token (to find its responses)."""
         token = f"token-{self._id()}"
         payload = {
             "id": self._id(),
@@ -233,7 +285,7 @@ class FakeDiscord:
             "guild_id": str(GUILD_ID),
             "channel_id": str(CHANNEL_ID),
             "channel": {"id": str(CHANNEL_ID), "type": 0},
-            "member": member(person),
+            "member": member(person) | {"permissions": permissions},
             "app_permissions": EVERYONE,
             "locale": "en-US",
             "entitlements": [],
@@ -250,15 +302,29 @@ class FakeDiscord:
     # --------------------------------------------------------------------- REST
 
     async def _rest(self, request: web.Request) -> web.Response:
-        path = "/" + request.match_info["path"]
-        body = await request.json() if request.can_read_body else None
-        record = Request(request.method, path, body)
-        self.requests.append(record)
+        record = Request(request.method, "/" + request.match_info["path"], await _body(request))
+        await self._arrived(record)
         try:
             return self._answer(record)
         finally:
             async with self._changed:
                 self._changed.notify_all()
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        await self._arrived(Request(request.method, request.path, None))
+        return web.Response(body=self._files[request.match_info["id"]])
+
+    async def _arrived(self, record: Request) -> None:
+        """Record a request; if a hold takes it, wait until released."""
+        self.requests.append(record)
+        hold = next((hold for hold in self._holds if hold[0](record)), None)
+        if hold is None:
+            return
+        self._holds.remove(hold)
+        hold[1].set_result(record)
+        async with self._changed:
+            self._changed.notify_all()
+        await self._released.wait()
 
     def _answer(self, request: Request) -> web.Response:
         method, parts, body = request.method, request.path.strip("/").split("/"), request.body
@@ -304,8 +370,8 @@ class FakeDiscord:
         """Interaction callbacks: 4 sends a message, 5 and 6 defer, 7 edits the button's message."""
         kind = body["type"]
         resource: dict[str, Any] = {"type": kind}
-        if kind == 4:
-            resource["message"] = self._message(body["data"])
+        if kind in (4, 5):  # a message, or the "thinking…" one its edits and first follow-up replace
+            resource["message"] = self._message(body.get("data") or {})
             self._originals[token] = resource["message"]["id"]
         elif kind == 7:
             resource["message"] = self.messages[self._sources[token]] | body["data"]

@@ -8,7 +8,6 @@ import os
 import signal
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
 import discord
 import pytest
@@ -17,18 +16,8 @@ import yarl
 from bot.config import Settings
 from bot.discord import HogBot, serve
 from bot.health import ailment
-from tests.bot.discord.fake_discord import (
-    APP_ID,
-    BOT,
-    CHANNEL_ID,
-    GUILD_ID,
-    FakeDiscord,
-    Request,
-    member,
-    user,
-)
-
-ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
+from tests.bot.discord.fake_discord import BOT, CHANNEL_ID, GUILD_ID, FakeDiscord
+from tests.bot.discord.over_sockets import ALICE, BOB, CAROL, answered, command, press
 
 
 @pytest.fixture
@@ -41,26 +30,6 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     )
     yield server
     await server.stop()
-
-
-def button(message: dict[str, Any], label: str) -> str:
-    return next(
-        component["custom_id"]
-        for row in message["components"]
-        for component in row["components"]
-        if component.get("label") == label
-    )
-
-
-async def press(fake: FakeDiscord, person: dict[str, Any], message_id: str, label: str) -> str:
-    custom_id = button(fake.messages[message_id], label)
-    token = await fake.interact(person, {"custom_id": custom_id, "component_type": 2}, message_id)
-    await fake.until(lambda r: r.path.startswith("/interactions/") and token in r.path)
-    return token
-
-
-def answered(token: str) -> Callable[[Request], bool]:
-    return lambda r: r.path.startswith(f"/webhooks/{APP_ID}/{token}")
 
 
 @pytest.fixture
@@ -156,28 +125,6 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         assert last_turn["value"].startswith(f"**{person['username']}** ")
     assert (await bot.parts.services.games.get(1)).state.turn == 3
     assert fake.unknown == []
-
-
-async def command(
-    fake: FakeDiscord, person: dict[str, Any], name: str, options: list[dict[str, Any]]
-) -> tuple[str, Request]:
-    """`/hog <name>` with these options as the gateway delivers it (nothing checks them on the way): the
-    interaction's token and the bot's answer to it."""
-    (hog,) = fake.commands[str(GUILD_ID)]
-    users = [option["value"] for option in options if option["type"] == 6]
-    people = {person["id"]: person for person in (ALICE, BOB, BOT) if person["id"] in users}
-    data = {
-        "id": hog["id"],
-        "name": "hog",
-        "type": 1,
-        "options": [{"name": name, "type": 1, "options": options}],
-        "resolved": {
-            "users": people,
-            "members": {key: member(value) | {"user": None} for key, value in people.items()},
-        },
-    }
-    token = await fake.interact(person, data)
-    return token, await fake.until(lambda r: token in r.path and r.path.endswith("/callback"))
 
 
 HOSTILE = [  # what Discord's own checks of the synced options keep out, and a client could still send
