@@ -54,7 +54,7 @@ class Services:
             db,
             GameService(db, timeouts(settings), clock, solver, seeds, shards=settings.shards),
             StrategyService(db, clock, upload_limits(settings), solver),
-            TournamentService(db, clock),
+            TournamentService(db, clock, shards=settings.shards),
             RatingService(db, clock),
             AnalysisService(db, solver, clock),
             PrivacyService(db, clock),

@@ -154,12 +154,14 @@ async def set_shown(conn: Connection, match_id: int, version: int) -> None:
     )
 
 
-async def unshown(db: Reader, created_before: float) -> list[int]:
+async def unshown(db: Reader, created_before: float, shards: Shards | None) -> list[int]:
     """The ids of matches whose message lags behind them, and of open ones created before `created_before`
-    that no message shows yet (the partial index `matches_unshown` keeps the first part cheap)."""
+    that no message shows yet, of the servers of these shards (the partial index `matches_unshown` keeps
+    the first part cheap)."""
+    ours = in_shards(shards)
     rows = await db.fetch_all(
-        "SELECT id FROM matches WHERE shown_version < version UNION SELECT id FROM matches"
-        f" WHERE message_id IS NULL AND status IN {among(OPEN)} AND created_at < ? ORDER BY id",
+        f"SELECT id FROM matches WHERE shown_version < version{ours} UNION SELECT id FROM matches"
+        f" WHERE message_id IS NULL AND status IN {among(OPEN)} AND created_at < ?{ours} ORDER BY id",
         (created_before,),
     )
     return [row["id"] for row in rows]

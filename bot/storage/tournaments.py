@@ -1,8 +1,10 @@
 """Repository of tournaments and their standings, with their mapper; writes take a transaction's
 connection."""
 
+from bot.domain.shards import Shards
 from bot.domain.tournaments import Standing, Tournament
 from bot.storage.database import Connection, Reader, Record
+from bot.storage.sql import in_shards
 
 
 def _standing(row: Record) -> Standing:
@@ -95,10 +97,10 @@ async def set_shown(conn: Connection, tournament_id: int) -> None:
     await conn.execute("UPDATE tournaments SET shown = 1 WHERE id = ?", (tournament_id,))
 
 
-async def unshown(db: Reader) -> list[Tournament]:
-    """The tournaments stored but never shown that have a channel to show them in, oldest first (the
-    partial index `tournaments_unshown` keeps this cheap)."""
+async def unshown(db: Reader, shards: Shards | None) -> list[Tournament]:
+    """The tournaments stored but never shown that have a channel to show them in, of the servers of these
+    shards, oldest first (the partial index `tournaments_unshown` keeps this cheap)."""
     rows = await db.fetch_all(
-        "SELECT * FROM tournaments WHERE shown = 0 AND channel_id IS NOT NULL ORDER BY id"
+        f"SELECT * FROM tournaments WHERE shown = 0 AND channel_id IS NOT NULL{in_shards(shards)} ORDER BY id"
     )
     return [tournament for row in rows if (tournament := await _with_standings(db, row)) is not None]

@@ -311,9 +311,10 @@ class GameService:
         await self._db.write(lambda conn: match_table.set_shown(conn, match_id, version))
 
     async def unshown(self, created_before: float) -> list[int]:
-        """The matches to show again at start: those whose message lags behind them (a crash between storing
-        a change and showing it), and open ones created before `created_before` that no message shows."""
-        return await match_table.unshown(self._db, created_before)
+        """The matches to show again at start, of this process's shards: those whose message lags behind them
+        (a crash between storing a change and showing it), and open ones created before `created_before`
+        that no message shows."""
+        return await match_table.unshown(self._db, created_before, self.shards)
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""

@@ -18,6 +18,7 @@ from bot.domain.errors import (
     UnknownFormat,
 )
 from bot.domain.matches import Player
+from bot.domain.shards import Shards
 from bot.domain.strategies import StoredStrategy
 from bot.domain.tournaments import Standing, Tournament
 from bot.services.clock import Clock
@@ -85,9 +86,17 @@ def _standing(place: int, row: Result, entrant: StoredStrategy, kept: set[int], 
 class TournamentService:
     """Runs and remembers tournaments; one worker thread, so one tournament computes at a time."""
 
-    def __init__(self, db: Database, clock: Clock = time.time, seeds: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock = time.time,
+        seeds: random.Random | None = None,
+        *,
+        shards: Shards | None = None,
+    ) -> None:
         self._db = db
         self._clock = clock
+        self._shards = shards  # only these shards' standings are shown at start (None: all)
         self._seeds = seeds or random.Random()
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-tournament")
         self._leases = Leases(db, clock)
@@ -190,8 +199,9 @@ class TournamentService:
         await self._db.write(lambda conn: tournament_table.set_shown(conn, tournament_id))
 
     async def unshown(self) -> list[Tournament]:
-        """The tournaments stored but never shown, to show at start (a crash between storing and showing)."""
-        return await tournament_table.unshown(self._db)
+        """The tournaments of this process's shards stored but never shown, to show at start (a crash
+        between storing and showing)."""
+        return await tournament_table.unshown(self._db, self._shards)
 
     async def latest(self, guild_id: int, rules: str | None = None) -> Tournament | None:
         """The server's most recent tournament (under one rule set, if given)."""

@@ -120,6 +120,11 @@ async def test_each_process_tends_only_the_games_of_its_own_shards(
             await games[0].vs_bot(CHANNEL + 2 + n, CAROL, guild_id=guild_on_shard(n, nth=1)) for n in (0, 1)
         ]
         direct = await games[1].challenge(CHANNEL + 4, CAROL, ALICE)  # no server: shard 0
+        never_posted = [await games[n].unshown(clock() + 1) for n in (0, 1)]  # what each start would show
+        assert never_posted == [
+            [challenges[0].id, bot_games[0].id, direct.id],
+            [challenges[1].id, bot_games[1].id],
+        ]
         for n in (0, 1):
             await games[n].play(bot_games[n].id, CAROL.id, 0, 2)
         assert [await games[n].bot_turns_waiting() for n in (0, 1)] == [[bot_games[0].id], [bot_games[1].id]]

@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from bot.domain.errors import TournamentRefused, TournamentStopped
+from bot.domain.shards import Shards, shard_of
 from bot.services.privacy import DELETED_STRATEGY, PrivacyService
 from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TournamentService
+from bot.storage import Database
 from hogengine.solver import tournament_exact, tournament_sampled
 from hogengine.strategies import Table
 from tests.helpers import ALICE, BOB, CAROL, GUILD, FakeClock, entries, run_tournament, upload_file
@@ -58,12 +60,14 @@ async def test_exact_standings_are_the_solvers(
 
 
 async def test_standings_are_unshown_until_shown_in_the_channel_they_were_asked_in(
-    tournaments: TournamentService, entered: list[tuple[str, Table]]
+    tournaments: TournamentService, db: Database, entered: list[tuple[str, Table]]
 ) -> None:
     async with tournaments.reserve(GUILD, RULES, channel_id=4242) as draw:
         result = await tournaments.play(draw, BOB)
     assert result.channel_id == 4242
     assert await tournaments.unshown() == [result]  # a crash now would leave them unseen
+    elsewhere = Shards(2, frozenset({1 - shard_of(GUILD, 2)}))  # a process of the other shard
+    assert await TournamentService(db, shards=elsewhere).unshown() == []
     await tournaments.shown(result.id)
     assert await tournaments.unshown() == []
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.domain.shards import Shards
 from bot.domain.strategies import Matchup
 from bot.storage import Connection, Database, MigrationError, PostgresDatabase, SqliteDatabase, migrate
 from bot.storage import matches as match_table
@@ -304,15 +305,15 @@ async def test_0008_takes_every_message_stored_before_as_shown(db: Database, tmp
 
     rows = await db.fetch_all("SELECT id, shown_version FROM matches ORDER BY id")
     assert [(row["id"], row["shown_version"]) for row in rows] == [(1, 9), (2, 4), (3, None)]
-    assert await match_table.unshown(db, created_before=10.0) == []
-    assert await tournament_table.unshown(db) == []
+    assert await match_table.unshown(db, 10.0, None) == []
+    assert await tournament_table.unshown(db, None) == []
     await db.write(
         lambda conn: conn.execute(
             "INSERT INTO tournaments (guild_id, rules, goal, format, created_at, finished_at, channel_id)"
             " VALUES (9, 'swine-align', 100, 'exact', 3, 4, 5)"
         )
     )
-    assert [tournament.channel_id for tournament in await tournament_table.unshown(db)] == [5]
+    assert [tournament.channel_id for tournament in await tournament_table.unshown(db, None)] == [5]
 
 
 async def many_finished_games(conn: Connection) -> None:
@@ -342,16 +343,16 @@ class Explaining:
 
 
 async def test_finding_what_lags_reads_indexes_only(tmp_path: Path) -> None:
-    """The start-up looks for unshown messages among every game ever played: no full scan of a table (in
-    the embedded SQLite's query plan)."""
+    """The start-up looks for unshown messages among every game ever played (of its shards, when the bot
+    runs as several processes): no full scan of a table, in the embedded SQLite's query plan."""
     db = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
     try:
         await migrate(db)
         await db.write(many_finished_games)
         await db.fetch_all("ANALYZE")  # statistics that say "status" hardly narrows anything down
         explained = Explaining(db)
-        await match_table.unshown(explained, created_before=1.0)
-        await tournament_table.unshown(explained)
+        await match_table.unshown(explained, 1.0, Shards(2, frozenset({1})))
+        await tournament_table.unshown(explained, Shards(2, frozenset({1})))
     finally:
         await db.close()
     reads = [step for step in explained.plan if step.startswith(("SCAN", "SEARCH"))]
