@@ -1,6 +1,8 @@
 """A simulated Discord (SimCord) around the real HogBot on a real SQLite file, with deterministic dice; and
 the fake Discord over real sockets, for the bot started as a process of its own."""
 
+import asyncio
+from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -113,7 +115,12 @@ async def launch(fake: FakeDiscord, solver_cache: Path) -> AsyncIterator[Launch]
     async def launch(data: Path, **settings: str) -> BotProcess:
         bot = await BotProcess.start(fake, data, HOG_SOLVER_CACHE_PATH=str(solver_cache), **settings)
         started.append(bot)
-        await fake.connected(timeout=60)
+        connecting = asyncio.ensure_future(fake.connected(timeout=60))
+        ended = asyncio.ensure_future(bot.process.wait())
+        done, _ = await asyncio.wait([connecting, ended], return_when=FIRST_COMPLETED)
+        connecting.cancel()
+        ended.cancel()
+        assert connecting in done and connecting.exception() is None, "".join(bot.stderr)  # with its log
         return bot
 
     yield launch
