@@ -123,4 +123,4 @@ def test_the_load_benchmark_runs_from_the_installed_wheel(installed: Path, tmp_p
     assert run.returncode in (0, 1), run.stderr
     assert "Traceback" not in run.stderr
     assert run.stdout.count("all verified") == 2
-    assert "targets:" in run.stdout
+    assert "targets (sqlite, one process):" in run.stdout
