@@ -24,8 +24,11 @@ from tests.helpers import ADDRESS, Served
 
 
 def fetch(url: str, body: bytes | None = None) -> tuple[int, Any]:
-    """The status and JSON (or text) of one request, 4xx and 5xx included."""
+    """The status and JSON (or text) of one request, 4xx and 5xx included; a body is declared JSON, as the
+    page declares it."""
     request = urllib.request.Request(url, data=body, method="GET" if body is None else "POST")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             status, data, kind = response.status, response.read(), response.headers.get_content_type()

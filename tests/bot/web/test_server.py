@@ -26,7 +26,7 @@ from hogengine.game import State, TurnResult, choice_label, new_game, resolve_se
 from hogengine.house import HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import DEFAULT_RULES, RULE_SETS
-from hogengine.solver import solve
+from hogengine.solver import Solution, solve
 
 RULES = [rules.id for rules in RULE_SETS]
 SEED = "5eed" * 16
@@ -45,6 +45,11 @@ async def refused(response: ClientResponse, status: int) -> str:
     body = await response.json()
     assert list(body) == ["error"] and "Traceback" not in body["error"] and body["error"].endswith(".")
     return str(body["error"])
+
+
+def send(client: TestClient[Any, Any], path: str, body: bytes, **headers: str) -> Any:
+    """POST these bytes as the page sends a body: declared JSON (a header may be added or replaced)."""
+    return client.post(path, data=body, headers={"Content-Type": "application/json"} | headers)
 
 
 async def start(client: TestClient[Any, Any], **fields: Any) -> dict[str, Any]:
@@ -195,7 +200,7 @@ async def test_a_move_the_rules_or_the_board_forbid_is_refused_in_words(client, 
 )
 async def test_a_body_that_is_not_a_move_is_refused(client, body):
     game = await start(client)
-    response = await client.post(f"/api/games/{game['id']}/moves", data=body)
+    response = await send(client, f"/api/games/{game['id']}/moves", body)
     assert await refused(response, 400) == 'Send a JSON object like {"turn": 0, "choice": 4}.'
 
 
@@ -220,11 +225,14 @@ async def test_a_game_this_server_never_started_is_not_found(client, path):
     assert await refused(response, 404) == "That game no longer exists."
 
 
-async def test_only_the_most_recent_games_are_kept(client):
-    first = await start(client)
-    for _ in range(MAX_GAMES):
+async def test_the_game_left_alone_longest_is_forgotten_not_the_one_being_played(client):
+    playing, idle = await start(client), await start(client)
+    for _ in range(MAX_GAMES - 2):
         await start(client)
-    assert await refused(await client.get(f"/api/games/{first['id']}"), 404) == "That game no longer exists."
+    playing = await move(client, playing, 3)  # the person plays on while others start games
+    await start(client)
+    assert await refused(await client.get(f"/api/games/{idle['id']}"), 404) == "That game no longer exists."
+    assert await (await client.get(f"/api/games/{playing['id']}")).json() == playing
 
 
 @pytest.mark.parametrize(
@@ -250,8 +258,86 @@ async def test_a_game_that_cannot_be_played_is_not_started(client, fields, words
 
 
 async def test_a_request_larger_than_any_record_is_refused(client):
-    response = await client.post("/api/replay", data=b" " * (MAX_BODY + 1))
+    response = await send(client, "/api/replay", b" " * (MAX_BODY + 1))
     assert await refused(response, 413) == "The request is larger than 256 KiB: no game record is that long."
+
+
+PIG_FEST_RECORD = json.dumps({"rules": "pig-fest", "goal": 97, "turns": [{"choice": 3, "rolls": [2, 3, 4]}]})
+NOT_OUR_PAGE = "This server answers only its own page, at 127.0.0.1 or localhost."
+NOT_JSON = "Send the request body as JSON, with Content-Type: application/json."
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "words"),
+    [
+        ({"Origin": "http://evil.example", "Content-Type": "text/plain"}, 403, NOT_OUR_PAGE),
+        ({"Origin": "http://evil.example"}, 403, NOT_OUR_PAGE),
+        ({"Origin": "null"}, 403, NOT_OUR_PAGE),  # a sandboxed frame, a file:// page
+        ({"Origin": "http://127.0.0.1:1"}, 403, NOT_OUR_PAGE),  # another port is another site's page
+        ({"Sec-Fetch-Site": "cross-site"}, 403, NOT_OUR_PAGE),
+        ({"Sec-Fetch-Site": "same-site"}, 403, NOT_OUR_PAGE),
+        ({"Content-Type": "text/plain"}, 415, NOT_JSON),  # what a cross-site form or simple fetch can send
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415, NOT_JSON),
+        ({"Content-Type": "multipart/form-data; boundary=x"}, 415, NOT_JSON),
+    ],
+    ids=[
+        "simple-post",
+        "origin",
+        "null-origin",
+        "other-port",
+        "cross-site",
+        "same-site",
+        "text",
+        "form",
+        "multi",
+    ],
+)
+async def test_another_sites_page_can_neither_start_games_nor_make_the_server_solve(
+    solver_cache, headers, status, words
+):
+    """Any page the person visits could send requests to 127.0.0.1: the server does nothing for them."""
+    asked: list[tuple[str, int]] = []
+
+    class Watched(Solver):
+        async def solution(self, rules: str, goal: int) -> Solution:
+            asked.append((rules, goal))
+            return await super().solution(rules, goal)
+
+    async with TestClient(TestServer(make_app(Watched(solver_cache), DEFAULT_RULES))) as page:
+        game = await start(page, house="easy")
+        new_game_body = json.dumps({"rules": "pig-fest", "goal": 98, "house": "perfect"}).encode()
+        assert await refused(await send(page, "/api/games", new_game_body, **headers), status) == words
+        assert (
+            await refused(await send(page, "/api/replay", PIG_FEST_RECORD.encode(), **headers), status)
+            == words
+        )
+        played = await send(page, f"/api/games/{game['id']}/moves", b'{"turn": 0, "choice": 3}', **headers)
+        assert await refused(played, status) == words
+        assert await (await page.get(f"/api/games/{game['id']}")).json() == game  # nothing was played
+        assert asked == []
+
+
+@pytest.mark.parametrize("fetch_site", ["cross-site", "same-site"])
+async def test_another_sites_page_cannot_ask_for_a_hint(client, fetch_site):
+    game = await start(client)
+    response = await client.get(f"/api/games/{game['id']}/hint", headers={"Sec-Fetch-Site": fetch_site})
+    assert await refused(response, 403) == NOT_OUR_PAGE
+
+
+async def test_the_pages_own_requests_are_served_as_its_browser_sends_them(client):
+    own = {"Origin": f"http://127.0.0.1:{client.port}", "Sec-Fetch-Site": "same-origin"}
+    body = json.dumps({"rules": DEFAULT_RULES, "seed": SEED}).encode()
+    response = await send(
+        client, "/api/games", body, **own, **{"Content-Type": "application/json; charset=utf-8"}
+    )
+    assert response.status == 201, await response.text()
+    game = await response.json()
+    hint = await client.get(f"/api/games/{game['id']}/hint", headers={"Sec-Fetch-Site": "same-origin"})
+    assert hint.status == 200
+    typed = await client.get(
+        "/", headers={"Sec-Fetch-Site": "none"}
+    )  # the address typed or opened by hog gui
+    assert typed.status == 200
 
 
 async def test_a_request_to_another_host_name_is_refused(client):
@@ -292,7 +378,7 @@ async def test_the_page_and_its_files_are_served_under_a_strict_policy(client):
 
 
 async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, solver_cache, export_file):
-    response = await client.post("/api/replay", data=export_file.read_bytes())
+    response = await send(client, "/api/replay", export_file.read_bytes())
     assert response.status == 200, await response.text()
     viewed = await response.json()
     record = load_record(export_file.read_bytes())
@@ -358,7 +444,7 @@ async def test_a_record_hog_replay_refuses_is_refused_in_its_words(client, expor
     body = _tampered(exported)[case]
     with pytest.raises(HogError) as hog_replay:
         list(replay(load_record(body)))
-    assert await refused(await client.post("/api/replay", data=body), 400) == str(hog_replay.value)
+    assert await refused(await send(client, "/api/replay", body), 400) == str(hog_replay.value)
 
 
 async def test_the_command_lines_record_is_offered_to_the_page(solver_cache, export_file):
@@ -366,7 +452,7 @@ async def test_the_command_lines_record_is_offered_to_the_page(solver_cache, exp
     async with TestClient(TestServer(app)) as with_record:
         assert (await (await with_record.get("/api/setup")).json())["record"] is True
         viewed = await (await with_record.get("/api/replay")).json()
-        sent = await (await with_record.post("/api/replay", data=export_file.read_bytes())).json()
+        sent = await (await send(with_record, "/api/replay", export_file.read_bytes())).json()
         assert viewed == sent
 
 
