@@ -447,6 +447,16 @@ async def test_a_record_hog_replay_refuses_is_refused_in_its_words(client, expor
     assert await refused(await send(client, "/api/replay", body), 400) == str(hog_replay.value)
 
 
+async def test_a_record_starting_from_any_scores_is_commented_from_them(client):
+    """From 90 to 0, Player 0 already leads: scoring 5 is a gain record, not a new lead of 95."""
+    record = {"rules": DEFAULT_RULES, "score": [90, 0], "turns": [{"choice": 1, "rolls": [5]}]}
+    response = await send(client, "/api/replay", json.dumps(record).encode())
+    assert response.status == 200, await response.text()
+    [step] = (await response.json())["steps"]
+    assert step["turn"]["scores"] == [95, 0]
+    assert step["turn"]["commentary"] == ["5 point(s)! The most yet for Player 0"]
+
+
 async def test_the_command_lines_record_is_offered_to_the_page(solver_cache, export_file):
     app = make_app(Solver(solver_cache), DEFAULT_RULES, export_file.read_bytes())
     async with TestClient(TestServer(app)) as with_record:
