@@ -31,7 +31,7 @@ from hogengine.dice import new_seed
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, new_game
 from hogengine.house import HouseLevel, house_choice
-from hogengine.replay import load_record, parse_seed, replay
+from hogengine.replay import MAX_RECORD_BYTES, load_record, parse_seed, replay
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Solution
 from hogengine.text import is_whole, read_json, shown
@@ -39,7 +39,7 @@ from hogengine.text import is_whole, read_json, shown
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-MAX_BODY = 256 * 1024  # bytes a request may send: a long game's record is a few dozen KiB
+MAX_BODY = MAX_RECORD_BYTES  # bytes a request may send: the longest a record may be
 LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names the page is opened at; any other is refused
 # What a browser says in Sec-Fetch-Site of a request from the page itself (or typed in its address bar).
 OWN_PAGE = ("same-origin", "none")
