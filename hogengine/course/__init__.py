@@ -178,10 +178,9 @@ def average_win_rate(
     goal: int = GOAL_SCORE,
     rng: Random | None = None,
 ) -> float:
-    """How often `strategy` beats `baseline`, averaged over moving first and second (simulated)."""
-    averaged_winner = make_averaged(
-        partial(winner, rules=rules, goal=goal, rng=rng or Random()), trials_count
-    )
+    """How often `strategy` beats `baseline`, averaged over moving first and second (simulated with fair
+    dice from `rng` if given, else from the dice module's `RANDOM`)."""
+    averaged_winner = make_averaged(partial(winner, rules=rules, goal=goal, rng=rng), trials_count)
     as_player_0 = 1 - averaged_winner(strategy, baseline)
     as_player_1 = averaged_winner(baseline, strategy)
     return (as_player_0 + as_player_1) / 2

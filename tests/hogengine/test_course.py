@@ -207,6 +207,16 @@ def test_winner_and_average_win_rate_are_repeatable_with_an_injected_rng():
     assert abs(rate - 0.46303487862) < 0.08  # the exact value, within simulation noise
 
 
+def test_winner_and_average_win_rate_without_an_rng_repeat_once_the_dice_module_is_reseeded():
+    """README: fair dice draw from dice.RANDOM unless given an rng; reseed it to repeat."""
+    RANDOM.seed(8)
+    rate = average_win_rate(always_roll(4), always_roll(5), trials_count=100)
+    won = winner(always_roll(4), always_roll(5))
+    RANDOM.seed(8)
+    assert average_win_rate(always_roll(4), always_roll(5), trials_count=100) == rate
+    assert winner(always_roll(4), always_roll(5)) == won
+
+
 def test_final_strategy_is_the_best_score_only_table():
     table = best_table("swine-align")
     assert all(final_strategy(s, o) == table[s, o] for s in range(0, 100, 7) for o in range(0, 100, 3))
