@@ -85,6 +85,15 @@ async def test_the_form_offers_every_rule_set_with_its_rules_and_the_house_level
     assert setup["levels"] == [{"id": level.value, "description": level.description} for level in HouseLevel]
 
 
+async def test_the_readme_offers_the_goals_the_page_plays(client):
+    readme = " ".join((Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8").split())
+    most = (await (await client.get("/api/setup")).json())["max_goal"]
+    assert f"The seed's browser game: any rule set to any goal from 1 to {most} " in readme
+    for goal, status in ((1, 201), (most, 201), (most + 1, 400)):
+        response = await client.post("/api/games", json={"rules": DEFAULT_RULES, "goal": goal})
+        assert response.status == status
+
+
 @pytest.mark.parametrize("rules", RULES)
 async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(client, rules):
     seed = bytes.fromhex(SEED)
