@@ -2,11 +2,12 @@
 per level, written once here so every adapter's house plays alike."""
 
 from enum import StrEnum
-from functools import cache
+from functools import cache, partial
 
+from hogengine.course import extra_turn_strategy
 from hogengine.game import State
 from hogengine.solver import PERFECT, Solution
-from hogengine.strategies import Table, course_table
+from hogengine.strategies import Table, table_from_function
 
 EASY_ROLLS = 4
 
@@ -23,14 +24,16 @@ class HouseLevel(StrEnum):
         """How this level plays, for people choosing one."""
         return {
             HouseLevel.EASY: f"always rolls {EASY_ROLLS} dice",
-            HouseLevel.COURSE: "plays the course's strategy",
+            HouseLevel.COURSE: "plays the course's extra-turn strategy",
             HouseLevel.PERFECT: "plays the exact solver's best choice, seeing every hidden part",
         }[self]
 
 
 @cache
-def _course(rules: str, goal: int) -> Table:
-    return course_table(rules, goal)
+def course_table(rules: str) -> Table:
+    """The course's strategy under these rules as a table: the course's own `extra_turn_strategy` (seed
+    004, Problem 11: roll 0 when it earns an extra turn or at least 8 points, else 6), whatever the goal."""
+    return table_from_function(partial(extra_turn_strategy, rules=rules), rules)
 
 
 def house_choice(level: HouseLevel, state: State, solution: Solution | None = None) -> int:
@@ -40,7 +43,7 @@ def house_choice(level: HouseLevel, state: State, solution: Solution | None = No
     if level is HouseLevel.EASY:
         return EASY_ROLLS
     if level is HouseLevel.COURSE:
-        return int(_course(state.rules, state.goal)[me, you])
+        return int(course_table(state.rules)[me, you])
     if solution is None:
         raise ValueError("the perfect level plays the solver's solution: pass it")
     return solution.best_choice(state)

@@ -120,7 +120,7 @@ def test_play_help_lists_every_kind_of_opponent(hog):
     for name in ("human", "perfect", "best-table", "always:N", "course", "FILE.json", "FILE.py"):
         assert name in text
     assert (
-        "Unknown strategy 'wizard': use one of human, perfect, best-table, always:N"
+        "Unknown strategy 'wizard': use one of human, perfect, best-table, course, always:N, FILE.json"
         in hog("play", "--vs", "wizard").stderr.decode()
     )
 
