@@ -30,7 +30,7 @@ from bot.web.replays import viewed
 from hogengine.dice import new_seed
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, new_game
-from hogengine.house import HouseLevel, house_choice
+from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
 from hogengine.replay import MAX_RECORD_BYTES, load_record, parse_seed, replay
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Solution
@@ -127,7 +127,7 @@ def _house(name: object) -> HouseLevel | None:
     """The house level a new game names (null: a second person at this screen)."""
     if name is None:
         return None
-    levels = [level.value for level in HouseLevel]
+    levels = [level.value for level in HOUSE_LEVELS]
     if not isinstance(name, str) or name not in levels:
         raise UnknownBotLevel(str(name), ", ".join(levels))
     return HouseLevel(name)
@@ -152,7 +152,7 @@ class Page:
             {
                 "rules": payloads.rule_sets(),
                 "default": self.default_rules,
-                "levels": [{"id": level.value, "description": level.description} for level in HouseLevel],
+                "levels": [{"id": level.value, "description": level.description} for level in HOUSE_LEVELS],
                 "max_goal": MAX_GOAL,
                 "record": self.record is not None,
             }

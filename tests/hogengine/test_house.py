@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import hogengine.course as hog
 from hogengine.game import State, legal_choices, new_game
-from hogengine.house import EASY_ROLLS, HouseLevel, course_table, house_choice
+from hogengine.house import EASY_ROLLS, HOUSE_LEVELS, HouseLevel, course_table, house_choice
 from hogengine.rules import RULE_SETS
 from hogengine.solver import solve
 from hogengine.strategies import table_from_function
@@ -70,7 +70,16 @@ def test_perfect_needs_the_solution() -> None:
         house_choice(HouseLevel.PERFECT, new_game(SWINE))
 
 
+def test_the_strategy_level_plays_the_stored_table_from_the_movers_side() -> None:
+    table = np.fromfunction(lambda me, you: (me + 2 * you) % 11, (100, 100), dtype=int).astype(np.int8)
+    assert house_choice(HouseLevel.STRATEGY, new_game(SWINE, 100, (7, 30), 1), table=table) == (30 + 14) % 11
+    assert house_choice(HouseLevel.STRATEGY, new_game(SWINE, 100, (7, 30), 0), table=table) == (7 + 60) % 11
+    with pytest.raises(ValueError, match="table"):
+        house_choice(HouseLevel.STRATEGY, new_game(SWINE))
+
+
 def test_every_level_says_how_it_plays() -> None:
-    assert [level.value for level in HouseLevel] == ["easy", "course", "perfect"]
+    assert [level.value for level in HouseLevel] == ["easy", "course", "perfect", "strategy"]
+    assert [level.value for level in HOUSE_LEVELS] == ["easy", "course", "perfect"]  # what a person picks
     assert HouseLevel.EASY.description == "always rolls 4 dice"
     assert all(level.description for level in HouseLevel)

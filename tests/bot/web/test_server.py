@@ -23,7 +23,7 @@ from hogengine.analysis import analyse
 from hogengine.commentary import course_commentary
 from hogengine.errors import HogError
 from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
-from hogengine.house import HouseLevel, house_choice
+from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import DEFAULT_RULES, RULE_SETS
 from hogengine.solver import Solution, solve
@@ -82,7 +82,8 @@ async def test_the_form_offers_every_rule_set_with_its_rules_and_the_house_level
     assert [rules["text"] for rules in setup["rules"]] == [rules.explain() for rules in RULE_SETS]
     assert setup["rules"][1]["aliases"] == list(RULE_SETS[1].aliases)
     assert setup["default"] == DEFAULT_RULES and setup["max_goal"] == 100 and setup["record"] is False
-    assert setup["levels"] == [{"id": level.value, "description": level.description} for level in HouseLevel]
+    levels = [{"id": level.value, "description": level.description} for level in HOUSE_LEVELS]
+    assert setup["levels"] == levels and [level["id"] for level in levels] == ["easy", "course", "perfect"]
 
 
 async def test_the_readme_offers_the_goals_the_page_plays(client):
@@ -125,7 +126,7 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     assert [r.after for r in replay(load_record(json.dumps(game["record"])))][-1] == state
 
 
-@pytest.mark.parametrize("level", list(HouseLevel))
+@pytest.mark.parametrize("level", HOUSE_LEVELS)
 @pytest.mark.parametrize("rules", RULES)
 async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_cache, rules, level):
     game = await start(client, rules=rules, house=level.value)
@@ -255,6 +256,7 @@ async def test_the_game_left_alone_longest_is_forgotten_not_the_one_being_played
         ({"goal": 99.5}, "The goal must be a whole number from 1 to 100."),
         ({"house": "godlike"}, "Unknown bot level 'godlike': choose easy, course, perfect."),
         ({"house": 3}, "Unknown bot level '3': choose easy, course, perfect."),
+        ({"house": "strategy"}, "Unknown bot level 'strategy': choose easy, course, perfect."),  # none stored
         ({"seed": "xyz"}, "The seed must be a non-empty string of hex digits (two per byte)."),
         ({"seed": ""}, "The seed must be a non-empty string of hex digits (two per byte)."),
         ({"seed": 255}, "The seed must be a non-empty string of hex digits (two per byte)."),
