@@ -196,9 +196,9 @@ class Page:
     async def hint(self, request: web.Request) -> web.Response:
         """Every legal choice's exact chance to win for the player to move."""
         game = self.games.get(request.match_info["game"])
-        solution = await self.solver.solution(game.start.rules, game.start.goal)
-        if game.state.over:
+        if game.state.over:  # an ended game stays ended: refused before it costs a solve
             raise NoHintsAfterTheGame
+        solution = await self.solver.solution(game.start.rules, game.start.goal)
         return web.json_response(payloads.hint(game.state, solution))
 
     async def replay(self, request: web.Request) -> web.Response:

@@ -52,6 +52,18 @@ def send(client: TestClient[Any, Any], path: str, body: bytes, **headers: str) -
     return client.post(path, data=body, headers={"Content-Type": "application/json"} | headers)
 
 
+class Watched(Solver):
+    """The server's solver, noting every (rules, goal) it is asked for."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        super().__init__(cache_dir)
+        self.asked: list[tuple[str, int]] = []
+
+    async def solution(self, rules: str, goal: int) -> Solution:
+        self.asked.append((rules, goal))
+        return await super().solution(rules, goal)
+
+
 async def start(client: TestClient[Any, Any], **fields: Any) -> dict[str, Any]:
     response = await client.post("/api/games", json={"rules": DEFAULT_RULES, "seed": SEED} | fields)
     assert response.status == 201, await response.text()
@@ -157,12 +169,15 @@ async def test_the_hint_is_every_choices_exact_chance_for_the_player_to_move(cli
     assert hint["choices"][0]["label"] == "Roll 10 (-1)"
 
 
-async def test_no_hint_once_the_game_is_over(client):
-    game = await start(client, goal=1)
-    game = await move(client, game, 1)
-    assert game["board"]["over"]
-    response = await client.get(f"/api/games/{game['id']}/hint")
-    assert await refused(response, 409) == "This game is over: no hints needed."
+async def test_no_hint_once_the_game_is_over_and_no_solve_for_it(solver_cache):
+    solver = Watched(solver_cache)
+    async with TestClient(TestServer(make_app(solver, DEFAULT_RULES))) as client:
+        game = await start(client, rules="pig-fest", goal=1)
+        game = await move(client, game, 1)
+        assert game["board"]["over"]
+        response = await client.get(f"/api/games/{game['id']}/hint")
+        assert await refused(response, 409) == "This game is over: no hints needed."
+        assert solver.asked == []
 
 
 async def test_a_reloaded_page_gets_the_game_as_it_is(client):
@@ -307,14 +322,8 @@ async def test_another_sites_page_can_neither_start_games_nor_make_the_server_so
     solver_cache, headers, status, words
 ):
     """Any page the person visits could send requests to 127.0.0.1: the server does nothing for them."""
-    asked: list[tuple[str, int]] = []
-
-    class Watched(Solver):
-        async def solution(self, rules: str, goal: int) -> Solution:
-            asked.append((rules, goal))
-            return await super().solution(rules, goal)
-
-    async with TestClient(TestServer(make_app(Watched(solver_cache), DEFAULT_RULES))) as page:
+    solver = Watched(solver_cache)
+    async with TestClient(TestServer(make_app(solver, DEFAULT_RULES))) as page:
         game = await start(page, house="easy")
         new_game_body = json.dumps({"rules": "pig-fest", "goal": 98, "house": "perfect"}).encode()
         assert await refused(await send(page, "/api/games", new_game_body, **headers), status) == words
@@ -325,7 +334,7 @@ async def test_another_sites_page_can_neither_start_games_nor_make_the_server_so
         played = await send(page, f"/api/games/{game['id']}/moves", b'{"turn": 0, "choice": 3}', **headers)
         assert await refused(played, status) == words
         assert await (await page.get(f"/api/games/{game['id']}")).json() == game  # nothing was played
-        assert asked == []
+        assert solver.asked == []
 
 
 @pytest.mark.parametrize("fetch_site", ["cross-site", "same-site"])
