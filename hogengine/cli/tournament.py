@@ -8,9 +8,17 @@ from dataclasses import replace
 from random import Random
 
 from hogengine.cli.specs import HELP, Entry, add_common, build_model, load_entry, progress_bar
-from hogengine.cli.tournament_record import Record, difference, read_record, results, write_record
+from hogengine.cli.tournament_record import (
+    FORMATS,
+    Record,
+    difference,
+    read_record,
+    results,
+    write_record,
+)
 from hogengine.errors import HogError
-from hogengine.rules import get_rules
+from hogengine.game import MAX_GOAL
+from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Standings, tournament_exact, tournament_sampled
 from hogengine.text import shown
 
@@ -23,7 +31,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     add_common(parser)
     parser.add_argument(
         "--format",
-        choices=("exact", "sampled"),
+        choices=FORMATS,
         help="exact win rates (seeds 000/003) or 9 random games per pair (seed 001); default exact",
     )
     parser.add_argument("--seed", help="seed of the sampled format's dice (default: fresh, and reported)")
@@ -40,7 +48,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         " the results are the recorded ones",
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help=HELP)
-    parser.set_defaults(func=run)
+    # No defaults for the rules and goal here, so that --replay can tell them given (its record says both).
+    parser.set_defaults(func=run, rules=None, goal=None)
 
 
 def _named_apart(entries: list[Entry]) -> list[Entry]:
@@ -62,17 +71,19 @@ def _entries(args: argparse.Namespace) -> Record:
     """The tournament the command line asks for (results still empty): its files loaded, its seed drawn."""
     if len(args.files) < 2:
         raise HogError(f"A tournament needs at least two entries, not {len(args.files)}.")
-    rules = get_rules(args.rules)
+    rules = get_rules(args.rules or DEFAULT_RULES)
+    goal = MAX_GOAL if args.goal is None else args.goal
     form = args.format or "exact"
-    build_model(rules, args.goal)
-    loaded = _named_apart([load_entry(spec, rules, args.goal) for spec in args.files])
+    build_model(rules, goal)
+    loaded = _named_apart([load_entry(spec, rules, goal) for spec in args.files])
     seed = None if form == "exact" else str(args.seed) if args.seed is not None else secrets.token_hex(8)
-    return Record(rules, args.goal, form, seed, loaded, {})
+    return Record(rules, goal, form, seed, loaded, {})
 
 
 def _recorded(args: argparse.Namespace) -> Record:
     """The tournament a record holds; the record says everything, so nothing else may be given."""
-    given = [name for name in ("files", "format", "seed", "record") if getattr(args, name)]
+    asked = ("files", "rules", "goal", "format", "seed", "record")
+    given = [name for name in asked if getattr(args, name) not in (None, [])]
     if given:
         what = "strategy files" if given[0] == "files" else f"--{given[0]}"
         raise HogError(f"--replay plays the record as it is: it takes no {what}.")

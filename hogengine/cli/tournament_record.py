@@ -19,9 +19,9 @@ from hogengine.strategies import BadStrategy, table_from_rows
 from hogengine.text import read_json, shown
 
 KIND = "hog tournament record"
-# Larger than any record of a real contest (about 30 KB a table), small enough to read at once.
+# Larger than any record of a real contest (20 to 30 KB a table), small enough to read at once.
 MAX_BYTES = 256 << 20
-FORMATS = ("exact", "sampled")
+FORMATS = ("exact", "sampled")  # the seeds' two contest formats
 # Replayed figures are computed as recorded; a little room for another machine's last bits.
 TOLERANCE = 1e-12
 
@@ -46,7 +46,7 @@ def results(standings: Standings) -> dict[str, object]:
     }
 
 
-def played_tables(entry: Entry) -> list[object]:
+def _played_tables(entry: Entry) -> list[object]:
     """The tables an entry played: a random entry's recorded ones, else its one table."""
     return [table.tolist() for table in entry.tables or (entry.table,)]
 
@@ -59,7 +59,7 @@ def write_record(path: str, record: Record) -> None:
         "goal": record.goal,
         "format": record.format,
         "seed": record.seed,
-        "entries": [{"name": entry.name, "tables": played_tables(entry)} for entry in record.entries],
+        "entries": [{"name": entry.name, "tables": _played_tables(entry)} for entry in record.entries],
         **record.results,
     }
     try:

@@ -202,6 +202,8 @@ def test_replay_takes_nothing_the_record_already_says(
 ) -> None:
     for extra, what in (
         (files[1:], "strategy files"),
+        (["--rules", "pig-fest"], "--rules"),
+        (["--goal", "40"], "--goal"),
         (["--seed", "8"], "--seed"),
         (["--format", "exact"], "--format"),
         (["--record", "again.json"], "--record"),
