@@ -117,9 +117,15 @@ def table_from_json(text: str, rules: RuleSet | str) -> Table:
         raise BadStrategy(f"A strategy table is a list of {SIZE} rows, one per score.") from None
     except (ValueError, RecursionError) as error:
         raise BadStrategy(f"The strategy table is not valid JSON ({str(error)[:200]}).") from None
+    return table_from_rows(rows, ruleset)
+
+
+def table_from_rows(rows: object, rules: RuleSet | str) -> Table:
+    """A table from parsed JSON (a table file's, or one inside a tournament record): 100 rows of 100 legal
+    choices, else a clear BadStrategy naming the first bad row or cell."""
     if not isinstance(rows, list) or len(rows) != SIZE:
         raise BadStrategy(f"A strategy table is a list of {SIZE} rows, one per score.")
-    return _table(rows, ruleset, lambda score, opponent: f"row {score}, column {opponent}")
+    return _table(rows, _ruleset(rules), lambda score, opponent: f"row {score}, column {opponent}")
 
 
 # What `strategy_from_spec` takes, as its errors list it.

@@ -33,9 +33,19 @@ Columns = npt.NDArray[np.integer[Any]]
 FLAT_ENTRIES = 1 << 17
 # Bytes gathered at once: small enough to stay in cache for the matrix-vector product that reads them.
 GATHER_BYTES = 1 << 20
-# Threads that share a large stage (the machine's cores, at most two), and the values gathered in a stage
-# from which it is shared.
-THREADS = min(2, os.cpu_count() or 1)
+
+
+def _cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system has one (`taskset`, a
+    container's cpuset), so a process held to one core does not start a helper to compete with it."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+# Threads that share a large stage (the cores this process may use, at most two), and the values gathered
+# in a stage from which it is shared.
+THREADS = min(2, _cores())
 SHARED_WORK = 1 << 18
 # Products smaller than this go to BLAS (which runs them on one thread); larger ones to einsum.
 SMALL_PRODUCT = 9216

@@ -1,0 +1,40 @@
+"""The sweep's helper thread follows the cores a process may use, and changes no figure."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from hogengine.rules import get_rules
+from hogengine.solver import sweep, winrate_matrix
+
+ONE_CORE_ROUND_ROBIN = """
+import json, os, sys
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+import numpy as np
+from hogengine.solver import sweep, winrate_matrix
+tables = list(np.load(sys.argv[1]))
+print(json.dumps({"threads": sweep.THREADS, "first": winrate_matrix("swine-align", tables).first.tolist()}))
+"""
+
+
+def test_a_process_held_to_one_core_sweeps_alone_to_the_same_figures(tmp_path: Path) -> None:
+    """`taskset -c 0 hog ...` (or a one-core cpuset) starts no helper thread to compete for that core, and
+    a round robin large enough to share its stages with the helper gives the same rates without it."""
+    rules = get_rules("swine-align")
+    rng = np.random.default_rng(7)
+    tables = rng.choice(np.array(rules.choices), size=(20, 100, 100)).astype(np.int8)
+    np.save(tmp_path / "tables.npy", tables)
+    child = subprocess.run(
+        [sys.executable, "-c", ONE_CORE_ROUND_ROBIN, str(tmp_path / "tables.npy")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = json.loads(child.stdout)
+    assert found["threads"] == 1
+    assert min(2, len(os.sched_getaffinity(0))) == sweep.THREADS
+    np.testing.assert_allclose(found["first"], winrate_matrix(rules, list(tables)).first, rtol=0, atol=1e-12)
