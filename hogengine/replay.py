@@ -9,7 +9,7 @@ is a HogError; once turns are involved its message starts with the turn it conce
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import HogError
@@ -20,6 +20,7 @@ from hogengine.text import NumberTooLong, RepeatedKey, is_whole, listed, read_js
 RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
 TURN_KEYS = {"choice", "rolls"}
 HEX = re.compile(r"[0-9a-fA-F]+")  # bytes.fromhex alone would also take spaces
+MAX_RECORD_BYTES = 256 * 1024  # far above any game: a long game's record is a few dozen KiB
 
 
 class BadReplay(HogError):  # noqa: N818 - named like the engine's errors
@@ -100,6 +101,16 @@ def parse_record(data: object) -> GameRecord:
     return GameRecord(
         start, tuple(_turn(start.turn + i, t, seed is not None) for i, t in enumerate(turns)), seed
     )
+
+
+def read_record(source: BinaryIO) -> bytes:
+    """A record's bytes from a file or stream, refused once past MAX_RECORD_BYTES without reading on (a
+    record named /dev/zero is not read to the end of memory)."""
+    data = source.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        kib = MAX_RECORD_BYTES // 1024
+        raise BadReplay(f"The record is larger than {kib} KiB: no game record is that long.")
+    return data
 
 
 def load_record(text: str | bytes) -> GameRecord:

@@ -14,7 +14,6 @@ import numpy as np
 import numpy.typing as npt
 
 from hogengine.errors import HogError
-from hogengine.game import MAX_GOAL
 from hogengine.numeric import BoolArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.text import NumberTooLong, RepeatedKey, read_json, shown, whole_number
@@ -123,43 +122,20 @@ def table_from_json(text: str, rules: RuleSet | str) -> Table:
     return _table(rows, ruleset, lambda score, opponent: f"row {score}, column {opponent}")
 
 
-def course_table(rules: RuleSet | str, goal: int = MAX_GOAL, cutoff: int = 8, num_rolls: int = 6) -> Table:
-    """The course's extra-turn strategy for any rule set: roll 0 when Free Bacon, with every rule that
-    follows it, gains at least `cutoff`, wins or earns an extra turn; otherwise roll `num_rolls`."""
-    ruleset = _ruleset(rules)
-    score, opponent = np.indices((SIZE, SIZE), dtype=np.int64)
-    step = ruleset.step(ruleset.start_position(score, opponent), 0, False, 0, goal)
-    after = np.asarray(step.position.mover)
-    bacon = (after - score >= cutoff) | (after >= goal) | np.asarray(step.extra, dtype=bool)
-    return np.where(bacon, 0, num_rolls).astype(np.int8)
-
-
-def _always(rules: RuleSet, goal: int, argument: str) -> Strategy:
-    """`always:N`, with N a plain whole number that is legal under the rules."""
-    n = whole_number(argument)
-    if n is None:
-        raise BadStrategy(f"always:N needs a whole number N, such as always:4, not {shown(argument)}.")
-    return always_roll(legal_choice(n, rules, f"always:{n}"))
-
-
-# Strategies by name for the command line (`name` or `name:argument`); add an entry to add a name.
-NAMED: dict[str, Callable[[RuleSet, int, str], Strategy]] = {
-    "always": _always,
-    "course": lambda rules, goal, _: function_from_table(course_table(rules, goal)),
-}
 # What `strategy_from_spec` takes, as its errors list it.
-SPECS = ("always:N", *sorted(set(NAMED) - {"always"}), "FILE.json")
+SPECS = ("always:N", "FILE.json")
 
 
-def strategy_from_spec(
-    spec: str, rules: RuleSet | str, goal: int = MAX_GOAL, known: Sequence[str] = SPECS
-) -> Strategy:
-    """A strategy named on the command line: `always:N`, `course`, or a .json table file; an unknown
-    name's error lists `known`, every name the caller accepts."""
+def strategy_from_spec(spec: str, rules: RuleSet | str, known: Sequence[str] = SPECS) -> Strategy:
+    """A strategy named on the command line: `always:N` (N a plain whole number legal under the rules) or
+    a .json table file; an unknown name's error lists `known`, every name the caller accepts."""
     ruleset = _ruleset(rules)
     if spec.endswith(".json"):
         return function_from_table(load_table_json(Path(spec), ruleset))
     name, _, argument = spec.partition(":")
-    if name not in NAMED:
+    if name != "always":
         raise BadStrategy(f"Unknown strategy {shown(spec)}: use one of {', '.join(known)}.")
-    return NAMED[name](ruleset, goal, argument)
+    n = whole_number(argument)
+    if n is None:
+        raise BadStrategy(f"always:N needs a whole number N, such as always:4, not {shown(argument)}.")
+    return always_roll(legal_choice(n, ruleset, f"always:{n}"))

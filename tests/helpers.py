@@ -26,10 +26,11 @@ from bot.services.strategies.service import StrategyService, UploadLimits
 from bot.services.tournaments.progress import Progress
 from bot.services.tournaments.service import TournamentService
 from hogengine.game import State
+from hogengine.house import course_table
 from hogengine.rules import RuleSet
 from hogengine.sandbox import Verdict
 from hogengine.sandbox.entry import check_entry
-from hogengine.strategies import Table, always_roll, course_table, table_from_function
+from hogengine.strategies import Table, always_roll, table_from_function
 
 ALICE = Player(1001, "alice")
 BOB = Player(1002, "bob")

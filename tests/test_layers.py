@@ -1,5 +1,6 @@
 """The floors of DESIGN.md hold: nothing in hogengine imports bot (the `hog` command line finds `hog gui`
-through an entry point, never by name), and only the Discord adapter imports discord."""
+through an entry point, never by name), the engine's modules import at their tops (no cycle hidden in a
+function), and only the Discord adapter imports discord."""
 
 import ast
 from pathlib import Path
@@ -27,6 +28,23 @@ def sources(package: str) -> list[Path]:
 @pytest.mark.parametrize("path", sources("hogengine"), ids=lambda path: str(path.relative_to(ROOT)))
 def test_the_engine_imports_nothing_from_the_floors_above(path: Path) -> None:
     assert not imported(path) & {"bot", "discord", "aiohttp"}
+
+
+@pytest.mark.parametrize("path", sources("hogengine"), ids=lambda path: str(path.relative_to(ROOT)))
+def test_the_engine_imports_at_the_top_of_each_module(path: Path) -> None:
+    """An import inside a function hides a cycle between modules, or keeps one alive that is gone."""
+    functions = [
+        node
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    hidden = [
+        ast.unparse(node)
+        for function in functions
+        for node in ast.walk(function)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    assert hidden == []
 
 
 def test_only_the_discord_adapter_imports_discord() -> None:

@@ -358,9 +358,17 @@ class RequestTooLarge(ServiceError):
 
 
 class ForeignPage(ServiceError):
-    """A request addressed to another host name (a web site rebinding its name to this machine)."""
+    """A request addressed to another host name (a web site rebinding its name to this machine), or sent
+    by another web site's page (its browser says so in Origin or Sec-Fetch-Site)."""
 
     message = "This server answers only its own page, at 127.0.0.1 or localhost."
+
+
+class NotJson(ServiceError):
+    """A request body not declared as JSON: the page always declares it, while another site's page can
+    send a body across sites only undeclared (declaring it needs a permission this server never gives)."""
+
+    message = "Send the request body as JSON, with Content-Type: application/json."
 
 
 class CannotListen(ServiceError):

@@ -29,16 +29,7 @@ OPEN = (MatchStatus.PENDING, MatchStatus.ACTIVE)  # still to be decided
 PLAYED = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)  # a game was played to its end
 
 
-class BotLevel(StrEnum):
-    """How well the house bot plays."""
-
-    EASY = HouseLevel.EASY.value  # the engine's house levels (hogengine.house): always rolls 4
-    COURSE = HouseLevel.COURSE.value  # the rule set's course (seed) strategy
-    PERFECT = HouseLevel.PERFECT.value  # the exact solver's optimum over the full state
-    STRATEGY = "strategy"  # a stored (uploaded) strategy: its table, by (own score, opponent's score)
-
-
-HOUSE_LEVELS = (BotLevel.EASY, BotLevel.COURSE, BotLevel.PERFECT)  # what people choose in vs-bot
+BotLevel = HouseLevel  # how well the house bot plays: the engine's levels, stored by their values
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from bot.domain.errors import (
     ServiceError,
     StaleAction,
 )
-from bot.domain.matches import HOUSE_LEVELS, BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
+from bot.domain.matches import BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
 from bot.domain.ratings import HistoryEntry, Rating, Stats
 from bot.domain.strategies import StoredStrategy, Upload
 from bot.domain.tournaments import Standing, Tournament
@@ -38,6 +38,7 @@ from bot.services.games.service import GameService
 from bot.services.strategies.service import MAX_NAME, choice_labels
 from bot.services.tournaments.service import FORMATS
 from hogengine.errors import HogError, IllegalChoice
+from hogengine.house import HOUSE_LEVELS
 
 __all__ = [
     "FORMATS",

@@ -1,4 +1,4 @@
-"""Locks by key (a match id, a channel, a solver key): made on first use, gone once nobody holds or awaits
+"""Locks by key (a match id, a channel): made on first use, gone once nobody holds or awaits
 them, so a long-running bot keeps no lock per game it ever saw."""
 
 import asyncio

@@ -1,34 +1,39 @@
-"""The exact solver as the services use it: each (rule set, goal) solved once per process, in a worker
-thread, and kept on disk so a restart reads it back instead of solving again."""
+"""The exact solver as the services use it: each (rule set, goal) solved in a worker thread, one at a time,
+the few used last kept in memory, and every solution kept on disk so a restart reads it back instead of
+solving again."""
 
 import asyncio
+from collections import OrderedDict
 from pathlib import Path
 
-from bot.services.keyed_locks import KeyedLocks
 from hogengine.rules import get_rules
-from hogengine.solver import Solution, solve
+from hogengine.solver import Solution, load_or_solve
 
 Key = tuple[str, int]
+# Solutions kept in memory: the four rule sets at the usual goal (pig-fest's is about 30 MB, its solve
+# needs hundreds while it runs); any other is read back from disk, or solved, when asked for again.
+KEPT = 4
 
 
 class Solver:
-    """Solutions by (rule set, goal); concurrent first requests for one wait for a single solve."""
+    """Solutions by (rule set, goal), the KEPT used last kept in memory. Solves (and reads from disk) run one
+    at a time: concurrent first requests for one wait for a single solve, and no two solves hold their
+    working memory at once however many different ones are asked for."""
 
     def __init__(self, cache_dir: Path | None = None) -> None:
         self.cache_dir = cache_dir  # None: solved in this process only
-        self._solved: dict[Key, Solution] = {}
-        self._locks = KeyedLocks()
+        self._kept: OrderedDict[Key, Solution] = OrderedDict()
+        self._solving = asyncio.Lock()
 
     async def solution(self, rules: str, goal: int) -> Solution:
-        """Optimal play for these rules and goal: the first call solves or reads the disk cache (seconds
-        for Pig Fest), later ones return at once."""
+        """Optimal play for these rules and goal: at once if it is kept, else read from the disk cache or
+        solved (seconds for Pig Fest) after any solve already running."""
         key = (get_rules(rules).id, goal)
-        found = self._solved.get(key)
-        if found is not None:
-            return found
-        async with self._locks(key):
-            found = self._solved.get(key)
-            if found is None:
-                found = await asyncio.to_thread(solve, key[0], goal, self.cache_dir)
-                self._solved[key] = found
-        return found
+        if key not in self._kept:
+            async with self._solving:
+                if key not in self._kept:
+                    self._kept[key] = await asyncio.to_thread(load_or_solve, *key, self.cache_dir)
+                    while len(self._kept) > KEPT:
+                        self._kept.popitem(last=False)
+        self._kept.move_to_end(key)
+        return self._kept[key]

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.domain.errors import CannotListen
 from hogengine.cli.arguments import whole
 from hogengine.cli.specs import cache_dir
-from hogengine.replay import load_record, replay
+from hogengine.replay import load_record, read_record, replay
 from hogengine.rules import DEFAULT_RULES, get_rules
 
 HOST = "127.0.0.1"
@@ -43,12 +43,13 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve the page until Ctrl-C (which `hog` turns into exit status 130); a record that `hog replay`
-    refuses, or a port that cannot be had, stops it before it starts."""
+    """Serve the page until Ctrl-C (which `hog` turns into exit status 130); a record larger than any
+    game's or that `hog replay` refuses, or a port that cannot be had, stops it before it starts."""
     rules = get_rules(args.rules)
     record = None
     if args.replay is not None:
-        record = Path(args.replay).read_bytes()
+        with Path(args.replay).open("rb") as file:
+            record = read_record(file)
         list(replay(load_record(record)))  # refused now, in hog replay's words, not later on the page
     listener = _listen(args.port)
     address = f"http://{HOST}:{listener.getsockname()[1]}/" + ("#replay" if record is not None else "")

@@ -13,7 +13,7 @@ from hogengine.house import HouseLevel
 from hogengine.replay import to_record
 
 HOUSE_SEAT = 1  # the person takes seat 0 and moves first, as against the bot in Discord
-MAX_GAMES = 100  # games kept; starting another forgets the oldest
+MAX_GAMES = 100  # games kept; starting another forgets the one left alone longest
 
 
 @dataclass
@@ -58,7 +58,8 @@ class Game:
 
 
 class Games:
-    """The games of this server by their unguessable ids, the most recent MAX_GAMES of them."""
+    """The games of this server by their unguessable ids, the MAX_GAMES most recently used of them (a game
+    being played is never forgotten for games started after it)."""
 
     def __init__(self) -> None:
         self._games: OrderedDict[str, Game] = OrderedDict()
@@ -71,8 +72,10 @@ class Games:
         return game
 
     def get(self, game_id: str) -> Game:
-        """The game with this id; MatchNotFound for an id this server never gave, or has forgotten."""
+        """The game with this id, now the most recently used; MatchNotFound for an id this server never
+        gave, or has forgotten."""
         game = self._games.get(game_id)
         if game is None:
             raise MatchNotFound
+        self._games.move_to_end(game_id)
         return game

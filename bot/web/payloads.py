@@ -55,7 +55,8 @@ def _choice(state: State, choice: int) -> dict[str, Any]:
 
 def turns(results: Sequence[TurnResult], names: tuple[str, str]) -> list[dict[str, Any]]:
     """Every turn: what was chosen and rolled, its points, each rule that fired and the commentary after."""
-    said = course_commentary(result.after.scores for result in results)
+    start = results[0].before.scores if results else (0, 0)
+    said = course_commentary((result.after.scores for result in results), start)
     return [_turn(result, names, lines) for result, lines in zip(results, said, strict=True)]
 
 

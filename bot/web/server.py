@@ -15,6 +15,7 @@ from bot.domain.errors import (
     MatchNotFound,
     MatchOver,
     NoHintsAfterTheGame,
+    NotJson,
     NotYourTurn,
     RequestTooLarge,
     StaleAction,
@@ -29,8 +30,8 @@ from bot.web.replays import viewed
 from hogengine.dice import new_seed
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, new_game
-from hogengine.house import HouseLevel, house_choice
-from hogengine.replay import load_record, parse_seed, replay
+from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
+from hogengine.replay import MAX_RECORD_BYTES, load_record, parse_seed, replay
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Solution
 from hogengine.text import is_whole, read_json, shown
@@ -38,14 +39,18 @@ from hogengine.text import is_whole, read_json, shown
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-MAX_BODY = 256 * 1024  # bytes a request may send: a long game's record is a few dozen KiB
+MAX_BODY = MAX_RECORD_BYTES  # bytes a request may send: the longest a record may be
 LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names the page is opened at; any other is refused
+# What a browser says in Sec-Fetch-Site of a request from the page itself (or typed in its address bar).
+OWN_PAGE = ("same-origin", "none")
+JSON = "application/json"
 NEW_GAME = f'{{"rules": "{DEFAULT_RULES}", "goal": 100, "house": "perfect", "seed": null}}'
 MOVE = '{"turn": 0, "choice": 4}'
 STATUS: tuple[tuple[type[HogError], int], ...] = (
     (MatchNotFound, 404),
     (ForeignPage, 403),
     (RequestTooLarge, 413),
+    (NotJson, 415),
     (StaleAction, 409),
     (NotYourTurn, 409),
 )
@@ -63,12 +68,26 @@ def _refused(status: int, text: str) -> web.Response:
     return web.json_response({"error": text}, status=status)
 
 
+def _from_own_page(request: web.Request) -> None:
+    """Refuse a request that is not the page's own: addressed to another name (DNS rebinding), sent by
+    another site's page (as its browser declares in Origin and Sec-Fetch-Site), or with a body not
+    declared JSON (which another site's page cannot declare without a CORS permission never given)."""
+    if request.host.rsplit(":", 1)[0] not in LOCAL_HOSTS:
+        raise ForeignPage
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"{request.scheme}://{request.host}":
+        raise ForeignPage
+    if request.headers.get("Sec-Fetch-Site", OWN_PAGE[0]) not in OWN_PAGE:
+        raise ForeignPage
+    if request.method == "POST" and request.content_type != JSON:
+        raise NotJson
+
+
 @web.middleware
 async def answers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Serve only requests to this machine's names; turn every refusal into its words and a 4xx."""
+    """Serve only the page's own requests; turn every refusal into its words and a 4xx."""
     try:
-        if request.host.rsplit(":", 1)[0] not in LOCAL_HOSTS:
-            raise ForeignPage
+        _from_own_page(request)
         return await handler(request)
     except HogError as error:
         status = next((code for kind, code in STATUS if isinstance(error, kind)), 400)
@@ -108,7 +127,7 @@ def _house(name: object) -> HouseLevel | None:
     """The house level a new game names (null: a second person at this screen)."""
     if name is None:
         return None
-    levels = [level.value for level in HouseLevel]
+    levels = [level.value for level in HOUSE_LEVELS]
     if not isinstance(name, str) or name not in levels:
         raise UnknownBotLevel(str(name), ", ".join(levels))
     return HouseLevel(name)
@@ -133,7 +152,7 @@ class Page:
             {
                 "rules": payloads.rule_sets(),
                 "default": self.default_rules,
-                "levels": [{"id": level.value, "description": level.description} for level in HouseLevel],
+                "levels": [{"id": level.value, "description": level.description} for level in HOUSE_LEVELS],
                 "max_goal": MAX_GOAL,
                 "record": self.record is not None,
             }
@@ -177,9 +196,9 @@ class Page:
     async def hint(self, request: web.Request) -> web.Response:
         """Every legal choice's exact chance to win for the player to move."""
         game = self.games.get(request.match_info["game"])
-        solution = await self.solver.solution(game.start.rules, game.start.goal)
-        if game.state.over:
+        if game.state.over:  # an ended game stays ended: refused before it costs a solve
             raise NoHintsAfterTheGame
+        solution = await self.solver.solution(game.start.rules, game.start.goal)
         return web.json_response(payloads.hint(game.state, solution))
 
     async def replay(self, request: web.Request) -> web.Response:

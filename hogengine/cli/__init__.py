@@ -1,5 +1,6 @@
 """The `hog` command line: one subcommand per module, each with `register(subparsers)`; packages above the
-engine add theirs through the `hog.commands` entry-point group (`hog gui`), so this floor names none of them.
+engine add theirs through the `hog.commands` entry-point group (`hog gui`), so this floor names none of them
+(one that fails to load or clashes with a command is skipped, with one line on stderr).
 
 Every subcommand prints for humans by default and JSON with `--json`; usage errors exit 2, rejected
 input exits 1 with one clear line on stderr, never a traceback.
@@ -36,7 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMANDS:
         importlib.import_module(f"hogengine.cli.{name}").register(subparsers)
     for plugin in sorted(entry_points(group=PLUGINS), key=lambda entry: entry.name):
-        plugin.load()(subparsers)
+        try:
+            plugin.load()(subparsers)
+        except Exception as error:  # one broken or clashing package must not stop every command
+            print(f"hog: skipped the command {plugin.name} of {plugin.value}: {error}", file=sys.stderr)
     return parser
 
 

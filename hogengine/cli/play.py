@@ -15,7 +15,7 @@ from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
 from hogengine.cli.specs import HELP, PLAYERS, cache_dir, load_table
 from hogengine.cli.turns import final_line, turn_lines
-from hogengine.commentary import announce_highest, announce_lead_changes, both
+from hogengine.commentary import course_commentary
 from hogengine.dice import commitment, new_seed
 from hogengine.errors import HogError
 from hogengine.game import (
@@ -155,7 +155,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"Hog: {rules.title}. First to {state.goal} wins.")
     print(f"{plain(rules)}\n(`hog rules` shows every rule set's rules again.)")
     print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")
-    say = both(announce_highest(0), both(announce_highest(1), announce_lead_changes()))
     results: list[TurnResult] = []
     status = 0
     try:
@@ -168,8 +167,9 @@ def run(args: argparse.Namespace) -> int:
                 choice = ask(state, names[state.mover])
             result = resolve_seeded(state, choice, seed)
             print("\n".join(turn_lines(result, names)))
-            say = say(*result.after.scores)
             results.append(result)
+            for line in course_commentary(r.after.scores for r in results)[-1]:
+                print(line)
             state = result.after
     except (EOFError, KeyboardInterrupt) as stop:  # the game is abandoned, but its dice are still shown
         why, status = ABANDONED[type(stop)]

@@ -14,6 +14,7 @@ import numpy as np
 from hogengine.cli.arguments import whole
 from hogengine.cli.progress import Progress
 from hogengine.game import MAX_GOAL
+from hogengine.house import HouseLevel, course_table
 from hogengine.rules import DEFAULT_RULES, RuleSet
 from hogengine.sandbox import SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
@@ -32,7 +33,7 @@ from hogengine.strategies import (
 from hogengine.text import shown
 
 # Every player a command takes, as its errors list them (`hog play --vs` takes `human` too).
-PLAYERS = (PERFECT, BEST_TABLE, *SPECS, "FILE.py")
+PLAYERS = (PERFECT, BEST_TABLE, HouseLevel.COURSE, *SPECS, "FILE.py")
 HELP = (
     f"{PERFECT} (the full-state perfect player), {BEST_TABLE} (the best score-only table), always:N,"
     " course, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy; run in the sandbox)"
@@ -126,7 +127,9 @@ def load_table(spec: str, rules: RuleSet, goal: int, known: tuple[str, ...] = PL
         return _from_python(Path(spec), rules).table
     if spec.endswith(".json"):
         return load_table_json(spec, rules)
-    return table_from_function(strategy_from_spec(spec, rules, goal, known), rules)
+    if spec == HouseLevel.COURSE:
+        return course_table(rules.id)
+    return table_from_function(strategy_from_spec(spec, rules, known), rules)
 
 
 def load_entry(spec: str, rules: RuleSet, goal: int) -> Entry:

@@ -29,6 +29,7 @@ from hogengine.dice import Dice, fair_dice
 from hogengine.errors import BadState
 from hogengine.game import State, TurnResult, dice_for, resolve_rolled
 from hogengine.rules import DEFAULT_RULES, get_rules, pieces
+from hogengine.solver import best_table
 from hogengine.strategies import Strategy, always_roll
 from hogengine.text import is_whole, shown
 
@@ -178,10 +179,9 @@ def average_win_rate(
     goal: int = GOAL_SCORE,
     rng: Random | None = None,
 ) -> float:
-    """How often `strategy` beats `baseline`, averaged over moving first and second (simulated)."""
-    averaged_winner = make_averaged(
-        partial(winner, rules=rules, goal=goal, rng=rng or Random()), trials_count
-    )
+    """How often `strategy` beats `baseline`, averaged over moving first and second (simulated with fair
+    dice from `rng` if given, else from the dice module's `RANDOM`)."""
+    averaged_winner = make_averaged(partial(winner, rules=rules, goal=goal, rng=rng), trials_count)
     as_player_0 = 1 - averaged_winner(strategy, baseline)
     as_player_1 = averaged_winner(baseline, strategy)
     return (as_player_0 + as_player_1) / 2
@@ -208,8 +208,6 @@ def extra_turn_strategy(
 def final_strategy(score: int, opponent_score: int, *, rules: str = DEFAULT_RULES) -> int:
     """The choice of the best score-only table (`best-table`: the exact solver's, the strongest a contest
     file can hold); made once per process, within a second (half a minute under pig-fest)."""
-    from hogengine.solver import best_table  # noqa: PLC0415 - the solver's tournaments play `winner`
-
     assert _whole(score) < GOAL_SCORE and _whole(opponent_score) < GOAL_SCORE, "The game should be over."
     return int(best_table(rules)[score, opponent_score])
 

@@ -64,7 +64,7 @@ def negate(condition: Flag) -> Flag:
 def free_bacon_pi(opponent: Num) -> Num:
     """Swine Align's Free Bacon: 3 + the opponent-score-th digit of pi (3 + 3 when it is 0), for any score
     (the course's `play` takes goals above 100)."""
-    chunks = int(np.max(opponent)) // PI_CHUNK + 1
+    chunks = int(np.max(opponent, initial=0)) // PI_CHUNK + 1  # no scores at all: no digits needed
     return pi_digits(chunks * PI_CHUNK)[opponent] + 3
 
 

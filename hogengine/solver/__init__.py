@@ -1,7 +1,7 @@
 """The exact solver: optimal play, exact win rates, tournaments and the best score-only table."""
 
 from hogengine.solver.contest_table import BEST_TABLE, best_table
-from hogengine.solver.optimal import PERFECT, Solution, solve
+from hogengine.solver.optimal import PERFECT, Solution, load_or_solve, solve
 from hogengine.solver.tournament import Match, Row, Standings, tournament_exact, tournament_sampled
 from hogengine.solver.winrate import (
     Player,
@@ -25,6 +25,7 @@ __all__ = [
     "best_table",
     "exact_winrate",
     "exact_winrates",
+    "load_or_solve",
     "solve",
     "tournament_exact",
     "tournament_sampled",

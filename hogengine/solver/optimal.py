@@ -116,17 +116,32 @@ def _valid(rules: RuleSet, goal: int, stored: dict[str, npt.NDArray[Any]]) -> bo
     return policy.dtype == np.int8 and bool(legal_cells(policy, rules).all())
 
 
+def solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
+    """Optimal play for these rules and goal, solved once per process (and stored in cache_dir, if given)."""
+    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    return _solve(ruleset, goal, None if cache_dir is None else Path(cache_dir))
+
+
 @cache
 def _solve(rules: RuleSet, goal: int, directory: Path | None) -> Solution:
-    if directory is None:
-        return _solution(rules, goal, None)
-    stored = disk.load(directory, rules, goal, "solution")
-    if stored is not None and _valid(rules, goal, stored):
-        return Solution(rules, goal, stored["values"], stored["choice_table"], stored["policy"])
-    found = _solution(rules, goal, None)
+    return load_or_solve(rules, goal, directory)
+
+
+def load_or_solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
+    """Optimal play for these rules and goal, read from cache_dir if stored there, else solved now (and
+    stored there, if given); kept nowhere in this process, for long-running callers that keep a few."""
+    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    check_goal(goal)
+    if cache_dir is None:
+        return _solution(ruleset, goal, None)
+    directory = Path(cache_dir)
+    stored = disk.load(directory, ruleset, goal, "solution")
+    if stored is not None and _valid(ruleset, goal, stored):
+        return Solution(ruleset, goal, stored["values"], stored["choice_table"], stored["policy"])
+    found = _solution(ruleset, goal, None)
     disk.save(
         directory,
-        rules,
+        ruleset,
         goal,
         "solution",
         values=found.values,
@@ -134,10 +149,3 @@ def _solve(rules: RuleSet, goal: int, directory: Path | None) -> Solution:
         policy=found.policy,
     )
     return found
-
-
-def solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
-    """Optimal play for these rules and goal, solved once per process (and stored in cache_dir, if given)."""
-    ruleset = get_rules(rules) if isinstance(rules, str) else rules
-    check_goal(goal)
-    return _solve(ruleset, goal, None if cache_dir is None else Path(cache_dir))

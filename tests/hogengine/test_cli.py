@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import threading
+from itertools import takewhile
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from hogengine.cli import main
 from hogengine.cli.play import NOTE_AFTER
 from hogengine.cli.progress import Progress
+from hogengine.commentary import course_commentary
 from hogengine.dice import commitment
 from hogengine.game import dice_in_words, new_game
 from hogengine.replay import load_record, replay
@@ -118,7 +120,7 @@ def test_play_help_lists_every_kind_of_opponent(hog):
     for name in ("human", "perfect", "best-table", "always:N", "course", "FILE.json", "FILE.py"):
         assert name in text
     assert (
-        "Unknown strategy 'wizard': use one of human, perfect, best-table, always:N"
+        "Unknown strategy 'wizard': use one of human, perfect, best-table, course, always:N, FILE.json"
         in hog("play", "--vs", "wizard").stderr.decode()
     )
 
@@ -174,6 +176,19 @@ def test_the_terminal_counts_in_words_that_agree_with_the_number(monkeypatch, ca
     assert "  * Player 0 pigs out (1 point)\n" in out
     assert "Pig Fest: 1 Pig Out in a row, next scoring turn x1" in out
     assert "1 point(s)! The most yet for Player 0" in out  # the course's announce_highest, word for word
+
+
+def test_play_says_the_courses_commentary_after_every_turn(monkeypatch, capsys):
+    """The course GUI's commentary, as the bot's boards and the page say it: each gain record first."""
+    status, out, err = play(monkeypatch, capsys, "4\n" * 200, "--seed", SEED, "--vs", "always:5")
+    assert status == 0, err
+    lines = out.splitlines()
+    turns = [at for at, line in enumerate(lines) if " Score: " in line]
+    scores = [tuple(map(int, re.findall(r"\d+", lines[at].split("Score: ")[1]))) for at in turns]
+    said = [tuple(takewhile(bool, lines[at + 1 :])) for at in turns]
+    assert said == course_commentary(scores)
+    first = scores[0][0]
+    assert said[0] == (f"{first} point(s)! The most yet for Player 0", f"Player 0 takes the lead by {first}")
 
 
 def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys):

@@ -1,6 +1,11 @@
 """The CS 61A project API beyond the course's own cases: plain Python values, the other rule sets, any dice
 and goal, the course GUI's rule switches, and games equal to the engine's."""
 
+import io
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import redirect_stdout
 from random import Random
 
 import numpy as np
@@ -12,9 +17,11 @@ import hogengine.course as hog
 from hogengine.commentary import course_commentary
 from hogengine.course import (
     always_roll,
+    announce_highest,
     announce_lead_changes,
     average_win_rate,
     bacon_strategy,
+    both,
     extra_turn,
     extra_turn_strategy,
     final_strategy,
@@ -200,6 +207,16 @@ def test_winner_and_average_win_rate_are_repeatable_with_an_injected_rng():
     assert abs(rate - 0.46303487862) < 0.08  # the exact value, within simulation noise
 
 
+def test_winner_and_average_win_rate_without_an_rng_repeat_once_the_dice_module_is_reseeded():
+    """README: fair dice draw from dice.RANDOM unless given an rng; reseed it to repeat."""
+    RANDOM.seed(8)
+    rate = average_win_rate(always_roll(4), always_roll(5), trials_count=100)
+    won = winner(always_roll(4), always_roll(5))
+    RANDOM.seed(8)
+    assert average_win_rate(always_roll(4), always_roll(5), trials_count=100) == rate
+    assert winner(always_roll(4), always_roll(5)) == won
+
+
 def test_final_strategy_is_the_best_score_only_table():
     table = best_table("swine-align")
     assert all(final_strategy(s, o) == table[s, o] for s in range(0, 100, 7) for o in range(0, 100, 3))
@@ -241,17 +258,62 @@ def test_commentary_in_a_played_game_prints_after_every_turn(capsys):
     assert all(line.startswith("Player 0 now has") for line in lines)
 
 
-def test_course_commentary_says_each_turns_lines_in_the_boards_order():
-    said = course_commentary([(5, 0), (5, 12), (8, 12), (8, 13), (15, 13), (15, 13)])
+def test_course_commentary_says_each_turns_lines_in_the_course_guis_order():
+    """Seed 004, Problem 7: the GUI passes both(announce_highest(0), both(announce_highest(1),
+    announce_lead_changes()))."""
+    scores = [(5, 0), (5, 12), (8, 12), (8, 13), (15, 13), (15, 13)]
+    said = course_commentary(scores)
     assert said == [
-        ("Player 0 takes the lead by 5", "5 point(s)! The most yet for Player 0"),
-        ("Player 1 takes the lead by 7", "12 point(s)! The most yet for Player 1"),
+        ("5 point(s)! The most yet for Player 0", "Player 0 takes the lead by 5"),
+        ("12 point(s)! The most yet for Player 1", "Player 1 takes the lead by 7"),
         (),
         (),
-        ("Player 0 takes the lead by 2", "7 point(s)! The most yet for Player 0"),
+        ("7 point(s)! The most yet for Player 0", "Player 0 takes the lead by 2"),
         (),
     ]
     assert course_commentary([]) == []
+    gui = both(announce_highest(0), both(announce_highest(1), announce_lead_changes()))
+    printed: list[tuple[str, ...]] = []
+    for pair in scores:
+        out = io.StringIO()
+        with redirect_stdout(out):
+            gui = gui(*pair)
+        printed.append(tuple(out.getvalue().splitlines()))
+    assert said == printed
+
+
+def test_course_commentary_starts_from_the_games_start_scores():
+    """A record may start anywhere: from 90 to 0, Player 0 already leads and has gained nothing yet."""
+    assert course_commentary([(95, 0), (95, 8), (95, 96)], start=(90, 0)) == [
+        ("5 point(s)! The most yet for Player 0",),
+        ("8 point(s)! The most yet for Player 1",),
+        ("88 point(s)! The most yet for Player 1", "Player 1 takes the lead by 1"),
+    ]
+    assert course_commentary([(30, 30)], start=(20, 30)) == [("10 point(s)! The most yet for Player 0",)]
+    assert course_commentary([(31, 30)], start=(30, 30)) == [
+        ("1 point(s)! The most yet for Player 0", "Player 0 takes the lead by 1")
+    ]
+
+
+@pytest.fixture
+def switching() -> Iterator[None]:
+    """Threads take turns as often as the interpreter lets them: a race shows at once, not 1 run in 800."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(interval)
+
+
+def test_course_commentary_is_said_right_from_many_threads_at_once(switching):
+    """Boards and pages say it from worker threads while the event loop says it too: nothing is shared
+    (it once captured the process's sys.stdout, which threads swapped under each other)."""
+    scores = [(5, 0), (5, 12), (8, 12), (8, 13), (15, 13), (15, 13)] * 3
+    expected = course_commentary(scores)
+    stdout = sys.stdout
+    with ThreadPoolExecutor(4) as threads:
+        said = list(threads.map(lambda _: course_commentary(scores), range(400)))
+    assert sys.stdout is stdout
+    assert [run for run in said if run != expected] == []
 
 
 def test_course_commentary_prints_nothing_itself(capsys):

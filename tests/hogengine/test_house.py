@@ -1,15 +1,19 @@
 """The house's levels, written once for every adapter: easy always rolls four, course plays the course's
-table by the mover's scores, perfect plays the solver's best choice in the full state."""
+own extra-turn strategy by the mover's scores, perfect plays the solver's best choice in the full state."""
 
+from functools import partial
+
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import hogengine.course as hog
 from hogengine.game import State, legal_choices, new_game
-from hogengine.house import EASY_ROLLS, HouseLevel, house_choice
+from hogengine.house import EASY_ROLLS, HOUSE_LEVELS, HouseLevel, course_table, house_choice
 from hogengine.rules import RULE_SETS
 from hogengine.solver import solve
-from hogengine.strategies import course_table
+from hogengine.strategies import table_from_function
 
 SWINE = RULE_SETS[0].id
 SCORES = st.tuples(st.integers(0, 99), st.integers(0, 99))
@@ -20,11 +24,28 @@ def test_easy_always_rolls_four(scores: tuple[int, int], mover: int) -> None:
     assert house_choice(HouseLevel.EASY, new_game(SWINE, 100, scores, mover)) == EASY_ROLLS == 4
 
 
-@given(SCORES, st.integers(0, 1))
-def test_course_plays_the_course_table_from_the_movers_side(scores: tuple[int, int], mover: int) -> None:
-    state = new_game(SWINE, 100, scores, mover)
-    table = course_table(SWINE, 100)
-    assert house_choice(HouseLevel.COURSE, state) == table[scores[mover], scores[1 - mover]]
+@pytest.mark.parametrize("rules", [rules.id for rules in RULE_SETS])
+def test_the_course_table_is_the_courses_own_extra_turn_strategy(rules: str) -> None:
+    """Seed 004, Problem 11, as hogengine.course writes it: one definition, the table made from it."""
+    course = table_from_function(partial(hog.extra_turn_strategy, rules=rules), rules)
+    assert np.array_equal(course_table(rules), course)
+    assert set(np.unique(course)) == {0, 6}
+
+
+@given(SCORES, st.integers(0, 1), st.sampled_from([rules.id for rules in RULE_SETS]), st.integers(1, 100))
+def test_course_plays_the_courses_strategy_from_the_movers_side(
+    scores: tuple[int, int], mover: int, rules: str, goal: int
+) -> None:
+    me, you = scores[mover] % goal, scores[1 - mover] % goal
+    state = new_game(rules, goal, (me, you) if mover == 0 else (you, me), mover)
+    assert house_choice(HouseLevel.COURSE, state) == hog.extra_turn_strategy(me, you, rules=rules)
+
+
+def test_where_free_bacon_wins_the_course_rolls_it_only_if_the_course_would() -> None:
+    """The course's strategy does not look at the goal: at 95 against 2, Free Bacon (3 + pi's 2nd digit, 4)
+    would win, but it gives under 8 points and no extra turn, so the course rolls 6."""
+    assert hog.free_bacon(2) == 7 and not hog.extra_turn(102, 2)
+    assert house_choice(HouseLevel.COURSE, new_game(SWINE, 100, (95, 2))) == 6
 
 
 def test_course_rolls_zero_where_free_bacon_gives_an_extra_turn() -> None:
@@ -49,7 +70,16 @@ def test_perfect_needs_the_solution() -> None:
         house_choice(HouseLevel.PERFECT, new_game(SWINE))
 
 
+def test_the_strategy_level_plays_the_stored_table_from_the_movers_side() -> None:
+    table = np.fromfunction(lambda me, you: (me + 2 * you) % 11, (100, 100), dtype=int).astype(np.int8)
+    assert house_choice(HouseLevel.STRATEGY, new_game(SWINE, 100, (7, 30), 1), table=table) == (30 + 14) % 11
+    assert house_choice(HouseLevel.STRATEGY, new_game(SWINE, 100, (7, 30), 0), table=table) == (7 + 60) % 11
+    with pytest.raises(ValueError, match="table"):
+        house_choice(HouseLevel.STRATEGY, new_game(SWINE))
+
+
 def test_every_level_says_how_it_plays() -> None:
-    assert [level.value for level in HouseLevel] == ["easy", "course", "perfect"]
+    assert [level.value for level in HouseLevel] == ["easy", "course", "perfect", "strategy"]
+    assert [level.value for level in HOUSE_LEVELS] == ["easy", "course", "perfect"]  # what a person picks
     assert HouseLevel.EASY.description == "always rolls 4 dice"
     assert all(level.description for level in HouseLevel)

@@ -153,3 +153,16 @@ def test_vectorised_step_agrees_with_scalar_step_element_by_element(rules, data)
             assert np.broadcast_to(vector.fired[kind], choices.shape)[i] == fired
             if fired and kind in scalar.values:
                 assert np.broadcast_to(vector.values[kind], choices.shape)[i] == scalar.values[kind]
+
+
+@per_rule_set
+def test_a_vectorised_step_of_no_positions_is_no_results(rules):
+    """The rules work on whole arrays of any length, none too: nothing in, nothing out, no error."""
+    ruleset = get_rules(rules)
+    none = np.array([], dtype=np.int64)
+    position = new_game(rules).position()
+    empty = position.with_values(none for _ in position.values())
+    step = ruleset.step(empty, none, none.astype(bool), none, 100)
+    assert [np.shape(field) for field in step.position.values()] == [(0,)] * len(list(position.values()))
+    assert np.shape(step.points) == (0,)
+    assert np.shape(ruleset.free_bacon(none)) == (0,)

@@ -1,5 +1,6 @@
 """The replay contract as a library: strict parsing, per-turn errors, seeds and commitments."""
 
+import io
 import json
 from pathlib import Path
 from random import Random
@@ -9,7 +10,16 @@ import pytest
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import BadRolls, BadState, GameOver, HogError, IllegalChoice, UnknownRules
 from hogengine.game import new_game
-from hogengine.replay import BadReplay, load_record, parse_record, parse_seed, replay, to_record
+from hogengine.replay import (
+    MAX_RECORD_BYTES,
+    BadReplay,
+    load_record,
+    parse_record,
+    parse_seed,
+    read_record,
+    replay,
+    to_record,
+)
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
@@ -174,3 +184,11 @@ def test_to_record_round_trips_through_json(random_games, seeded):
 def test_a_boolean_is_not_a_seat():
     with pytest.raises(BadState, match="0 or 1"):
         new_game("swine-align", mover=True)  # type: ignore[arg-type]
+
+
+def test_a_record_is_read_up_to_its_limit_and_no_further():
+    longest = b" " * (MAX_RECORD_BYTES - 2) + b"{}"
+    assert read_record(io.BytesIO(longest)) == longest
+    endless = io.BufferedReader(io.FileIO("/dev/zero"))
+    with endless, pytest.raises(BadReplay, match="larger than 256 KiB: no game record is that long"):
+        read_record(endless)

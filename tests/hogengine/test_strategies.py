@@ -1,4 +1,5 @@
-"""Strategy tables: built from functions, loaded from JSON, checked against the rules; the course tables."""
+"""Strategy tables: built from functions, loaded from JSON, checked against the rules; named on the command
+line."""
 
 import json
 
@@ -7,13 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hogengine.course import extra_turn_strategy
-from hogengine.game import resolve
-from hogengine.rules import RULE_SETS, get_rules
+from hogengine.rules import get_rules
 from hogengine.strategies import (
     BadStrategy,
     always_roll,
-    course_table,
     function_from_table,
     load_table_json,
     strategy_from_spec,
@@ -144,30 +142,9 @@ def test_strategy_errors_quote_long_values_briefly(load, message):
     assert "sys." not in str(raised.value)
 
 
-@pytest.mark.parametrize("rules", [r.id for r in RULE_SETS])
-def test_course_table_is_legal_and_takes_free_bacon_when_it_gains_at_least_eight(begin, rules):
-    table = course_table(rules)
-    assert table.dtype == np.int8
-    assert set(np.unique(table)) <= {0, 6}
-    for score, opponent in [(0, 48), (10, 79), (30, 5), (50, 2), (90, 13)]:
-        gain = resolve(begin(rules, (score, opponent)), 0, []).after.scores[0] - score
-        if gain >= 8:
-            assert table[score, opponent] == 0
-
-
-def test_course_table_of_swine_align_is_the_course_extra_turn_strategy(begin):
-    table, course = course_table("swine-align"), table_from_function(extra_turn_strategy, "swine-align")
-    bacon = np.array([get_rules("swine-align").free_bacon(opponent) for opponent in range(100)])
-    still_playing = np.add.outer(np.arange(100), bacon) < 100
-    assert np.array_equal(table[still_playing], course[still_playing])
-    # Where Free Bacon wins outright it takes it, which the course's strategy may not.
-    assert (table[~still_playing] == 0).all()
-
-
 def test_strategy_from_spec():
     assert strategy_from_spec("always:3", "pork-chop")(5, 5) == 3
     assert strategy_from_spec("always:-1", "pork-chop")(5, 5) == -1
-    assert strategy_from_spec("course", "swine-align")(0, 6) == 0
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,6 @@ from bot.domain.errors import (
     UnknownBotLevel,
 )
 from bot.domain.matches import (
-    HOUSE_LEVELS,
     PLAYED,
     BotLevel,
     Hint,
@@ -46,6 +45,7 @@ from bot.storage import turns as turn_table
 from bot.storage.database import NEW
 from hogengine.dice import commitment, new_seed
 from hogengine.game import State, new_game, resolve_seeded
+from hogengine.house import HOUSE_LEVELS
 from hogengine.replay import to_record
 from hogengine.rules import DEFAULT_RULES
 

@@ -43,7 +43,7 @@ from bot.services.strategies.figures import compute_figures, current
 from bot.storage import Connection, Database
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
-from bot.storage.database import NEW
+from bot.storage.database import NEW, Reader
 from bot.storage.leases import LeaseKind
 from bot.storage.strategies import table_bytes
 from hogengine.game import MAX_GOAL
@@ -179,18 +179,17 @@ class StrategyService:
         rules: str = DEFAULT_RULES,
     ) -> Ticket:
         """Everything that can be checked before the file is downloaded: its size and type, the rules, the
-        name (free, or the owner's own), the owner's cooldown and the queue.
+        name (free, or the owner's own) and the owner's room for it when the name is known now, the
+        owner's cooldown and the queue. A Python file given no name is named by its TEAM_NAME, known only
+        once it has run, so its name is checked when it is stored.
 
         Raises UploadRefused, UnknownRules, NameTaken, TooManyStrategies, OnCooldown or UploadsBusy.
         """
         kind = check_upload(filename, size)
         ruleset = get_rules(rules)
         chosen = strategy_name(name, filename)
-        current = await strategy_table.active_by_name(self._db, guild_id, chosen)
-        if current is not None and current.owner.id != owner.id:
-            raise NameTaken(current.name, current.owner.name)
-        mine = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, owner.id)
-        self._check_room([strategy.name for strategy in mine], chosen, ruleset.id)
+        if name is not None or kind == "json":
+            await self._replaced(self._db, guild_id, owner, chosen, ruleset.id)
         await self._rations.check(owner.id)
         await self._leases.check(self._upload, owner.id)
         return Ticket(guild_id, owner, filename, kind, chosen, name is not None, ruleset.id)
@@ -241,6 +240,19 @@ class StrategyService:
         perfect = (await self._solver.solution(rules, MAX_GOAL)).policy
         return await self._offload(compute_figures, rules, table, perfect)
 
+    async def _replaced(
+        self, db: Reader, guild_id: int, owner: Player, name: str, rules: str
+    ) -> StoredStrategy | None:
+        """The owner's active strategy that a new one called `name` replaces (None: a new name), once the
+        name is checked to be nobody else's and the owner to have room for it under these rules; NameTaken
+        or TooManyStrategies."""
+        current = await strategy_table.active_by_name(db, guild_id, name)
+        if current is not None and current.owner.id != owner.id:
+            raise NameTaken(current.name, current.owner.name)
+        mine = await strategy_table.active_strategies(db, guild_id, rules, owner.id)
+        self._check_room([strategy.name for strategy in mine], name, rules)
+        return current
+
     def _check_room(self, names: list[str], name: str, rules: str) -> None:
         """TooManyStrategies if a new strategy called `name` would pass the owner's limit under these rules
         (re-uploading one of `names`, their active strategies, replaces it and is always fine)."""
@@ -282,11 +294,7 @@ class StrategyService:
         owner, now = new.owner, new.created_at
 
         async def work(conn: Connection) -> tuple[int, int | None]:
-            current = await strategy_table.active_by_name(conn, new.guild_id, new.name)
-            if current is not None and current.owner.id != owner.id:
-                raise NameTaken(new.name)
-            mine = await strategy_table.active_strategies(conn, new.guild_id, new.rules, owner.id)
-            self._check_room([strategy.name for strategy in mine], new.name, new.rules)
+            current = await self._replaced(conn, new.guild_id, owner, new.name, new.rules)
             await player_table.upsert_players(conn, [owner], now)
             if current is not None:
                 await strategy_table.retire_strategy(conn, current.id, now)

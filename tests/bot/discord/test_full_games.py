@@ -60,23 +60,24 @@ def results_of_each_turn(record: dict[str, Any]) -> list[TurnResult]:
 
 
 def commentary(scores: Sequence[tuple[int, int]]) -> list[str]:
-    """What the course's commentary says after the last of these scores (RULES.md, swine-align rule 7):
-    who takes the lead (a tie forgets the leader), and each player's new record gain in one turn."""
+    """What the course GUI's commentary says after the last of these scores (RULES.md, swine-align rule 7;
+    seed 004, Problem 7): each player's new record gain in one turn, then who takes the lead (a tie forgets
+    the leader)."""
     leader: int | None = None
     last, record = [0, 0], [0, 0]
     said: list[str] = []
     for pair in scores:
         said = []
-        ahead = 0 if pair[0] > pair[1] else 1 if pair[1] > pair[0] else None
-        if ahead is not None and ahead != leader:
-            said.append(f"{NAMES[ahead]} takes the lead by {abs(pair[0] - pair[1])}")
-        leader = ahead
         for seat in (0, 1):
             gain = pair[seat] - last[seat]
             if gain > record[seat]:
                 said.append(f"{gain} point(s)! The most yet for {NAMES[seat]}")
                 record[seat] = gain
             last[seat] = pair[seat]
+        ahead = 0 if pair[0] > pair[1] else 1 if pair[1] > pair[0] else None
+        if ahead is not None and ahead != leader:
+            said.append(f"{NAMES[ahead]} takes the lead by {abs(pair[0] - pair[1])}")
+        leader = ahead
     return said
 
 

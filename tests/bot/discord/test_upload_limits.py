@@ -118,7 +118,9 @@ async def test_a_fourth_strategy_is_refused_before_its_download(world: World, do
         await world.upload(world.alice, f"{name}.py", ROLL_4)
         await world.env.advance_time(COOLDOWN)
 
-    refused = await world.upload(world.alice, "d.py", ROLL_4)
+    refused = await world.upload(
+        world.alice, "d.py", ROLL_4, name="d"
+    )  # unnamed, its TEAM_NAME could name it
 
     assert said(refused) == (
         "You already keep 3 swine-align strategies on this server ('a', 'b', 'c'), the most one person may: "

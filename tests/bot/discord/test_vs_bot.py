@@ -7,8 +7,8 @@ import pytest
 
 from bot.services import Match
 from hogengine.game import State, new_game, resolve
+from hogengine.house import course_table
 from hogengine.solver import solve
-from hogengine.strategies import course_table
 from tests.bot.discord.harness import World, fields, labels, replay
 
 Expected = Callable[[State], int]
@@ -20,7 +20,7 @@ def easy(state: State) -> int:
 
 def course(state: State) -> int:
     me, you = state.scores[state.mover], state.scores[1 - state.mover]
-    return int(course_table(state.rules, state.goal)[me, you])
+    return int(course_table(state.rules)[me, you])
 
 
 def perfect(state: State) -> int:

@@ -2,8 +2,9 @@
 
 import pytest
 
-from bot.domain.matches import HOUSE_LEVELS, BotLevel
 from bot.services import (
+    HOUSE_LEVELS,
+    BotLevel,
     GameService,
     MatchStatus,
     NotYourTurn,

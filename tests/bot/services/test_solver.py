@@ -1,18 +1,22 @@
-"""The services' solver: each rule set solved once, however many ask at the same time, and kept on disk
-beside the database so a restarted bot reads it instead of solving again."""
+"""The services' solver: each rule set solved once, however many ask at the same time, one solve at a
+time, the few used last kept in memory, and every one kept on disk beside the database so a restarted bot
+reads it instead of solving again."""
 
 import asyncio
+import gc
 import subprocess
 import sys
 import threading
+import time
+import weakref
 from pathlib import Path
 
 import pytest
 
 from bot.config import Settings
 from bot.services import Services
-from bot.services.solver import Solver
-from hogengine.solver import Solution, solve
+from bot.services.solver import KEPT, Solver
+from hogengine.solver import Solution, optimal, solve
 from tests.helpers import ALICE, CHANNEL
 
 GOAL = 12  # small: solved in a blink
@@ -37,7 +41,7 @@ async def test_concurrent_first_requests_solve_once(monkeypatch: pytest.MonkeyPa
         release.wait(5)
         return solve(rules, goal)
 
-    monkeypatch.setattr("bot.services.solver.solve", slow_solve)
+    monkeypatch.setattr("bot.services.solver.load_or_solve", slow_solve)
     solver = Solver(tmp_path)
 
     asking = [asyncio.create_task(solver.solution("fa20", GOAL)) for _ in range(3)]
@@ -75,3 +79,45 @@ async def test_a_solution_is_kept_beside_the_database_for_the_next_start(tmp_pat
     assert done.returncode == 0, done.stderr
     assert float(done.stdout) == solve("pork-chop", GOAL).first_mover
     assert hint.win_probability == solve("pork-chop", GOAL).win_probability(match.state)
+
+
+async def test_only_the_solutions_used_last_are_kept_in_memory(tmp_path: Path) -> None:
+    """A long-running server asked for many goals holds KEPT solutions, not one per goal ever asked."""
+    solver = Solver(tmp_path)
+    used = await solver.solution("pork-chop", GOAL)
+    left = weakref.ref(await solver.solution("pork-chop", GOAL + 1))
+    for goal in range(GOAL + 2, GOAL + 1 + KEPT):
+        await solver.solution("pork-chop", goal)
+        assert await solver.solution("pork-chop", GOAL) is used  # used again: kept, not solved again
+    gc.collect()
+    assert left() is None  # the one left alone longest is gone from memory
+    again = await solver.solution("pork-chop", GOAL + 1)  # read back from disk when asked again
+    assert again.first_mover == solve("pork-chop", GOAL + 1).first_mover
+
+
+async def test_different_solves_run_one_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Each solve holds its working memory (over a gigabyte for pig-fest) while it runs: never two at once."""
+    running, most = 0, 0
+    count = threading.Lock()
+    real = optimal._solution
+
+    def watched(*args: object) -> Solution:
+        nonlocal running, most
+        with count:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)  # long enough for any solve allowed alongside to start
+        try:
+            return real(*args)  # type: ignore[arg-type]
+        finally:
+            with count:
+                running -= 1
+
+    monkeypatch.setattr(optimal, "_solution", watched)
+    solver = Solver(tmp_path)
+    found = await asyncio.gather(
+        *(solver.solution(rules, GOAL) for rules in ("fa20", "sp17", "su15", "sp16"))
+    )
+
+    assert most == 1
+    assert [solution.rules.id for solution in found] == ["swine-align", "pork-chop", "pig-fest", "piggy-back"]

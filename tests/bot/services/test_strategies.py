@@ -285,8 +285,9 @@ async def test_replace_keeps_history_and_names_are_per_server(
     assert [version.id for version in history] == [first.id, second.strategy.id]
     assert [version.active for version in history] == [False, True]
     assert [s.id for s in await strategies.active(GUILD)] == [second.strategy.id]
-    with pytest.raises(NameTaken, match="alice"):
+    with pytest.raises(NameTaken, match="alice"):  # checked once it has run: it could have had a TEAM_NAME
         await upload_file(strategies, GUILD, BOB, "mine.py", ROLL_4)
+    clock.advance(60)
     assert (await upload_file(strategies, GUILD + 1, BOB, "mine.py", ROLL_4)).strategy.guild_id == GUILD + 1
 
 
@@ -475,3 +476,34 @@ async def test_a_random_strategy_is_stored_with_its_recorded_tables_where_its_co
     five = next(figure for figure in stored.figures if figure.opponent == "always_roll(5)")
     rate = exact_winrate("pig-fest", stored.table, table_from_function(always_roll(5), "pig-fest"))
     assert five.average == pytest.approx(rate.average, abs=1e-12)  # computed once, from the first table
+
+
+PIG_PEN = b"TEAM_NAME = 'Pig Pen'\n" + ROLL_4
+
+
+async def test_a_python_file_given_no_name_is_checked_under_its_team_name_not_its_file_name(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    """Every student's file is hog_contest.py (seeds 000 and 003): its TEAM_NAME names it, not the file."""
+    carol = (await upload_file(strategies, GUILD, CAROL, "hog_contest.py", ROLL_4)).strategy
+    bob = (await upload_file(strategies, GUILD, BOB, "hog_contest.py", PIG_PEN)).strategy
+    assert (carol.name, bob.name) == ("hog_contest", "Pig Pen")
+    with pytest.raises(NameTaken, match="carol already has a strategy called 'hog_contest'"):
+        await upload_file(strategies, GUILD, ALICE, "hog_contest.py", ROLL_4)  # no TEAM_NAME: the file's name
+    assert [s.name for s in await strategies.active(GUILD)] == ["hog_contest", "Pig Pen"]
+
+
+async def test_at_the_limit_a_python_file_replaces_the_strategy_its_team_name_names(
+    strategies: StrategyService, clock: FakeClock
+) -> None:
+    await upload_file(strategies, GUILD, ALICE, "f0.py", BACON)
+    for name in ("a", "b"):
+        clock.advance(60)
+        await upload_file(strategies, GUILD, ALICE, f"{name}.json", json_upload(np.full((100, 100), 4)))
+    clock.advance(60)
+    again = await upload_file(strategies, GUILD, ALICE, "f0.py", BACON)
+    assert again.replaced is not None and again.strategy.name == again.replaced.name == "Bacon Bits"
+    clock.advance(60)
+    with pytest.raises(TooManyStrategies, match=r"\('a', 'b', 'Bacon Bits'\)"):
+        await upload_file(strategies, GUILD, ALICE, "f1.py", PIG_PEN)  # a new name, checked once it is known
+    assert [s.name for s in await strategies.active(GUILD)] == ["a", "b", "Bacon Bits"]

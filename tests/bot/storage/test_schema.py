@@ -1,14 +1,15 @@
 """migrations/schema.sql is the schema a fresh migration makes, so a newcomer can read the tables in one
-file; both dialects' migrations make the same tables, columns and references; and the statuses the
-database accepts are exactly the domain's."""
+file; both dialects' migrations make the same tables, columns and references; and the statuses and house
+levels the database accepts are exactly the domain's."""
 
 import re
 from pathlib import Path
 
-from bot.domain.matches import MatchStatus
+from bot.domain.matches import BotLevel, MatchStatus
 from bot.storage import open_migrated
 from bot.storage.migrations import MIGRATIONS_DIR, SCHEMA_FILE, discover
 from bot.storage.schema import current_schema
+from hogengine.house import HouseLevel
 from tests.catalog import columns, references
 from tests.postgres_server import PostgresServer
 
@@ -46,3 +47,11 @@ async def test_the_database_accepts_exactly_the_domains_match_statuses() -> None
     (allowed,) = re.findall(r"CHECK \(\s*status IN \(([^)]*)\)", schema)
 
     assert re.findall(r"'(\w+)'", allowed) == [status.value for status in MatchStatus]
+
+
+async def test_the_database_accepts_exactly_the_house_levels_the_engine_plays() -> None:
+    """One enum: the bot stores the engine's house levels by their values, a stored strategy's included."""
+    (allowed,) = re.findall(r"bot_level IN \(([^)]*)\)", await current_schema())
+
+    assert BotLevel is HouseLevel
+    assert re.findall(r"'(\w+)'", allowed) == [level.value for level in HouseLevel]

@@ -24,8 +24,11 @@ from tests.helpers import ADDRESS, Served
 
 
 def fetch(url: str, body: bytes | None = None) -> tuple[int, Any]:
-    """The status and JSON (or text) of one request, 4xx and 5xx included."""
+    """The status and JSON (or text) of one request, 4xx and 5xx included; a body is declared JSON, as the
+    page declares it."""
     request = urllib.request.Request(url, data=body, method="GET" if body is None else "POST")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             status, data, kind = response.status, response.read(), response.headers.get_content_type()
@@ -89,6 +92,12 @@ def test_a_record_given_on_the_command_line_opens_in_the_viewer(tmp_path: Path, 
     [
         (["--rules", "chess"], 1, "hog gui: Unknown rules 'chess'. Known rule sets: "),
         (["--replay", "missing.json"], 1, "hog gui: cannot use 'missing.json': No such file or directory"),
+        (
+            ["--replay", "/dev/zero"],
+            1,
+            "hog gui: The record is larger than 256 KiB: no game record is that long.",
+        ),
+        (["--replay", "/"], 1, "hog gui: cannot use '/': Is a directory"),
         (["--port", "65536"], 2, "argument --port: a port is a whole number from 0 to 65535, not 65536"),
         (["--port", "http"], 2, "argument --port: expected a whole number, not 'http'"),
     ],

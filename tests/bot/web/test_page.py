@@ -5,7 +5,10 @@ requests the server refuses, shown on the page. Each stage is saved as a screens
 
 import hashlib
 import json
+import threading
+import urllib.request
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -288,3 +291,68 @@ def test_what_the_server_refuses_is_said_on_the_page(
     assert alert.inner_text() == "42 is not a legal choice under swine-align: choose 0 to 10."
     assert page.locator("#log > li").count() == 0  # nothing was played
     shoot(page, screenshots, "refused-move")
+
+
+class _CutePigs(BaseHTTPRequestHandler):
+    """Another web site's page, as the person may have one open: it sets no policy of its own."""
+
+    def do_GET(self) -> None:
+        body = b"<!doctype html><title>Cute pigs</title><p>Cute pigs!</p>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+@pytest.fixture(scope="module")
+def other_site() -> Iterator[str]:
+    """Another site on this machine: its own port (another origin), on loopback as the page's server is,
+    so Chromium lets its scripts reach 127.0.0.1 and only the page's server stands in the way."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _CutePigs)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{server.server_address[1]}/"
+    server.shutdown()
+    thread.join()
+
+
+def _api(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the server answers the page's own request (a body is declared JSON, as the page declares it)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer: dict[str, Any] = json.load(response)
+    return answer
+
+
+@pytest.mark.parametrize("declared", ["text/plain", "application/json"])
+def test_another_sites_page_cannot_play_the_persons_game(
+    browser: Browser, served: Served, other_site: str, declared: str
+) -> None:
+    """Another site's page posts a move to the person's game as any script can. Undeclared, Chromium sends
+    it and the server refuses it; declared JSON, it needs a CORS permission the server never gives, so
+    it is never sent. The game is as it was, and the script reads nothing."""
+    game = _api(served.base + "api/games", {"rules": RULES[0]})
+    target = served.base + f"api/games/{game['id']}/moves"
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(other_site)
+    read = page.evaluate(
+        """async ([target, declared]) => {
+            const body = JSON.stringify({turn: 0, choice: 3});
+            const sent = {method: "POST", headers: {"Content-Type": declared}, body};
+            try {
+                return `read ${(await fetch(target, sent)).status}`;
+            } catch (error) {
+                return "nothing";
+            }
+        }""",
+        [target, declared],
+    )
+    context.close()
+    assert read == "nothing"
+    assert _api(served.base + f"api/games/{game['id']}") == game

@@ -23,10 +23,10 @@ from hogengine.analysis import analyse
 from hogengine.commentary import course_commentary
 from hogengine.errors import HogError
 from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
-from hogengine.house import HouseLevel, house_choice
+from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import DEFAULT_RULES, RULE_SETS
-from hogengine.solver import solve
+from hogengine.solver import Solution, solve
 
 RULES = [rules.id for rules in RULE_SETS]
 SEED = "5eed" * 16
@@ -45,6 +45,23 @@ async def refused(response: ClientResponse, status: int) -> str:
     body = await response.json()
     assert list(body) == ["error"] and "Traceback" not in body["error"] and body["error"].endswith(".")
     return str(body["error"])
+
+
+def send(client: TestClient[Any, Any], path: str, body: bytes, **headers: str) -> Any:
+    """POST these bytes as the page sends a body: declared JSON (a header may be added or replaced)."""
+    return client.post(path, data=body, headers={"Content-Type": "application/json"} | headers)
+
+
+class Watched(Solver):
+    """The server's solver, noting every (rules, goal) it is asked for."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        super().__init__(cache_dir)
+        self.asked: list[tuple[str, int]] = []
+
+    async def solution(self, rules: str, goal: int) -> Solution:
+        self.asked.append((rules, goal))
+        return await super().solution(rules, goal)
 
 
 async def start(client: TestClient[Any, Any], **fields: Any) -> dict[str, Any]:
@@ -77,7 +94,17 @@ async def test_the_form_offers_every_rule_set_with_its_rules_and_the_house_level
     assert [rules["text"] for rules in setup["rules"]] == [rules.explain() for rules in RULE_SETS]
     assert setup["rules"][1]["aliases"] == list(RULE_SETS[1].aliases)
     assert setup["default"] == DEFAULT_RULES and setup["max_goal"] == 100 and setup["record"] is False
-    assert setup["levels"] == [{"id": level.value, "description": level.description} for level in HouseLevel]
+    levels = [{"id": level.value, "description": level.description} for level in HOUSE_LEVELS]
+    assert setup["levels"] == levels and [level["id"] for level in levels] == ["easy", "course", "perfect"]
+
+
+async def test_the_readme_offers_the_goals_the_page_plays(client):
+    readme = " ".join((Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8").split())
+    most = (await (await client.get("/api/setup")).json())["max_goal"]
+    assert f"The seed's browser game: any rule set to any goal from 1 to {most} " in readme
+    for goal, status in ((1, 201), (most, 201), (most + 1, 400)):
+        response = await client.post("/api/games", json={"rules": DEFAULT_RULES, "goal": goal})
+        assert response.status == status
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -111,7 +138,7 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     assert [r.after for r in replay(load_record(json.dumps(game["record"])))][-1] == state
 
 
-@pytest.mark.parametrize("level", list(HouseLevel))
+@pytest.mark.parametrize("level", HOUSE_LEVELS)
 @pytest.mark.parametrize("rules", RULES)
 async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_cache, rules, level):
     game = await start(client, rules=rules, house=level.value)
@@ -142,12 +169,15 @@ async def test_the_hint_is_every_choices_exact_chance_for_the_player_to_move(cli
     assert hint["choices"][0]["label"] == "Roll 10 (-1)"
 
 
-async def test_no_hint_once_the_game_is_over(client):
-    game = await start(client, goal=1)
-    game = await move(client, game, 1)
-    assert game["board"]["over"]
-    response = await client.get(f"/api/games/{game['id']}/hint")
-    assert await refused(response, 409) == "This game is over: no hints needed."
+async def test_no_hint_once_the_game_is_over_and_no_solve_for_it(solver_cache):
+    solver = Watched(solver_cache)
+    async with TestClient(TestServer(make_app(solver, DEFAULT_RULES))) as client:
+        game = await start(client, rules="pig-fest", goal=1)
+        game = await move(client, game, 1)
+        assert game["board"]["over"]
+        response = await client.get(f"/api/games/{game['id']}/hint")
+        assert await refused(response, 409) == "This game is over: no hints needed."
+        assert solver.asked == []
 
 
 async def test_a_reloaded_page_gets_the_game_as_it_is(client):
@@ -195,7 +225,7 @@ async def test_a_move_the_rules_or_the_board_forbid_is_refused_in_words(client, 
 )
 async def test_a_body_that_is_not_a_move_is_refused(client, body):
     game = await start(client)
-    response = await client.post(f"/api/games/{game['id']}/moves", data=body)
+    response = await send(client, f"/api/games/{game['id']}/moves", body)
     assert await refused(response, 400) == 'Send a JSON object like {"turn": 0, "choice": 4}.'
 
 
@@ -220,11 +250,14 @@ async def test_a_game_this_server_never_started_is_not_found(client, path):
     assert await refused(response, 404) == "That game no longer exists."
 
 
-async def test_only_the_most_recent_games_are_kept(client):
-    first = await start(client)
-    for _ in range(MAX_GAMES):
+async def test_the_game_left_alone_longest_is_forgotten_not_the_one_being_played(client):
+    playing, idle = await start(client), await start(client)
+    for _ in range(MAX_GAMES - 2):
         await start(client)
-    assert await refused(await client.get(f"/api/games/{first['id']}"), 404) == "That game no longer exists."
+    playing = await move(client, playing, 3)  # the person plays on while others start games
+    await start(client)
+    assert await refused(await client.get(f"/api/games/{idle['id']}"), 404) == "That game no longer exists."
+    assert await (await client.get(f"/api/games/{playing['id']}")).json() == playing
 
 
 @pytest.mark.parametrize(
@@ -238,6 +271,7 @@ async def test_only_the_most_recent_games_are_kept(client):
         ({"goal": 99.5}, "The goal must be a whole number from 1 to 100."),
         ({"house": "godlike"}, "Unknown bot level 'godlike': choose easy, course, perfect."),
         ({"house": 3}, "Unknown bot level '3': choose easy, course, perfect."),
+        ({"house": "strategy"}, "Unknown bot level 'strategy': choose easy, course, perfect."),  # none stored
         ({"seed": "xyz"}, "The seed must be a non-empty string of hex digits (two per byte)."),
         ({"seed": ""}, "The seed must be a non-empty string of hex digits (two per byte)."),
         ({"seed": 255}, "The seed must be a non-empty string of hex digits (two per byte)."),
@@ -250,8 +284,80 @@ async def test_a_game_that_cannot_be_played_is_not_started(client, fields, words
 
 
 async def test_a_request_larger_than_any_record_is_refused(client):
-    response = await client.post("/api/replay", data=b" " * (MAX_BODY + 1))
+    response = await send(client, "/api/replay", b" " * (MAX_BODY + 1))
     assert await refused(response, 413) == "The request is larger than 256 KiB: no game record is that long."
+
+
+PIG_FEST_RECORD = json.dumps({"rules": "pig-fest", "goal": 97, "turns": [{"choice": 3, "rolls": [2, 3, 4]}]})
+NOT_OUR_PAGE = "This server answers only its own page, at 127.0.0.1 or localhost."
+NOT_JSON = "Send the request body as JSON, with Content-Type: application/json."
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "words"),
+    [
+        ({"Origin": "http://evil.example", "Content-Type": "text/plain"}, 403, NOT_OUR_PAGE),
+        ({"Origin": "http://evil.example"}, 403, NOT_OUR_PAGE),
+        ({"Origin": "null"}, 403, NOT_OUR_PAGE),  # a sandboxed frame, a file:// page
+        ({"Origin": "http://127.0.0.1:1"}, 403, NOT_OUR_PAGE),  # another port is another site's page
+        ({"Sec-Fetch-Site": "cross-site"}, 403, NOT_OUR_PAGE),
+        ({"Sec-Fetch-Site": "same-site"}, 403, NOT_OUR_PAGE),
+        ({"Content-Type": "text/plain"}, 415, NOT_JSON),  # what a cross-site form or simple fetch can send
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415, NOT_JSON),
+        ({"Content-Type": "multipart/form-data; boundary=x"}, 415, NOT_JSON),
+    ],
+    ids=[
+        "simple-post",
+        "origin",
+        "null-origin",
+        "other-port",
+        "cross-site",
+        "same-site",
+        "text",
+        "form",
+        "multi",
+    ],
+)
+async def test_another_sites_page_can_neither_start_games_nor_make_the_server_solve(
+    solver_cache, headers, status, words
+):
+    """Any page the person visits could send requests to 127.0.0.1: the server does nothing for them."""
+    solver = Watched(solver_cache)
+    async with TestClient(TestServer(make_app(solver, DEFAULT_RULES))) as page:
+        game = await start(page, house="easy")
+        new_game_body = json.dumps({"rules": "pig-fest", "goal": 98, "house": "perfect"}).encode()
+        assert await refused(await send(page, "/api/games", new_game_body, **headers), status) == words
+        assert (
+            await refused(await send(page, "/api/replay", PIG_FEST_RECORD.encode(), **headers), status)
+            == words
+        )
+        played = await send(page, f"/api/games/{game['id']}/moves", b'{"turn": 0, "choice": 3}', **headers)
+        assert await refused(played, status) == words
+        assert await (await page.get(f"/api/games/{game['id']}")).json() == game  # nothing was played
+        assert solver.asked == []
+
+
+@pytest.mark.parametrize("fetch_site", ["cross-site", "same-site"])
+async def test_another_sites_page_cannot_ask_for_a_hint(client, fetch_site):
+    game = await start(client)
+    response = await client.get(f"/api/games/{game['id']}/hint", headers={"Sec-Fetch-Site": fetch_site})
+    assert await refused(response, 403) == NOT_OUR_PAGE
+
+
+async def test_the_pages_own_requests_are_served_as_its_browser_sends_them(client):
+    own = {"Origin": f"http://127.0.0.1:{client.port}", "Sec-Fetch-Site": "same-origin"}
+    body = json.dumps({"rules": DEFAULT_RULES, "seed": SEED}).encode()
+    response = await send(
+        client, "/api/games", body, **own, **{"Content-Type": "application/json; charset=utf-8"}
+    )
+    assert response.status == 201, await response.text()
+    game = await response.json()
+    hint = await client.get(f"/api/games/{game['id']}/hint", headers={"Sec-Fetch-Site": "same-origin"})
+    assert hint.status == 200
+    typed = await client.get(
+        "/", headers={"Sec-Fetch-Site": "none"}
+    )  # the address typed or opened by hog gui
+    assert typed.status == 200
 
 
 async def test_a_request_to_another_host_name_is_refused(client):
@@ -292,7 +398,7 @@ async def test_the_page_and_its_files_are_served_under_a_strict_policy(client):
 
 
 async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, solver_cache, export_file):
-    response = await client.post("/api/replay", data=export_file.read_bytes())
+    response = await send(client, "/api/replay", export_file.read_bytes())
     assert response.status == 200, await response.text()
     viewed = await response.json()
     record = load_record(export_file.read_bytes())
@@ -358,7 +464,17 @@ async def test_a_record_hog_replay_refuses_is_refused_in_its_words(client, expor
     body = _tampered(exported)[case]
     with pytest.raises(HogError) as hog_replay:
         list(replay(load_record(body)))
-    assert await refused(await client.post("/api/replay", data=body), 400) == str(hog_replay.value)
+    assert await refused(await send(client, "/api/replay", body), 400) == str(hog_replay.value)
+
+
+async def test_a_record_starting_from_any_scores_is_commented_from_them(client):
+    """From 90 to 0, Player 0 already leads: scoring 5 is a gain record, not a new lead of 95."""
+    record = {"rules": DEFAULT_RULES, "score": [90, 0], "turns": [{"choice": 1, "rolls": [5]}]}
+    response = await send(client, "/api/replay", json.dumps(record).encode())
+    assert response.status == 200, await response.text()
+    [step] = (await response.json())["steps"]
+    assert step["turn"]["scores"] == [95, 0]
+    assert step["turn"]["commentary"] == ["5 point(s)! The most yet for Player 0"]
 
 
 async def test_the_command_lines_record_is_offered_to_the_page(solver_cache, export_file):
@@ -366,7 +482,7 @@ async def test_the_command_lines_record_is_offered_to_the_page(solver_cache, exp
     async with TestClient(TestServer(app)) as with_record:
         assert (await (await with_record.get("/api/setup")).json())["record"] is True
         viewed = await (await with_record.get("/api/replay")).json()
-        sent = await (await with_record.post("/api/replay", data=export_file.read_bytes())).json()
+        sent = await (await send(with_record, "/api/replay", export_file.read_bytes())).json()
         assert viewed == sent
 
 

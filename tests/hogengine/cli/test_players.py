@@ -66,7 +66,7 @@ def test_simulated_games_of_the_perfect_player_win_its_exact_rate(capsys) -> Non
     assert abs(report["win_rate"] - exact) < 4.5 * report["standard_error"]
 
 
-EVERY = "perfect, best-table, always:N, course, FILE.json, FILE.py"
+EVERY = "perfect, best-table, course, always:N, FILE.json, FILE.py"
 
 
 @pytest.mark.parametrize(
