@@ -36,8 +36,9 @@ def now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-class HogBot(commands.Bot):
-    """Hog on Discord. All game state lives in the services' database; this process only relays."""
+class HogBot(commands.AutoShardedBot):
+    """Hog on Discord. All game state lives in the services' database; this process only relays. It runs
+    the shards its settings name (HOG_SHARD_COUNT, HOG_SHARD_IDS), else every shard Discord recommends."""
 
     parts: Parts  # services, boards and the follow-up, built in setup_hook
 
@@ -49,17 +50,22 @@ class HogBot(commands.Bot):
         sync_global: bool = False,
         **options: Any,
     ) -> None:
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}  # None: as Discord recommends
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = sorted(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             tree_cls=HogTree,
             help_command=None,
+            **shards,
             **options,
         )
         self.settings = settings
         self._services = services
         self.sync_global = sync_global
-        self._gateway_up = False
+        self._shards_up: set[int] = set()
+        self._closed: asyncio.Future[None] | None = None
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
@@ -107,20 +113,22 @@ class HogBot(commands.Bot):
 
     @property
     def connected(self) -> bool:
-        """Whether the gateway connection is up (discord.py's is_ready() stays true while it reconnects)."""
-        return self._gateway_up and not self.is_closed()
+        """Whether the gateway connection of every shard of this process is up (discord.py's is_ready()
+        stays true while a shard reconnects)."""
+        running = set(self.shard_ids or range(self.shard_count or 1))
+        return bool(self._shards_up) and self._shards_up >= running and not self.is_closed()
 
-    async def on_ready(self) -> None:
-        """Connected with a new session (at start, or when a session could not be resumed)."""
-        self._gateway_up = True
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """A shard connected with a new session (at start, or when its session could not be resumed)."""
+        self._shards_up.add(shard_id)
 
-    async def on_resumed(self) -> None:
-        """Connected again, the session resumed."""
-        self._gateway_up = True
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        """A shard connected again, its session resumed."""
+        self._shards_up.add(shard_id)
 
-    async def on_disconnect(self) -> None:
-        """Offline until READY or RESUMED (discord.py reconnects by itself meanwhile)."""
-        self._gateway_up = False
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        """A shard is offline until its READY or RESUMED (discord.py reconnects it by itself meanwhile)."""
+        self._shards_up.discard(shard_id)
 
     @tasks.loop(seconds=1.0)
     async def clock(self) -> None:
@@ -145,6 +153,13 @@ class HogBot(commands.Bot):
             self.parts.follow_up.schedule(match_id)
 
     async def close(self) -> None:
+        """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits
+        for the one closing."""
+        if self._closed is None:
+            self._closed = asyncio.ensure_future(self._close())
+        await self._closed
+
+    async def _close(self) -> None:
         """Stop the clock and the bot's moves, let the interactions under way finish (see InFlight.settle),
         then close Discord and the services (pools, then database)."""
         self.clock.cancel()
@@ -190,9 +205,14 @@ async def serve(bot: HogBot, token: str) -> None:
     """Run the bot until it is closed; SIGTERM (docker stop) closes it, and with it the database."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
+    connecting: list[asyncio.Task[None]] = []
 
     def stop() -> None:  # once: a second SIGTERM must not close the database twice
         if not closing:
+            # First the gateway's supervisor: a shard still connecting when the HTTP session closes would
+            # log an error and retry for ever (discord.py's launch_shard). Connected shards run on.
+            for task in connecting:
+                task.cancel()
             closing.append(loop.create_task(bot.close()))
 
     loop.add_signal_handler(signal.SIGTERM, stop)
@@ -200,11 +220,12 @@ async def serve(bot: HogBot, token: str) -> None:
         async with bot:
             await bot.open_services()
             await _log_in(bot, token)
-            if not bot.is_closed():
-                await bot.connect()
+            if not closing:  # a stop asked for while logging in: never go online
+                connecting.append(loop.create_task(bot.connect(), name="hog-gateway"))
+                await connecting[0]
     except discord.LoginFailure as error:
         raise TokenRejectedError(str(error)) from None
-    except Exception:
+    except (Exception, asyncio.CancelledError):
         if not closing:
             raise
         # SIGTERM while the gateway was still connecting: the stop was asked for, whatever it cut short.

@@ -11,7 +11,7 @@ import pytest
 import simcord
 from simcord.http import router
 
-from bot.config import Settings
+from bot.config import Settings, shard_ids
 from bot.discord import HogBot
 from bot.discord.client import now
 from bot.services import Services
@@ -51,7 +51,7 @@ def settings(tmp_path: Path, solver_cache: Path) -> Settings:
 @pytest.fixture
 async def world(settings: Settings, seeds: Seeds) -> AsyncIterator[World]:
     services = await Services.open(settings, clock=now, seeds=seeds)
-    env = simcord.Env(HogBot(settings, services=services), settle_timeout=10)
+    env = simcord.Env(HogBot(settings, services=services), settle_timeout=10, shard_count=1)
     guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
     channel = guild.create_text_channel("hog")
     moderators = guild.create_role(
@@ -115,7 +115,8 @@ async def launch(fake: FakeDiscord, solver_cache: Path) -> AsyncIterator[Launch]
     async def launch(data: Path, **settings: str) -> BotProcess:
         bot = await BotProcess.start(fake, data, HOG_SOLVER_CACHE_PATH=str(solver_cache), **settings)
         started.append(bot)
-        connecting = asyncio.ensure_future(fake.connected(timeout=60))
+        shards = None if "HOG_SHARD_IDS" not in settings else shard_ids(settings["HOG_SHARD_IDS"])
+        connecting = asyncio.ensure_future(fake.connected(timeout=60, shards=shards))
         ended = asyncio.ensure_future(bot.process.wait())
         done, _ = await asyncio.wait([connecting, ended], return_when=FIRST_COMPLETED)
         connecting.cancel()

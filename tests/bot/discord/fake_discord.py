@@ -2,7 +2,10 @@
 
 Point discord.py at it with `discord.http.Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY`; a plain
 `Bot` then logs in over REST, IDENTIFYs on the gateway, gets READY and one GUILD_CREATE, and receives
-INTERACTION_CREATE events that it answers through the REST interaction callbacks. `reconnect` asks the
+INTERACTION_CREATE events that it answers through the REST interaction callbacks. Given several servers
+and shards, it answers `GET /gateway/bot` with the shard count, accepts one gateway connection per shard,
+and sends each shard READY and GUILD_CREATE for the servers Discord puts on it ((guild id >> 22) % shards)
+and the interactions of those servers: several bot processes can each run some shards. `reconnect` asks the
 bot to reconnect (gateway op 7, as Discord does now and then); it comes back with RESUME, answered with
 RESUMED once `resuming` is set. `hold` keeps the bot's next matching request unanswered (so a test can
 kill the bot while, say, a board's edit is in flight); `attach` serves a file as an attachment's CDN
@@ -13,7 +16,7 @@ not have.
 import asyncio
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +24,8 @@ import discord
 from aiohttp import WSMsgType, web
 
 APP_ID = 7000
-GUILD_ID = 7100
-CHANNEL_ID = 7200
+GUILD_ID = 7100  # on shard 0 of any count
+CHANNEL_ID = 7200  # #hog of GUILD_ID; another server's #hog is its own
 EVERYONE = "1071698660929"  # view channel, send messages, embed links, attach files, read history...
 
 
@@ -99,14 +102,18 @@ def json_response(data: Any, status: int = 200) -> web.Response:
 
 
 class FakeDiscord:
-    """The fake's state: what the bot sent (requests, synced commands, messages) and the open gateway."""
+    """The fake's state: what the bot sent (requests, synced commands, messages) and the open gateway
+    connections, one per shard."""
 
-    def __init__(self) -> None:
+    def __init__(self, guilds: Sequence[int] = (GUILD_ID,), shards: int = 1) -> None:
+        self.guilds = list(guilds)
+        self.shards = shards
+        self.channels = {guild: CHANNEL_ID + index for index, guild in enumerate(self.guilds)}  # each #hog
+        self.identified: dict[int, dict[str, Any]] = {}  # IDENTIFY by shard, until `forget`
         self.requests: list[Request] = []
         self.unknown: list[Request] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}  # by guild id, "global" for global commands
         self.messages: dict[str, dict[str, Any]] = {}
-        self.identify: dict[str, Any] = {}
         self.resumes = 0  # RESUMEs received
         self.resuming = asyncio.Event()  # while clear, a RESUME waits for its RESUMED
         self.resuming.set()
@@ -115,7 +122,10 @@ class FakeDiscord:
         )  # "now", like Discord
         self._originals: dict[str, str] = {}  # interaction token -> message id of its response
         self._sources: dict[str, str] = {}  # interaction token -> message id its button was on
-        self._socket: web.WebSocketResponse | None = None
+        self._socket: web.WebSocketResponse | None = None  # the latest connection, for `reconnect`
+        self._sockets: dict[int, web.WebSocketResponse] = {}  # by shard
+        self._seq: dict[int, int] = {}  # the last event's sequence number, by shard
+        self._channel_of: dict[str, str] = {}  # interaction token -> the channel it came from
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self._holds: list[tuple[Callable[[Request], bool], asyncio.Future[Request]]] = []
@@ -175,10 +185,27 @@ class FakeDiscord:
         assert request is not None
         return request
 
-    async def connected(self, timeout: float) -> None:
-        """Wait until the bot has identified on the gateway and been sent READY."""
+    async def connected(self, timeout: float, shards: Iterable[int] | None = None) -> None:
+        """Wait until these shards (default: every one) have identified on the gateway and been sent READY."""
+        wanted = set(range(self.shards) if shards is None else shards)
         async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: bool(self.identify)), timeout)
+            await asyncio.wait_for(self._changed.wait_for(lambda: wanted <= set(self.identified)), timeout)
+
+    def forget(self, shards: Iterable[int] | None = None) -> None:
+        """Forget these shards' IDENTIFY (a bot process about to start again), so `connected` waits anew."""
+        for shard in range(self.shards) if shards is None else shards:
+            self.identified.pop(shard, None)
+
+    @property
+    def identify(self) -> dict[str, Any]:
+        """The latest IDENTIFY (of any shard)."""
+        return next(reversed(self.identified.values()), {})
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.shards
+
+    def _guilds_of(self, shard: int) -> list[int]:
+        return [guild for guild in self.guilds if self.shard_of(guild) == shard]
 
     # ------------------------------------------------------------------ gateway
 
@@ -194,15 +221,20 @@ class FakeDiscord:
             if data["op"] == 1:
                 await socket.send_json({"op": 11})
             elif data["op"] == 2:
-                self.identify = data["d"]
-                await self._dispatch("READY", self._ready())
-                await self._dispatch("GUILD_CREATE", self._guild())
+                shard = data["d"].get("shard", [0, 1])[0]
+                self._sockets[shard] = socket
+                await self._dispatch("READY", self._ready(shard), shard)
+                for guild in self._guilds_of(shard):
+                    await self._dispatch("GUILD_CREATE", self._guild(guild), shard)
+                self.identified[shard] = data["d"]
                 async with self._changed:
                     self._changed.notify_all()
             elif data["op"] == 6:
+                shard = int(data["d"]["session_id"].rpartition("-")[2])
+                self._sockets[shard] = socket
                 self.resumes += 1
                 await self.resuming.wait()
-                await self._dispatch("RESUMED", {})
+                await self._dispatch("RESUMED", {}, shard)
         return socket
 
     async def reconnect(self) -> None:
@@ -210,32 +242,37 @@ class FakeDiscord:
         assert self._socket is not None, "the bot has not connected to the gateway"
         await self._socket.send_json({"op": 7, "d": None})
 
-    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        assert self._socket is not None, "the bot has not connected to the gateway"
-        self._seq = getattr(self, "_seq", 0) + 1
-        await self._socket.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+    async def _dispatch(self, event: str, data: dict[str, Any], shard: int) -> None:
+        socket = self._sockets.get(shard)
+        assert socket is not None, f"no bot has connected shard {shard} to the gateway"
+        self._seq[shard] = self._seq.get(shard, 0) + 1
+        await socket.send_json({"op": 0, "t": event, "s": self._seq[shard], "d": data})
 
-    def _ready(self) -> dict[str, Any]:
+    def _ready(self, shard: int) -> dict[str, Any]:
         return {
             "v": 10,
             "user": BOT,
-            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-            "session_id": "fake-session",
+            "guilds": [
+                {"id": str(guild), "unavailable": True}
+                for guild in self.guilds
+                if self.shard_of(guild) == shard
+            ],
+            "session_id": f"fake-session-{shard}",
             "resume_gateway_url": self.url.replace("http", "ws") + "/",
             "application": {"id": str(APP_ID), "flags": 0},
-            "shard": [0, 1],
+            "shard": [shard, self.shards],
         }
 
-    def _guild(self) -> dict[str, Any]:
+    def _guild(self, guild_id: int) -> dict[str, Any]:
         channel = {
-            "id": str(CHANNEL_ID),
+            "id": str(self.channels[guild_id]),
             "type": 0,
             "name": "hog",
             "position": 0,
             "permission_overwrites": [],
         }
         everyone = {
-            "id": str(GUILD_ID),
+            "id": str(guild_id),
             "name": "@everyone",
             "permissions": EVERYONE,
             "position": 0,
@@ -245,7 +282,7 @@ class FakeDiscord:
             "mentionable": False,
         }
         return {
-            "id": str(GUILD_ID),
+            "id": str(guild_id),
             "name": "Hog Club",
             "owner_id": "1",
             "unavailable": False,
@@ -271,10 +308,17 @@ class FakeDiscord:
         data: dict[str, Any],
         message_id: str | None = None,
         permissions: str = EVERYONE,
+        guild_id: int = GUILD_ID,
     ) -> str:
-        """Send an INTERACTION_CREATE from `person` (with these permissions in the channel); the
-        interaction's token (to find its responses)."""
+        """Send an INTERACTION_CREATE from `person` in the #hog of `guild_id` (a press: of its message's
+        server), with these permissions in the channel, on that server's shard; the interaction's token
+        (to find its responses)."""
         token = f"token-{self._id()}"
+        if message_id is not None:  # a press: on the server of the message's channel
+            channel_id = int(self.messages[message_id]["channel_id"])
+            guild_id = next(guild for guild, channel in self.channels.items() if channel == channel_id)
+        channel = str(self.channels[guild_id])
+        self._channel_of[token] = channel
         payload = {
             "id": self._id(),
             "application_id": str(APP_ID),
@@ -282,9 +326,9 @@ class FakeDiscord:
             "version": 1,
             "type": 3 if message_id else 2,
             "data": data,
-            "guild_id": str(GUILD_ID),
-            "channel_id": str(CHANNEL_ID),
-            "channel": {"id": str(CHANNEL_ID), "type": 0},
+            "guild_id": str(guild_id),
+            "channel_id": channel,
+            "channel": {"id": channel, "type": 0},
             "member": member(person) | {"permissions": permissions},
             "app_permissions": EVERYONE,
             "locale": "en-US",
@@ -296,7 +340,7 @@ class FakeDiscord:
         if message_id is not None:
             payload["message"] = self.messages[message_id]
             self._sources[token] = message_id
-        await self._dispatch("INTERACTION_CREATE", payload)
+        await self._dispatch("INTERACTION_CREATE", payload, self.shard_of(guild_id))
         return token
 
     # --------------------------------------------------------------------- REST
@@ -330,6 +374,10 @@ class FakeDiscord:
         method, parts, body = request.method, request.path.strip("/").split("/"), request.body
         if (method, request.path) == ("GET", "/users/@me"):
             return json_response(BOT)
+        if (method, request.path) == ("GET", "/gateway/bot"):
+            limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            gateway = self.url.replace("http", "ws") + "/"
+            return json_response({"url": gateway, "shards": self.shards, "session_start_limit": limit})
         if (method, request.path) == ("GET", "/oauth2/applications/@me"):
             return json_response(
                 {
@@ -358,8 +406,10 @@ class FakeDiscord:
             if method == "PATCH":
                 self.messages[message_id] |= body
             return json_response(self.messages[message_id])
-        if method == "POST" and (parts[0] == "webhooks" or parts[-1] == "messages"):
-            return json_response(self._message(body))
+        if method == "POST" and parts[0] == "webhooks":  # a follow-up, in the interaction's channel
+            return json_response(self._message(body, self._channel_of[parts[2]]))
+        if method == "POST" and parts[-1] == "messages":
+            return json_response(self._message(body, parts[1]))
         if method == "PATCH" and parts[0] == "channels":
             self.messages[parts[3]] |= body
             return json_response(self.messages[parts[3]])
@@ -371,7 +421,7 @@ class FakeDiscord:
         kind = body["type"]
         resource: dict[str, Any] = {"type": kind}
         if kind in (4, 5):  # a message, or the "thinking…" one its edits and first follow-up replace
-            resource["message"] = self._message(body.get("data") or {})
+            resource["message"] = self._message(body.get("data") or {}, self._channel_of[token])
             self._originals[token] = resource["message"]["id"]
         elif kind == 7:
             resource["message"] = self.messages[self._sources[token]] | body["data"]
@@ -384,10 +434,10 @@ class FakeDiscord:
         }
         return json_response({"interaction": interaction, "resource": resource})
 
-    def _message(self, data: dict[str, Any]) -> dict[str, Any]:
+    def _message(self, data: dict[str, Any], channel: str) -> dict[str, Any]:
         message = {
             "id": self._id(),
-            "channel_id": str(CHANNEL_ID),
+            "channel_id": channel,
             "author": BOT,
             "content": "",
             "embeds": [],

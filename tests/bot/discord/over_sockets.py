@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.config import shard_ids
 from tests.bot.discord.fake_discord import (
     APP_ID,
     BOT,
@@ -53,6 +54,7 @@ async def command(
     *,
     attachments: tuple[dict[str, Any], ...] = (),
     permissions: str = EVERYONE,
+    guild_id: int = GUILD_ID,
 ) -> tuple[str, Request]:
     """`/hog <name>` (`name` may be "group subcommand") with these options as the gateway delivers it
     (nothing checks them on the way): the interaction's token and the bot's answer to it."""
@@ -74,7 +76,7 @@ async def command(
             "attachments": {attachment["id"]: attachment for attachment in attachments},
         },
     }
-    token = await fake.interact(person, data, permissions=permissions)
+    token = await fake.interact(person, data, permissions=permissions, guild_id=guild_id)
     return token, await fake.until(lambda r: token in r.path and r.path.endswith("/callback"))
 
 
@@ -99,7 +101,7 @@ class BotProcess:
             "HOG_BOT_MOVE_DELAY_SECONDS": "0",
             **settings,
         }
-        fake.identify = {}
+        fake.forget(None if "HOG_SHARD_IDS" not in settings else shard_ids(settings["HOG_SHARD_IDS"]))
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-c", RUN_BOT_AGAINST, fake.url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
         )
