@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import textwrap
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,11 +35,20 @@ class Host:
         }
 
 
-def processes_in_sessions(leaders: list[int]) -> list[str]:
-    """Live processes whose session or process group is one of `leaders` (the children's own).
+def processes_in_sessions(leaders: list[int], patience: float = 5.0) -> list[str]:
+    """Live processes whose session or process group is one of `leaders` (the children's own), once those
+    that were just killed have had `patience` seconds to finish dying (SIGKILL is delivered at once, but a
+    process on a loaded machine takes a moment to exit).
 
     Zombies are dead already; they wait for a PID 1 that, in some containers, never reaps them.
     """
+    deadline = time.monotonic() + patience
+    while (found := _in_sessions(leaders)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
+def _in_sessions(leaders: list[int]) -> list[str]:
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
