@@ -86,7 +86,7 @@ def copy(path: Path, url: str) -> int:
     try:
         url = postgresql_url(url)
     except ValueError as error:
-        print(f"--copy-to: {error}", file=sys.stderr)
+        print(f"--copy-to: the target {error} (or set HOG_DATABASE_URL)", file=sys.stderr)
         return 2
     if not path.is_file():
         print(f"Nothing to copy: there is no SQLite database at {path} (HOG_DATABASE_PATH).", file=sys.stderr)
@@ -150,8 +150,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--copy-to",
         metavar="URL",
+        nargs="?",
+        const="",
         help="copy everything from the SQLite file (HOG_DATABASE_PATH) into a new, empty PostgreSQL database"
-        " at URL, then exit (set HOG_DATABASE_URL to it afterwards)",
+        " at URL (default: HOG_DATABASE_URL, which keeps the password out of the shell's history), then exit",
     )
     parser.add_argument(
         "--backup",
@@ -177,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"unhealthy: {why}", file=sys.stderr)
         return 0 if why is None else 1
     if args.copy_to is not None:
-        return copy(settings.database_path, args.copy_to)
+        return copy(settings.database_path, args.copy_to or settings.database_url or "")
     if args.backup is not None:
         return backup(settings, args.backup)
     configure_logging(settings.log_level)

@@ -66,7 +66,9 @@ class RatingService:
             return rated
 
     async def _rate(self, match: Match, now: float, conn: Connection) -> bool:
-        """Update both players' ratings for one match, inside the transaction; False if already rated."""
+        """Update both players' ratings for one match, inside the transaction; False if already rated (by
+        this process or another)."""
+        await rating_table.lock_ratings(conn)
         if await rating_table.is_rated(conn, match.id):
             return False
         players = [player.id for player in match.players if player is not None]

@@ -3,17 +3,19 @@ table, ids kept, in one transaction, into a migrated PostgreSQL database that ho
 
 The tables are read off SQLite's catalog and copied parents first (by their foreign keys), each in
 primary-key order, so a rematch follows the game it repeats; the identity sequences then continue after
-the largest copied id. Both databases are migrated first, so both have the same tables and columns.
+the largest copied id. Both databases are migrated first (the target only once it is known to hold no
+rows), so both have the same tables and columns.
 """
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from graphlib import TopologicalSorter
 from pathlib import Path
+from typing import Any
 
-from bot.storage.database import Connection
+from bot.storage.database import Connection, Record
 from bot.storage.migrations import applied_versions, migrate
 from bot.storage.postgres import PostgresDatabase
-from bot.storage.sql import insertion
+from bot.storage.sql import insertion, marks
 from bot.storage.sqlite import SqliteDatabase
 
 BATCH = 1000  # rows per round trip
@@ -44,27 +46,54 @@ async def _tables(source: SqliteDatabase) -> list[str]:
     return list(TopologicalSorter(parents).static_order())
 
 
-async def _key(source: SqliteDatabase, table: str) -> str:
-    """The table's primary-key columns, to read its rows in a stable order."""
+async def _key(source: SqliteDatabase, table: str) -> list[str]:
+    """The table's primary-key columns, to read its rows in order, a batch after the last key read."""
     rows = await source.fetch_all("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", (table,))
-    return ", ".join(row["name"] for row in rows) or "rowid"
+    if not rows:
+        raise CopyRefusedError(f"The table {table} has no primary key to read it by.")
+    return [row["name"] for row in rows]
 
 
-async def copy_database(source: SqliteDatabase, target: PostgresDatabase, report: Report) -> int:
-    """Copy every row; the number of rows copied. CopyRefusedError if the target is not empty or is at
-    another migration version."""
+async def _batches(source: SqliteDatabase, table: str) -> AsyncIterator[list[Record]]:
+    """The table's rows in key order, BATCH at a time; each batch starts after the last key read (so a
+    deep batch costs what the first does, as an OFFSET would not)."""
+    key = await _key(source, table)
+    columns = ", ".join(key)
+    after: list[Any] = []
+    while True:
+        where = f" WHERE ({columns}) > ({marks(key)})" if after else ""
+        batch = await source.fetch_all(
+            f"SELECT * FROM {table}{where} ORDER BY {columns} LIMIT ?", [*after, BATCH]
+        )
+        if not batch:
+            return
+        yield batch
+        after = [batch[-1][name] for name in key]
+
+
+async def _holds_rows(target: PostgresDatabase) -> str | None:
+    """A table of the target that holds rows, if any (before the target is migrated, so a refused copy
+    writes nothing there)."""
+    for row in await target.fetch_all(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        " AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY table_name"
+    ):
+        if await target.fetch_one(f'SELECT 1 FROM "{row["table_name"]}" LIMIT 1') is not None:
+            return str(row["table_name"])
+    return None
+
+
+async def _copy_rows(source: SqliteDatabase, target: PostgresDatabase, report: Report) -> int:
+    """Copy every row into the migrated, empty target in one transaction; the number of rows copied."""
     if await applied_versions(source) != await applied_versions(target):
         raise CopyRefusedError("The two databases are at different migration versions.")
     tables = await _tables(source)
-    for table in tables:
-        if await target.fetch_one(f"SELECT 1 FROM {table} LIMIT 1") is not None:
-            raise CopyRefusedError(f"The target already holds {table}: copy only into a new, empty database.")
 
     async def work(conn: Connection) -> int:
         copied = 0
         for table in tables:
-            read, rows = f"SELECT * FROM {table} ORDER BY {await _key(source, table)} LIMIT ? OFFSET ?", 0
-            while batch := await source.fetch_all(read, (BATCH, rows)):
+            rows = 0
+            async for batch in _batches(source, table):
                 await conn.execute_many(insertion(table, batch[0]), [list(row.values()) for row in batch])
                 rows += len(batch)
             await _continue_ids(conn, table)
@@ -89,14 +118,17 @@ async def _continue_ids(conn: Connection, table: str) -> None:
 
 
 async def copy_file_to(path: Path, url: str, report: Report) -> int:
-    """Open (and migrate) the SQLite file and the PostgreSQL database, copy, close both; rows copied."""
+    """Bring the SQLite file up to date (as the bot does at start), refuse a PostgreSQL database that holds
+    rows before writing anything there, migrate it, copy, and close both; rows copied."""
     source = await SqliteDatabase.open(path)
     try:
         await migrate(source)
         target = await PostgresDatabase.open(url)
         try:
+            if (held := await _holds_rows(target)) is not None:
+                raise CopyRefusedError(f"The target already holds {held}: copy only into an empty database.")
             await migrate(target)
-            return await copy_database(source, target, report)
+            return await _copy_rows(source, target, report)
         finally:
             await target.close()
     finally:

@@ -8,11 +8,12 @@ from bot.storage.sql import marks
 
 
 async def upsert_players(conn: Connection, players: Iterable[Player], now: float) -> None:
-    """Record each player, refreshing the name of someone already known."""
+    """Record each player, refreshing the name of someone already known; in id order, so two transactions
+    recording the same people (a game and its rematch, seats swapped) never wait on each other in a cycle."""
     await conn.execute_many(
         "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at",
-        [(player.id, player.name, now, now) for player in players],
+        [(player.id, player.name, now, now) for player in sorted(players, key=lambda player: player.id)],
     )
 
 

@@ -13,7 +13,6 @@ import socket
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, Self, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -24,6 +23,7 @@ from bot.storage.sql import insertion
 T = TypeVar("T")
 POOL_SIZE = 10  # connections per process: two shard processes stay far below the server's 100
 CONNECT_SECONDS = 10.0
+ATTEMPTS = 3  # runs of a write PostgreSQL aborts to break a deadlock
 # A quoted literal or identifier (kept as written), or a placeholder to number.
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
 
@@ -44,12 +44,10 @@ def numbered(sql: str) -> str:
 
 
 def redacted(url: str) -> str:
-    """The URL without its password, to name it in messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+    """Where the URL points (scheme, host, port, database) without its user, password or query: safe to
+    print in messages and logs whatever the URL holds, an unescaped `@` or `/` in a password included."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.rpartition('@')[2].partition('?')[0].partition('#')[0]}"
 
 
 def _changed(status: str) -> int:
@@ -117,11 +115,20 @@ class PostgresDatabase(_Fetching):
         return cls(pool)
 
     async def write(self, work: Work[T]) -> T:
-        """Run `work` in a transaction of its own; its result once committed."""
+        """Run `work` in a transaction of its own; its result once committed. A transaction PostgreSQL
+        chose to abort (a deadlock between two writers) is run again: works act only through the
+        connection, so running one again is safe."""
         if self._pool.is_closing():
             raise RuntimeError("The database is closed.")
-        async with self._pool.acquire() as conn, conn.transaction():
-            return await work(PostgresConnection(conn))
+        attempt = 1
+        while True:
+            try:
+                async with self._pool.acquire() as conn, conn.transaction():
+                    return await work(PostgresConnection(conn))
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+                if attempt == ATTEMPTS:
+                    raise
+                attempt += 1
 
     async def close(self) -> None:
         """Wait for the connections in use to be released (bounded), then close the pool."""
@@ -139,4 +146,6 @@ def _reason(error: Exception) -> str:
         return "the server refused the connection (is PostgreSQL running there?)"
     if isinstance(error, TimeoutError):
         return f"no answer within {CONNECT_SECONDS:.0f} s"
+    if isinstance(error, ValueError):  # the driver's own words may quote a piece of the password
+        return "the URL cannot be read (percent-encode @ / : ? # in the user or password, e.g. @ as %40)"
     return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -44,6 +44,15 @@ async def unrated_matches(db: Reader) -> list[Match]:
     return [match_from(row) for row in rows]
 
 
+RATING_LOCK = 0x72617465  # the lock key of rating games ("rate")
+
+
+async def lock_ratings(conn: Connection) -> None:
+    """Hold the ratings until this transaction ends: a game is rated once, each player's rating read and
+    written by one process at a time."""
+    await conn.lock(RATING_LOCK)
+
+
 async def is_rated(conn: Connection, match_id: int) -> bool:
     return await conn.fetch_one("SELECT 1 FROM rating_history WHERE match_id = ?", (match_id,)) is not None
 

@@ -19,7 +19,7 @@ from typing import Any, Final, Self, TypeVar
 
 import aiosqlite
 
-from bot.storage.database import Record, Work
+from bot.storage.database import DatabaseUnavailableError, Record, Work
 from bot.storage.sql import insertion
 
 T = TypeVar("T")
@@ -28,17 +28,22 @@ MAX_BATCH = 256
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
-    """A connection in autocommit mode (transactions are explicit) with the project's pragmas."""
+    """A connection in autocommit mode (transactions are explicit) with the project's pragmas; closed
+    again if they fail (its worker thread would otherwise keep the process from ever exiting)."""
     conn = await aiosqlite.connect(path, isolation_level=None)
-    conn.row_factory = sqlite3.Row
-    for pragma in (
-        "PRAGMA journal_mode = WAL",
-        f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
-        "PRAGMA foreign_keys = ON",
-        "PRAGMA synchronous = NORMAL",  # in WAL: durable at checkpoints, never corrupt
-    ):
-        async with conn.execute(pragma):
-            pass
+    try:
+        conn.row_factory = sqlite3.Row
+        for pragma in (
+            "PRAGMA journal_mode = WAL",
+            f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+            "PRAGMA foreign_keys = ON",
+            "PRAGMA synchronous = NORMAL",  # in WAL: durable at checkpoints, never corrupt
+        ):
+            async with conn.execute(pragma):
+                pass
+    except BaseException:
+        await conn.close()
+        raise
     return conn
 
 
@@ -93,9 +98,13 @@ class SqliteDatabase(_Fetching):
 
     @classmethod
     async def open(cls, path: Path) -> Self:
-        """Open the database file, creating it and its folder if needed."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await _connect(path)
+        """Open the database file, creating it and its folder if needed; DatabaseUnavailableError, naming
+        HOG_DATABASE_PATH, if it cannot be (a folder that cannot be made, a file that is not SQLite's)."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            writer = await _connect(path)
+        except (OSError, sqlite3.Error) as error:
+            raise DatabaseUnavailableError(f"HOG_DATABASE_PATH: cannot open {path}: {error}") from None
         try:
             reader = await _connect(path)
         except BaseException:

@@ -83,24 +83,46 @@ def test_a_database_url_that_is_not_postgresql_is_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("where", "why"),
+    ("where", "credentials", "why"),
     [
-        ("closed-port", "the server refused the connection (is PostgreSQL running there?)"),
-        ("missing-database", 'database "nowhere" does not exist'),
+        ("closed-port", "hog:s3cret@", "the server refused the connection (is PostgreSQL running there?)"),
+        ("missing-database", "hog:s3cret@", 'database "nowhere" does not exist'),
+        (
+            "closed-port",
+            "hog:s3/cr@t@",
+            "the URL cannot be read (percent-encode @ / : ? # in the user or password, e.g. @ as %40)",
+        ),
     ],
 )
 def test_a_database_that_cannot_be_opened_stops_the_bot_in_one_line(
-    tmp_path: Path, postgres: PostgresServer, where: str, why: str
+    tmp_path: Path, postgres: PostgresServer, where: str, credentials: str, why: str
 ) -> None:
-    """Before Discord is contacted: one line naming the setting and the cause, never the password."""
+    """Before Discord is contacted: one line naming the setting and the cause, never the user or password
+    (not even one with unescaped `/` and `@`, nor one in the query)."""
     port = postgres.port if where == "missing-database" else _closed_port()
-    url = f"postgresql://hog:s3cret@127.0.0.1:{port}/nowhere"
+    url = f"postgresql://{credentials}127.0.0.1:{port}/nowhere?password=s3cret"
     done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL=url)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        f"hogbot cannot start: HOG_DATABASE_URL: cannot open postgresql://hog:***@127.0.0.1:{port}/nowhere:"
-        f" {why}"
+        f"hogbot cannot start: HOG_DATABASE_URL: cannot open postgresql://127.0.0.1:{port}/nowhere: {why}"
     ]
+    assert "s3" not in done.stderr and "hog:" not in done.stderr
+
+
+@pytest.mark.parametrize("where", ["not-sqlite", "no-folder"])
+def test_a_sqlite_file_that_cannot_be_opened_stops_the_bot_in_one_line(tmp_path: Path, where: str) -> None:
+    """A file that is not SQLite's, or a folder that cannot be made: one line, exit 2, and the process ends
+    (an unclosed connection's thread once kept it alive for ever)."""
+    path = tmp_path / "hog.sqlite3"
+    if where == "not-sqlite":
+        path.write_text("not a database, just words " * 10)
+    else:
+        path = tmp_path / "a-file" / "hog.sqlite3"
+        path.parent.write_text("")
+    done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_PATH=str(path))
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"hogbot cannot start: HOG_DATABASE_PATH: cannot open {path}: ")
 
 
 def _closed_port() -> int:

@@ -6,8 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.config import Settings
 from bot.services import MatchStatus, Services
+from bot.storage import PostgresDatabase, SqliteDatabase, copy
+from tests.catalog import tables
 from tests.helpers import (
     ALICE,
     BOB,
@@ -53,11 +57,12 @@ async def a_bots_life(services: Services, clock: FakeClock) -> None:
     await run_tournament(services.tournaments, GUILD, ALICE)
 
 
-def copy_to(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
+def copy_to(tmp_path: Path, url: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot --copy-to URL` (`--copy-to` alone for an empty URL) on the SQLite file in tmp_path."""
     return subprocess.run(
-        [sys.executable, "-m", "bot", "--copy-to", url],
+        [sys.executable, "-m", "bot", "--copy-to", *([url] if url else [])],
         cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "HOG_DATABASE_PATH": str(tmp_path / "hog.sqlite3")},
+        env={"PATH": "/usr/bin:/bin", "HOG_DATABASE_PATH": str(tmp_path / "hog.sqlite3"), **env},
         capture_output=True,
         text=True,
         timeout=120,
@@ -99,7 +104,7 @@ async def test_a_sqlite_bot_moves_to_postgresql_whole(tmp_path: Path, postgres: 
 
     again = copy_to(tmp_path, url)
     assert again.returncode == 1
-    assert again.stderr.startswith("Cannot copy: The target already holds")
+    assert again.stderr.startswith("Cannot copy: The target already holds ")
     assert again.stderr.rstrip().endswith("Nothing was written.")
 
 
@@ -109,4 +114,56 @@ def test_there_must_be_something_to_copy(tmp_path: Path, postgres: PostgresServe
         2,
         f"Nothing to copy: there is no SQLite database at {tmp_path / 'hog.sqlite3'} (HOG_DATABASE_PATH).\n",
     )
-    assert copy_to(tmp_path, "sqlite:///x").stderr.startswith("--copy-to: should be a URL like postgresql://")
+    assert copy_to(tmp_path, "sqlite:///x").stderr.startswith(
+        "--copy-to: the target should be a URL like postgresql://"
+    )
+
+
+async def test_every_row_is_copied_batch_after_batch(
+    tmp_path: Path, postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches of two rows, each read after the last key of the one before (composite keys included): the
+    copy holds every row of every table, as the SQLite file does."""
+    clock = FakeClock()
+    sqlite = await Services.open(settings(tmp_path), clock, counted_seeds())
+    try:
+        await a_bots_life(sqlite, clock)
+    finally:
+        await sqlite.close()
+    monkeypatch.setattr(copy, "BATCH", 2)
+    url = postgres.new_database()
+    reported: dict[str, int] = {}
+    copied = await copy.copy_file_to(tmp_path / "hog.sqlite3", url, reported.__setitem__)
+    source = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
+    target = await PostgresDatabase.open(url)
+    try:
+        for table, count in reported.items():
+            order = "1, 2" if table not in ("players", "matches", "strategies", "tournaments") else "id"
+            rows = [await db.fetch_all(f"SELECT * FROM {table} ORDER BY {order}") for db in (source, target)]
+            assert rows[0] == rows[1] and len(rows[0]) == count, table
+        assert reported["turns"] > 2 and copied == sum(reported.values())
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def test_a_target_holding_rows_is_refused_before_anything_is_written(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    (tmp_path / "hog.sqlite3").touch()
+    url = postgres.new_database()
+    other = await PostgresDatabase.open(url)
+    try:
+        await other.write(lambda conn: conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY)"))
+        await other.write(lambda conn: conn.execute("INSERT INTO notes VALUES (1)"))
+        done = copy_to(
+            tmp_path, "", HOG_DATABASE_URL=url
+        )  # the target from the setting, not the command line
+        assert (done.returncode, done.stderr) == (
+            1,
+            "Cannot copy: The target already holds notes: copy only into an empty database."
+            " Nothing was written.\n",
+        )
+        assert await tables(other) == {"notes"}  # not even the migrations' tables
+    finally:
+        await other.close()
