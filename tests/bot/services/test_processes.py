@@ -1,6 +1,7 @@
-"""What every bot process must see of the others, on each backend: an upload being checked (one per person,
-`waiting` in all), each person's cooldown, and a server's running tournament; and a lease outliving a dead
-process only until it expires, while a live holder keeps renewing its own."""
+"""Two bot processes on one database, on each backend: a press plays at most one turn whichever process
+takes it, each game is rated once, records of the same people never deadlock; every process sees an upload
+being checked (one per person, `waiting` in all), each person's cooldown and a server's running tournament;
+a lease outlives a dead process only until it expires, while a live holder keeps renewing its own."""
 
 import asyncio
 import time
@@ -10,20 +11,26 @@ import pytest
 
 from bot.config import Settings
 from bot.domain.errors import OnCooldown, PreviousUploadPending, TournamentRunning, UploadsBusy
+from bot.services import GameService, HogError, MatchStatus, Played, Services
 from bot.services.leases import Lease, Leases
+from bot.services.ratings import RatingService
 from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TournamentService
 from bot.storage import Database, open_migrated
 from bot.storage import leases as lease_table
 from bot.storage.leases import LeaseKind
+from hogengine.game import new_game, resolve
 from tests.helpers import (
     ALICE,
     BOB,
     CAROL,
+    CHANNEL,
     GUILD,
     ROLL_4,
+    Duel,
     FakeClock,
     Gate,
+    counted_seeds,
     upload_file,
     upload_limits,
 )
@@ -35,6 +42,60 @@ async def elsewhere(settings: Settings) -> AsyncIterator[Database]:
     database = await open_migrated(settings.database_path, settings.database_url)
     yield database
     await database.close()
+
+
+@pytest.fixture
+async def other(settings: Settings, clock: FakeClock) -> AsyncIterator[Services]:
+    """Every service of a second bot process on the same database."""
+    opened = await Services.open(settings, clock, counted_seeds())
+    yield opened
+    await opened.close()
+
+
+async def test_a_press_plays_one_turn_whichever_process_takes_it(
+    service: GameService, other: Services
+) -> None:
+    """Both players' clients press the same button at once, one through each process: one turn is played,
+    the other press is refused, and the stored game is the replay of its turns."""
+    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    while match.status is MatchStatus.ACTIVE:
+        person = match.player_to_move
+        assert person is not None
+        turn = match.state.turn
+        pressed = [process.play(match.id, person.id, turn, 3) for process in (service, other.games)]
+        outcomes = await asyncio.gather(*pressed, return_exceptions=True)
+        played = [outcome for outcome in outcomes if isinstance(outcome, Played)]
+        assert len(played) == 1 and all(isinstance(o, Played | HogError) for o in outcomes), outcomes
+        match = played[0].match
+    replayed = new_game(match.rules, match.goal)
+    for record in await other.games.turns(match.id):
+        replayed = resolve(replayed, record.result.choice, record.result.outcomes).after
+    assert replayed == match.state and match.state.turn == len(await service.turns(match.id))
+
+
+async def test_each_game_is_rated_once_when_two_processes_rate_at_once(
+    duel: Duel, ratings: RatingService, other: Services
+) -> None:
+    for _ in range(3):
+        await duel(ALICE, BOB)
+        await duel(BOB, CAROL)
+    rated = await asyncio.gather(ratings.record(), other.ratings.record())
+    assert sorted(rated[0] + rated[1]) == sorted({*rated[0], *rated[1]}) and len(rated[0] + rated[1]) == 6
+    assert sorted(entry.games for entry in await ratings.leaderboard()) == [3, 3, 6]  # bob played all six
+
+
+async def test_records_of_the_same_people_in_either_order_never_deadlock(
+    service: GameService, other: Services
+) -> None:
+    """A game and its rematch record the same two people, seats swapped: made at once in two processes,
+    again and again, every one is stored."""
+    for round_ in range(300):
+        made = await asyncio.gather(
+            service.challenge(CHANNEL + 2 * round_, ALICE, BOB),
+            other.games.challenge(CHANNEL + 2 * round_ + 1, BOB, ALICE),
+        )
+        for match in made:
+            await service.cancel(match.id, match.players[0].id if match.players[0] else 0)
 
 
 async def test_uploads_are_rationed_across_processes(
