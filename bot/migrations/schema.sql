@@ -4,6 +4,7 @@
 CREATE TABLE leases (
     kind TEXT NOT NULL CHECK (kind IN ('upload', 'tournament')),
     holder_id BIGINT NOT NULL,
+    token TEXT NOT NULL,
     expires_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (kind, holder_id)
 );

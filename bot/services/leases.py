@@ -2,7 +2,8 @@
 live holder never loses one), released after it; a process that dies lets its leases expire."""
 
 import asyncio
-import contextlib
+import logging
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -13,6 +14,8 @@ from bot.services.clock import Clock
 from bot.storage import Database
 from bot.storage import leases as lease_table
 from bot.storage.leases import LeaseKind
+
+log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 60.0  # how long a dead process's lease blocks its work
 
@@ -49,32 +52,38 @@ class Leases:
     @asynccontextmanager
     async def held(self, lease: Lease, holder_id: int) -> AsyncIterator[None]:
         """Hold `holder_id`'s lease while the block runs, or raise the lease's refusal."""
+        token = uuid.uuid4().hex  # this taking's own: no other can renew or release it
         async with self._taking:
             now = self._clock()
             outcome = await self._db.write(
                 lambda conn: lease_table.take(
-                    conn, lease.kind, holder_id, now + self._seconds, now=now, limit=lease.limit
+                    conn, lease.kind, holder_id, token, now + self._seconds, now=now, limit=lease.limit
                 )
             )
         if outcome is None and lease.full is not None:
             raise lease.full
         if not outcome:
             raise lease.taken
-        renewing = asyncio.create_task(self._renew(lease.kind, holder_id), name=f"hog-lease-{holder_id}")
+        renewing = asyncio.create_task(
+            self._renew(lease.kind, holder_id, token), name=f"hog-lease-{holder_id}"
+        )
         try:
             yield
         finally:
             renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
-            await self._db.write(lambda conn: lease_table.release(conn, lease.kind, holder_id))
+            await asyncio.gather(renewing, return_exceptions=True)  # how it ended is no concern of the work
+            await self._db.write(lambda conn: lease_table.release(conn, lease.kind, holder_id, token))
 
-    async def _renew(self, kind: LeaseKind, holder_id: int) -> None:
+    async def _renew(self, kind: LeaseKind, holder_id: int, token: str) -> None:
+        """Renew the lease a third of the way through each period; a renewal that fails (the database busy
+        for a moment) is logged and tried again at the next, while the lease still runs."""
         while True:
             await asyncio.sleep(self._seconds / 3)
-            await self._db.write(
-                partial(lease_table.renew, kind=kind, holder_id=holder_id, until=self._until())
-            )
-
-    def _until(self) -> float:
-        return self._clock() + self._seconds
+            until = self._clock() + self._seconds
+            renew = partial(lease_table.renew, kind=kind, holder_id=holder_id, token=token, until=until)
+            try:
+                if not await self._db.write(renew):
+                    log.warning("a %s lease of %s ran out before it was renewed", kind, holder_id)
+                    return
+            except Exception:
+                log.exception("could not renew a %s lease of %s", kind, holder_id)

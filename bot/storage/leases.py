@@ -14,10 +14,17 @@ class LeaseKind(StrEnum):
 
 
 async def take(
-    conn: Connection, kind: LeaseKind, holder_id: int, until: float, *, now: float, limit: int | None
+    conn: Connection,
+    kind: LeaseKind,
+    holder_id: int,
+    token: str,
+    until: float,
+    *,
+    now: float,
+    limit: int | None,
 ) -> bool | None:
-    """Take the lease until `until`: True if taken, False if its holder holds it already, None if `limit`
-    leases of this kind are held (leases past their expiry are dropped first)."""
+    """Take the lease until `until` under this taking's `token`: True if taken, False if its holder holds it
+    already, None if `limit` leases of this kind are held (leases past their expiry are dropped first)."""
     await conn.lock(LEASES_LOCK)
     await conn.execute("DELETE FROM leases WHERE kind = ? AND expires_at <= ?", (kind.value, now))
     if limit is not None:
@@ -25,9 +32,9 @@ async def take(
         if held is not None and held["n"] >= limit:
             return None
     taken = await conn.execute(
-        "INSERT INTO leases (kind, holder_id, expires_at) VALUES (?, ?, ?)"
+        "INSERT INTO leases (kind, holder_id, token, expires_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (kind, holder_id) DO NOTHING",
-        (kind.value, holder_id, until),
+        (kind.value, holder_id, token, until),
     )
     return taken == 1
 
@@ -40,11 +47,17 @@ async def held(db: Reader, kind: LeaseKind, holder_id: int, now: float) -> tuple
     return any(row["holder_id"] == holder_id for row in rows), len(rows)
 
 
-async def renew(conn: Connection, kind: LeaseKind, holder_id: int, until: float) -> None:
-    await conn.execute(
-        "UPDATE leases SET expires_at = ? WHERE kind = ? AND holder_id = ?", (until, kind.value, holder_id)
+async def renew(conn: Connection, kind: LeaseKind, holder_id: int, token: str, until: float) -> bool:
+    """Keep this taking's lease until `until`; False if it is not held under `token` any more."""
+    renewed = await conn.execute(
+        "UPDATE leases SET expires_at = ? WHERE kind = ? AND holder_id = ? AND token = ?",
+        (until, kind.value, holder_id, token),
     )
+    return renewed == 1
 
 
-async def release(conn: Connection, kind: LeaseKind, holder_id: int) -> None:
-    await conn.execute("DELETE FROM leases WHERE kind = ? AND holder_id = ?", (kind.value, holder_id))
+async def release(conn: Connection, kind: LeaseKind, holder_id: int, token: str) -> None:
+    """End this taking's lease (nothing, if another taking holds it now)."""
+    await conn.execute(
+        "DELETE FROM leases WHERE kind = ? AND holder_id = ? AND token = ?", (kind.value, holder_id, token)
+    )

@@ -6,6 +6,7 @@ a lease outlives a dead process only until it expires, while a live holder keeps
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -151,7 +152,7 @@ async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, 
     """A process killed while checking an upload leaves its lease behind: it blocks only until it expires."""
     now = clock()
     await elsewhere.write(
-        lambda conn: lease_table.take(conn, LeaseKind.UPLOAD, ALICE.id, now + 60, now=now, limit=None)
+        lambda conn: lease_table.take(conn, LeaseKind.UPLOAD, ALICE.id, "dead", now + 60, now=now, limit=None)
     )
     upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending)
     leases = Leases(db, clock, seconds=60)
@@ -172,3 +173,48 @@ async def test_a_live_holder_keeps_its_lease_past_the_lease_period(db: Database,
                 pass
     async with other.held(tournament, GUILD):  # released at the end of the block
         pass
+
+
+async def test_a_holder_that_lost_its_lease_cannot_end_the_next_ones(
+    db: Database, elsewhere: Database, clock: FakeClock
+) -> None:
+    """A process stalled past its lease's expiry (the lease went to another) ends its block later: the other
+    process's lease stands."""
+    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
+    stalled, other = Leases(db, clock, seconds=60), Leases(elsewhere, clock, seconds=60)
+    async with stalled.held(tournament, GUILD):
+        clock.advance(61)
+        taken = other.held(tournament, GUILD)
+        await taken.__aenter__()
+    with pytest.raises(TournamentRunning):  # the stalled one's release left the other's lease alone
+        await stalled.check(tournament, GUILD)
+    await taken.__aexit__(None, None, None)
+    await stalled.check(tournament, GUILD)
+
+
+class RenewalFailsOnce:
+    """The database, but the first renewal of a lease fails as a busy database's would."""
+
+    def __init__(self, db: Database) -> None:
+        self.db, self.failed = db, False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+    async def write(self, work: Any) -> Any:
+        if getattr(work, "func", None) is lease_table.renew and not self.failed:
+            self.failed = True
+            raise ConnectionError("the database is busy")
+        return await self.db.write(work)
+
+
+async def test_a_failed_renewal_costs_neither_the_work_nor_the_lease(db: Database) -> None:
+    flaky = RenewalFailsOnce(db)
+    holder = Leases(flaky, time.time, seconds=0.3)  # type: ignore[arg-type]
+    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
+    async with holder.held(tournament, GUILD):
+        await asyncio.sleep(0.8)  # a failed renewal, then good ones
+        with pytest.raises(TournamentRunning):
+            await Leases(db, time.time).check(tournament, GUILD)
+    assert flaky.failed
+    await Leases(db, time.time).check(tournament, GUILD)  # released at the end of the block
