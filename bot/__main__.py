@@ -165,13 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         settings = Settings()
-    except ValidationError as error:  # an operator's typo: say which setting, not a traceback
-        print("Settings that are not valid (.env.example describes each one):", file=sys.stderr)
+    except ValidationError as error:  # an operator's typo: one line per setting, naming it; no traceback
         for problem in error.errors():
             field = str(problem["loc"][0])
-            print(
-                f"  {field if field.isupper() else 'HOG_' + field.upper()}: {problem['msg']}", file=sys.stderr
-            )
+            name = field if field.isupper() else "HOG_" + field.upper()
+            print(f"hogbot cannot start: {name}: {problem['msg']} (see .env.example)", file=sys.stderr)
         return 2
     if args.health:
         why = ailment(settings.heartbeat_file)

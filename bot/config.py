@@ -39,6 +39,9 @@ def postgresql_url(url: str) -> str:
 PostgresqlUrl = Annotated[str, AfterValidator(postgresql_url)]
 
 
+MAX_SHARD_ID = 65_535  # far beyond any bot's shard count, and a set of ids a process can hold
+
+
 def shard_ids(text: str) -> frozenset[int]:
     """Shard ids written as a list of numbers and ranges, `0-3` or `0,2` or `0-1,5`; ValueError if not."""
     ids: set[int] = set()
@@ -46,6 +49,8 @@ def shard_ids(text: str) -> frozenset[int]:
         first, dash, last = part.partition("-")
         if not first.isdigit() or (dash and not last.isdigit()) or (dash and int(last) < int(first)):
             raise ValueError(f"{part!r} is not a shard id or a range like 0-3 (write e.g. 0-3 or 0,2)")
+        if int(last if dash else first) > MAX_SHARD_ID:
+            raise ValueError(f"{part!r} goes past shard {MAX_SHARD_ID}")
         ids.update(range(int(first), int(last if dash else first) + 1))
     return frozenset(ids)
 

@@ -1,6 +1,7 @@
 """The Discord client: opens the services, registers commands and buttons, runs the clocks."""
 
 import asyncio
+import contextlib
 import logging
 import signal
 from typing import Any
@@ -180,9 +181,10 @@ class DiscordUnreachableError(Exception):
     """Discord could not be reached at start, however often the bot tried."""
 
 
-async def _log_in(bot: HogBot, token: str) -> None:
+async def _log_in(bot: HogBot, token: str, stopping: asyncio.Event) -> None:
     """Log in, trying again after a pause that doubles each time while Discord cannot be reached (a
-    network or DNS still coming up); each failed attempt is logged once."""
+    network or DNS still coming up); each failed attempt is logged once. A stop asked for during a pause
+    ends it at once, without another try."""
     attempts, pause = bot.settings.connect_attempts, bot.settings.connect_retry_seconds
     for attempt in range(1, attempts + 1):
         try:
@@ -191,13 +193,16 @@ async def _log_in(bot: HogBot, token: str) -> None:
         except (aiohttp.ClientConnectionError, TimeoutError) as error:
             await bot.http.close()  # a fresh session (and connector) for the next attempt
             bot.http.connector = discord.utils.MISSING
-            if attempt == attempts or bot.is_closed():
+            if attempt == attempts or stopping.is_set():
                 raise DiscordUnreachableError(str(error) or type(error).__name__) from None
             log.warning(
                 "cannot reach Discord (attempt %d of %d): %s; trying again in %.1f s",
                 *(attempt, attempts, error, pause),
             )
-            await asyncio.sleep(pause)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), pause)
+            if stopping.is_set():
+                return
             pause *= 2
 
 
@@ -206,8 +211,10 @@ async def serve(bot: HogBot, token: str) -> None:
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
     connecting: list[asyncio.Task[None]] = []
+    stopping = asyncio.Event()
 
     def stop() -> None:  # once: a second SIGTERM must not close the database twice
+        stopping.set()
         if not closing:
             # First the gateway's supervisor: a shard still connecting when the HTTP session closes would
             # log an error and retry for ever (discord.py's launch_shard). Connected shards run on.
@@ -219,7 +226,7 @@ async def serve(bot: HogBot, token: str) -> None:
     try:
         async with bot:
             await bot.open_services()
-            await _log_in(bot, token)
+            await _log_in(bot, token, stopping)
             if not closing:  # a stop asked for while logging in: never go online
                 connecting.append(loop.create_task(bot.connect(), name="hog-gateway"))
                 await connecting[0]

@@ -28,8 +28,8 @@ def insertion(table: str, values: Mapping[str, Any]) -> str:
 
 
 def in_shards(shards: Shards | None, guild: str = "guild_id") -> str:
-    """` AND <the guild's shard> IN (...)`, keeping the rows of these shards' servers (see `shard_of`; no
-    server, shard 0); nothing when a process runs every shard."""
+    """` AND <the guild's shard> IN (...)`, keeping the rows of these shards' servers (Discord's rule, see
+    Shards; no server: shard 0); nothing when a process runs every shard."""
     if shards is None:
         return ""
     shard = f"(COALESCE({guild}, 0) / {1 << 22}) % {shards.count}"

@@ -24,6 +24,7 @@ from tests.bot.discord.fake_discord import (
 )
 
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
+ROLL = "Roll 6"
 
 
 def button(message: dict[str, Any], label: str) -> str:
@@ -78,6 +79,25 @@ async def command(
     }
     token = await fake.interact(person, data, permissions=permissions, guild_id=guild_id)
     return token, await fake.until(lambda r: token in r.path and r.path.endswith("/callback"))
+
+
+def to_move(message: dict[str, Any]) -> dict[str, Any] | None:
+    return next((p for p in (ALICE, BOB) if message["content"] == f"<@{p['id']}>, your move."), None)
+
+
+def settled(message: dict[str, Any]) -> bool:
+    """Someone is to move, or the game is over (the house bot is not thinking)."""
+    labels = [item.get("label") for row in message["components"] for item in row["components"]]
+    return to_move(message) is not None or "Rematch" in labels
+
+
+async def play_to_the_end(fake: FakeDiscord, board: str) -> None:
+    """Whoever the board says is to move rolls six dice, until the board says who won."""
+    while (person := to_move(fake.messages[board])) is not None:
+        token = await press(fake, person, board, ROLL)
+        await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
+        await fake.until(lambda _: settled(fake.messages[board]))
+    assert "wins" in fake.messages[board]["embeds"][0]["description"]
 
 
 class BotProcess:

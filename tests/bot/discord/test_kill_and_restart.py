@@ -10,10 +10,19 @@ from typing import Any
 
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import APP_ID, CHANNEL_ID, FakeDiscord, Request
-from tests.bot.discord.over_sockets import ALICE, BOB, BotProcess, answered, command, press
+from tests.bot.discord.over_sockets import (
+    ALICE,
+    BOB,
+    ROLL,
+    BotProcess,
+    answered,
+    command,
+    play_to_the_end,
+    press,
+    to_move,
+)
 
 GOAL = 30
-ROLL = "Roll 6"
 
 
 def stored(data: Path) -> dict[str, Any]:
@@ -30,25 +39,6 @@ def answer_to_a_press(request: Request) -> bool:
 
 def edit_of(message_id: str) -> Any:
     return lambda r: r.method == "PATCH" and r.path == f"/channels/{CHANNEL_ID}/messages/{message_id}"
-
-
-def to_move(message: dict[str, Any]) -> dict[str, Any] | None:
-    return next((p for p in (ALICE, BOB) if message["content"] == f"<@{p['id']}>, your move."), None)
-
-
-def settled(message: dict[str, Any]) -> bool:
-    """Someone is to move, or the game is over (the house bot is not thinking)."""
-    labels = [item.get("label") for row in message["components"] for item in row["components"]]
-    return to_move(message) is not None or "Rematch" in labels
-
-
-async def play_to_the_end(fake: FakeDiscord, board: str) -> None:
-    """Whoever the board says is to move rolls six dice, until the board says who won."""
-    while (person := to_move(fake.messages[board])) is not None:
-        token = await press(fake, person, board, ROLL)
-        await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
-        await fake.until(lambda _: settled(fake.messages[board]))
-    assert "wins" in fake.messages[board]["embeds"][0]["description"]
 
 
 async def challenge(fake: FakeDiscord) -> str:

@@ -52,9 +52,9 @@ def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Pat
     done = run([sys.executable, "-m", "bot"], tmp_path, HOG_LOG_LEVEL="loud", HOG_TURN_TIMEOUT_SECONDS="0")
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "Settings that are not valid (.env.example describes each one):",
-        "  HOG_TURN_TIMEOUT_SECONDS: Input should be greater than 0",
-        "  HOG_LOG_LEVEL: Input should be 'DEBUG', 'INFO', 'WARNING', 'ERROR' or 'CRITICAL'",
+        "hogbot cannot start: HOG_TURN_TIMEOUT_SECONDS: Input should be greater than 0 (see .env.example)",
+        "hogbot cannot start: HOG_LOG_LEVEL: Input should be 'DEBUG', 'INFO', 'WARNING', 'ERROR' or"
+        " 'CRITICAL' (see .env.example)",
     ]
     assert not (tmp_path / "data").exists()
 
@@ -66,19 +66,21 @@ def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Pat
         ("4", "1-", "Value error, '1-' is not a shard id or a range like 0-3 (write e.g. 0-3 or 0,2)"),
         ("4", "3-1", "Value error, '3-1' is not a shard id or a range like 0-3 (write e.g. 0-3 or 0,2)"),
         ("", "0", "Value error, needs HOG_SHARD_COUNT, the number of shards of every process together"),
+        ("4", "0-999999999999", "Value error, '0-999999999999' goes past shard 65535"),
     ],
 )
 def test_shards_that_cannot_be_run_are_named(tmp_path: Path, count: str, ids: str, why: str) -> None:
     done = run([sys.executable, "-m", "bot"], tmp_path, HOG_SHARD_COUNT=count, HOG_SHARD_IDS=ids)
     assert done.returncode == 2
-    assert done.stderr.splitlines()[1:] == [f"  HOG_SHARD_IDS: {why}"]
+    assert done.stderr.splitlines() == [f"hogbot cannot start: HOG_SHARD_IDS: {why} (see .env.example)"]
 
 
 def test_a_database_url_that_is_not_postgresql_is_named(tmp_path: Path) -> None:
     done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL="mysql://a@b/c")
     assert done.returncode == 2
-    assert done.stderr.splitlines()[1:] == [
-        "  HOG_DATABASE_URL: Value error, should be a URL like postgresql://user:password@host:5432/database"
+    assert done.stderr.splitlines() == [
+        "hogbot cannot start: HOG_DATABASE_URL: Value error, should be a URL like"
+        " postgresql://user:password@host:5432/database (see .env.example)"
     ]
 
 

@@ -7,19 +7,27 @@ clock leaves that one's games alone, and the restarted process closes them itsel
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import asyncpg
 import pytest
 
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
-from tests.bot.discord.over_sockets import ALICE, BOB, BotProcess, answered, command, press
+from tests.bot.discord.over_sockets import (
+    ALICE,
+    BOB,
+    ROLL,
+    BotProcess,
+    answered,
+    command,
+    play_to_the_end,
+    press,
+    to_move,
+)
 from tests.postgres_server import PostgresServer
 
 OTHER_GUILD = (1 << 22) | 7101  # Discord puts it on shard 1 of 2; GUILD_ID is on shard 0
 GUILDS = (GUILD_ID, OTHER_GUILD)
-ROLL = "Roll 6"
 # Each match's status, stored turn number and how many turns are stored for it.
 PLAYED = (
     "SELECT m.status, m.turn, COUNT(t.turn) AS turns FROM matches m JOIN turns t ON t.match_id = m.id"
@@ -34,10 +42,6 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
-
-
-def to_move(message: dict[str, Any]) -> dict[str, Any] | None:
-    return next((p for p in (ALICE, BOB) if message["content"] == f"<@{p['id']}>, your move."), None)
 
 
 async def accepted_challenge(fake: FakeDiscord, guild: int) -> str:
@@ -56,12 +60,6 @@ async def roll(fake: FakeDiscord, board: str, timeout: float = 30) -> None:
     assert person is not None
     token = await press(fake, person, board, ROLL)
     await fake.until(lambda r: r.method == "PATCH" and answered(token)(r), timeout)
-
-
-async def play_to_the_end(fake: FakeDiscord, board: str) -> None:
-    while to_move(fake.messages[board]) is not None:
-        await roll(fake, board)
-    assert "wins" in fake.messages[board]["embeds"][0]["description"]
 
 
 async def rows(url: str, sql: str) -> list[asyncpg.Record]:

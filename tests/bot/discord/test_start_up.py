@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import sys
+import time
 from pathlib import Path
 
 from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
@@ -52,6 +53,24 @@ async def test_an_unreachable_discord_is_one_line_and_exit_status_3(tmp_path: Pa
     assert said[0].endswith(": check the network.")
     assert len(retries(stderr)) == 2  # logged once per failed try but the last, with its pause
     assert "attempt 1 of 3" in retries(stderr)[0] and "attempt 2 of 3" in retries(stderr)[1]
+
+
+async def test_sigterm_during_the_pause_between_tries_stops_at_once(tmp_path: Path) -> None:
+    """`docker stop` while the bot waits to try Discord again: it ends now (exit 0), not after the pause
+    (Docker would kill it after its own ten seconds)."""
+    bot = await start_bot(f"http://127.0.0.1:{free_port()}", tmp_path, attempts=3, pause=60)
+    assert bot.stderr is not None
+    logged = b""
+    while not retries(logged.decode()):
+        line = await asyncio.wait_for(bot.stderr.readline(), 30)
+        assert line, "the bot ended before it paused"
+        logged += line
+    stopped = time.monotonic()
+    bot.send_signal(signal.SIGTERM)
+    _, rest = await asyncio.wait_for(bot.communicate(), 30)
+    assert time.monotonic() - stopped < 10
+    assert bot.returncode == 0, (logged + rest).decode()
+    assert len(retries((logged + rest).decode())) == 1 and "Traceback" not in rest.decode()
 
 
 async def test_a_discord_that_comes_up_later_is_reached_on_a_later_try(tmp_path: Path) -> None:

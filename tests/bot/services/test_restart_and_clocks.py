@@ -3,7 +3,6 @@
 import pytest
 
 from bot.config import Settings
-from bot.domain.shards import Shards, shard_of
 from bot.services import ChallengeClosed, GameService, MatchStatus, Services, StaleAction
 from tests.helpers import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
 
@@ -134,9 +133,3 @@ async def test_each_process_tends_only_the_games_of_its_own_shards(
     finally:
         for services in opened:
             await services.close()
-
-
-def test_the_shard_of_a_server_is_discords() -> None:
-    assert [shard_of(guild_on_shard(n, count=4), 4) for n in range(4)] == [0, 1, 2, 3]
-    assert shard_of(None, 4) == 0 and Shards(2, frozenset({0})).owns(None)
-    assert shard_of(81384788765712384, 2) == (81384788765712384 >> 22) % 2
