@@ -116,6 +116,10 @@ class Boards:
     ) -> None:
         try:
             sent = await channel.send(**message)
+        except (discord.NotFound, discord.Forbidden) as error:  # the channel is gone, or closed to the bot
+            log.warning("the board's channel cannot be posted in: %s", error, extra={"match": match.id})
+            await self.service.shown(match.id, match.version)  # no start tries again; a next turn will
+            return
         except DISCORD_FAILURES as error:
             log.warning("could not post the board: %s", error, extra={"match": match.id})
             return

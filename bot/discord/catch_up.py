@@ -27,6 +27,8 @@ async def catch_up(client: discord.Client, parts: Parts, started: float, redraw:
         for tournament in await tournaments.unshown():
             try:
                 await announce(client, tournament)
+            except (discord.NotFound, discord.Forbidden) as error:  # its channel is gone: never again
+                log.warning("a tournament's standings cannot be posted in their channel: %s", error)
             except DISCORD_FAILURES as error:
                 log.warning("could not post a tournament's standings: %s", error)
                 continue

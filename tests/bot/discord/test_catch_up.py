@@ -150,3 +150,30 @@ async def test_a_restart_announces_standings_it_never_showed(world: World) -> No
     assert posted.attachments
     await world.restart()  # shown once: a second start posts nothing more
     assert world.channel.last_message == posted
+
+
+async def test_a_board_whose_channel_is_gone_is_not_tried_again_at_every_start(
+    world: World, network: Network
+) -> None:
+    """A turn stored but not shown, and then the channel is deleted: the start finds its board can be
+    neither edited nor posted there (404), and the next start leaves it alone."""
+    match = await world.challenge()
+    board = await world.board(match.id)
+    drop_board_edits(network)
+    await world.alice.click(board, label="Roll 3")
+    world.env.inject_error("*", "/channels/*/messages*", status=404, code=10003, times=None)
+
+    await world.restart()
+    tried = len(channel_calls(world))
+    assert tried >= 1  # the edit, then a fresh post
+    await world.restart()
+    assert len(channel_calls(world)) == tried
+
+
+def channel_calls(world: World) -> list[str]:
+    """The bot's calls on the messages of a channel so far."""
+    return [
+        f"{r.method} {r.path}"
+        for r in world.env.http_requests
+        if "/channels/" in r.path and "/messages" in r.path
+    ]
