@@ -117,7 +117,12 @@ class Boards:
         try:
             sent = await channel.send(**message)
         except (discord.NotFound, discord.Forbidden) as error:  # the channel is gone, or closed to the bot
-            log.warning("the board's channel cannot be posted in: %s", error, extra={"match": match.id})
+            log.warning(
+                "could not post the board: %s (its channel is gone or closed to the bot: no start tries"
+                " again)",
+                error,
+                extra={"match": match.id},
+            )
             await self.service.shown(match.id, match.version)  # no start tries again; a next turn will
             return
         except DISCORD_FAILURES as error:
