@@ -176,7 +176,8 @@ print(_kernel.__file__.startswith(sys.argv[1]), exact_winrate("swine-align", fou
 
 def test_a_built_wheel_carries_the_compiled_sweep(tmp_path: Path) -> None:
     """`pip wheel` of the engine compiles the sweep into the wheel: its files alone (no source tree, no
-    editable install in the way) give RULES.md's always_roll(4) against always_roll(5)."""
+    editable install in the way) give RULES.md's always_roll(4) against always_roll(5). The C source
+    ships beside it, for the solver cache's keys."""
     source = tmp_path / "source"
     shutil.copytree(
         ROOT / "hogengine", source / "hogengine", ignore=shutil.ignore_patterns("*.so", "__pycache__")
@@ -187,6 +188,7 @@ def test_a_built_wheel_carries_the_compiled_sweep(tmp_path: Path) -> None:
     (wheel,) = (tmp_path / "dist").glob("hogbot-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tmp_path / "unpacked")
+    assert (tmp_path / "unpacked" / "hogengine" / "solver" / "_kernel.c").is_file()
     found = subprocess.run(
         [sys.executable, "-c", UNPACKED, str(tmp_path / "unpacked")],
         check=True,
