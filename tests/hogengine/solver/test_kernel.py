@@ -1,5 +1,5 @@
-"""The compiled sweep (hogengine/solver/_kernel.c) refuses what it cannot read safely, and a source tree
-without it says how to build it."""
+"""The compiled sweep (hogengine/solver/_kernel.c): a block gives each pair's figures, what it cannot read
+safely is refused, a built wheel carries it, and a source tree without it says how to build it."""
 
 import os
 import shutil
@@ -115,6 +115,23 @@ def test_shapes_that_do_not_fit_one_model_and_block_are_refused(
         _kernel.sweep(*args)
 
 
+def test_a_choice_or_target_past_the_arrays_raises() -> None:
+    """A strategy choosing past the model's columns, or a model sending an outcome past the matrices, in
+    a row every mover reads: ValueError, and no value is read from beyond the arrays."""
+    built = model(RULES, GOAL)
+    args = block(built)
+    args[6] = args[6].copy()
+    args[6][0, 0] = built.width
+    with pytest.raises(ValueError, match="an index of the model lies outside its arrays"):
+        _kernel.sweep(*args)
+    args = block(built)
+    args[6][:, 0] = args[8][:, 0] = 0
+    target = args[0] = args[0].copy()
+    target[built.row_start[0]] = built.size + 2 + len(built.again)
+    with pytest.raises(ValueError, match="an index of the model lies outside its arrays"):
+        _kernel.sweep(*args)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     array=st.sampled_from(["target", "row_start", "kind", "kind_first", "columns"]),
@@ -145,7 +162,7 @@ def test_a_source_tree_without_the_compiled_sweep_says_how_to_build_it(tmp_path:
     """The package copied without its compiled module (a clone never installed): importing the solver
     fails with one message naming the missing module and the install that compiles it."""
     shutil.copytree(
-        Path(hogengine.__file__).parent,
+        ROOT / "hogengine",
         tmp_path / "hogengine",
         ignore=shutil.ignore_patterns("*.so", "__pycache__"),
     )
