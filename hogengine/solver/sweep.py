@@ -38,7 +38,7 @@ BLOCK = 8
 
 def _cores() -> int:
     """The cores this process may run on: its CPU affinity where the system has one (`taskset`, a
-    container's cpuset), so a process held to one core does not start a helper to compete with it."""
+    container's cpuset), so a process held to one core does not sweep on two threads competing for it."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
@@ -51,8 +51,9 @@ THREADS = min(2, _cores())
 def sweep(
     model: Model, left: Columns, left_matrix: FloatArray, right: Columns, right_matrix: FloatArray
 ) -> None:
-    """Fill both sides' value matrices [target, mover, opponent] (won and lost rows set) for the left
-    strategies [mover, state] against the right ones; a group against itself passes itself as both."""
+    """Fill both sides' value matrices [target, mover, opponent] (their won and lost rows already set) for
+    the left strategies [mover, state] against the right ones; a group against itself passes itself as
+    both sides."""
     _kernel.sweep(
         model.target,
         model.row_start,
