@@ -2,15 +2,25 @@
 # hogbot, the Discord bot. Build: docker build -t hogbot .   Run: docker compose up -d (reads .env).
 ARG PYTHON=python:3.11-slim-bookworm
 
-# Stage 1: the runtime dependencies of pyproject.toml, pinned by requirements.lock, in a virtualenv.
-FROM ${PYTHON} AS deps
+# Stage 1: a virtualenv with the runtime dependencies of pyproject.toml, pinned by requirements.lock, and the
+# project itself, installed as a wheel: installing compiles the solver's sweep (hogengine/solver/_kernel.c),
+# so this stage alone has a C compiler (Python's headers come with the image).
+FROM ${PYTHON} AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml requirements.lock /tmp/
 RUN python -m venv /opt/venv \
  && python -c "import tomllib; print(*tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" > /tmp/runtime.txt \
  && /opt/venv/bin/pip install --constraint /tmp/requirements.lock --requirement /tmp/runtime.txt
+COPY pyproject.toml /src/
+COPY hogengine /src/hogengine
+COPY bot /src/bot
+RUN /opt/venv/bin/pip install --no-deps /src
 
-# Stage 2: the virtualenv and the code, run by an unprivileged user; games live in the /app/data volume.
+# Stage 2: the virtualenv alone (the code is installed in it, compiled sweep and migrations included; no
+# compiler), run by an unprivileged user; games live in the /app/data volume.
 FROM ${PYTHON}
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
@@ -19,10 +29,8 @@ ENV PATH=/opt/venv/bin:$PATH \
 RUN useradd --create-home --uid 10001 hog \
  && mkdir -p /app/data \
  && chown hog:hog /app/data
-COPY --from=deps /opt/venv /opt/venv
+COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
-COPY hogengine ./hogengine
-COPY bot ./bot
 USER hog
 VOLUME ["/app/data"]
 # Healthy while the bot is connected and its clock ticks (it touches /app/data/hogbot.heartbeat every tick).

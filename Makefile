@@ -7,8 +7,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test play gui bench lint
 
-# What the bot and `hog` need, pinned by the lock: `make run` and `make play` install no test tools.
-$(RUNTIME): pyproject.toml requirements.lock
+# What the bot and `hog` need, pinned by the lock: `make run` and `make play` install no test tools. The
+# install compiles the solver's sweep (C), so an edit of its source installs again.
+$(RUNTIME): pyproject.toml requirements.lock hogengine/solver/_kernel.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --constraint requirements.lock --editable .
 	touch $(RUNTIME)

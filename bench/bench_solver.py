@@ -12,8 +12,8 @@ of milliseconds); the floor's cold time is its build plus its sweep, its warm ti
 Whole process: `python -m hogengine tournament ...` on JSON table files, each run a fresh process with an
 empty solver cache (nothing kept from before), beside the floor's whole process on the same files; each
 3 times (median, and the spread), with the peak memory of the largest run. `hog` runs twice a round: as a
-user runs it (its sweep shares large stages with a second thread on a machine of two cores or more) and
-held to one core (one thread, as the floor); the target is judged on the first, both ratios are printed.
+user runs it (its sweep runs two blocks at once on a machine of two cores or more) and held to one core
+(one thread, as the floor); the target is judged on the first, both ratios are printed.
 
     python bench/bench_solver.py [--runs 3]
 """

@@ -13,8 +13,9 @@ import numpy.typing as npt
 from hogengine.rules import RuleSet
 
 ENGINE = Path(__file__).resolve().parents[1]
-# The sources a result depends on: the rules, the dice distributions and the solver itself.
-SOURCES = ("rules/*.py", "dice.py", "position.py", "solver/*.py")
+# The sources a result depends on: the rules, the dice distributions and the solver itself (its compiled
+# sweep by its C source, which the package ships for this).
+SOURCES = ("rules/*.py", "dice.py", "position.py", "solver/*.py", "solver/_kernel.c")
 
 # Bump when the meaning of a stored array changes without its code changing.
 FORMAT = 1

@@ -1,5 +1,5 @@
 """The model's rows spelled out as (target, probability) entries, a run of stages at a time: what optimal
-play and the contest table's passes sum, and the index arithmetic every plan shares.
+play and the contest table's passes sum, and the index arithmetic they share.
 
 Stages are swept in order (every successor of a stage lies in an earlier one); work is planned a run of
 stages at a time, so index arrays stay within a budget however large the model.
@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from hogengine.numeric import BoolArray, FloatArray, IntArray
+from hogengine.numeric import FloatArray, IntArray
 from hogengine.solver.model import Model
 
 # What a run of stages is spelled out as (Run or SignedRun).
@@ -68,14 +68,12 @@ def expand(model: Model, rows: IntArray) -> tuple[IntArray, FloatArray, IntArray
 
 @dataclass(frozen=True)
 class Run:
-    """Every row of a run of stages: targets and probabilities of their entries, and each stage's cuts."""
+    """Every row of a run of stages: targets and probabilities of their entries."""
 
     source: IntArray  # per entry: its target
     weight: FloatArray  # per entry: its probability
     starts: IntArray  # per row: where its entries begin
     states: slice
-    # Per stage: (first state, end state, first entry, end entry, where its rows begin from its first entry)
-    stages: tuple[tuple[int, int, int, int, IntArray], ...]
 
 
 def _run(model: Model, first: int, end: int) -> Run:
@@ -85,18 +83,7 @@ def _run(model: Model, first: int, end: int) -> Run:
     weight, starts, _ = weights(model, np.arange(low * width, high * width))
     offset = int(model.row_start[low * width])
     source = model.target[offset : int(model.row_start[high * width])].astype(np.intp)
-    edges = model.row_start[bounds * width] - offset
-    cuts = [
-        (
-            a,
-            b,
-            int(edges[number]),
-            int(edges[number + 1]),
-            starts[(a - low) * width : (b - low) * width] - edges[number],
-        )
-        for number, (a, b) in enumerate(itertools.pairwise(bounds.tolist()))
-    ]
-    return Run(source, weight, starts, slice(low, high), tuple(cuts))
+    return Run(source, weight, starts, slice(low, high))
 
 
 @dataclass(frozen=True)
@@ -107,9 +94,7 @@ class SignedRun:
 
     source: IntArray  # per entry: the state reached
     weight: FloatArray  # per entry: p, or -p when the opponent moves there
-    again: BoolArray  # per entry: the mover moves again there
     constant: FloatArray  # per row
-    starts: IntArray  # per row: where its entries begin
     states: slice
     # Per stage: (first state, end state, first entry, end entry, where its rows begin from its first entry)
     stages: tuple[tuple[int, int, int, int, IntArray], ...]
@@ -155,7 +140,7 @@ def _signed_run(model: Model, first: int, end: int) -> SignedRun:
         for number, (a, b) in enumerate(itertools.pairwise(bounds.tolist()))
     )
     constant = model.constant[low * width : high * width]
-    return SignedRun(source, weight, ~theirs, constant, kept, slice(low, high), cuts)
+    return SignedRun(source, weight, constant, slice(low, high), cuts)
 
 
 _SIGNED: "weakref.WeakKeyDictionary[Model, tuple[SignedRun, ...]]" = weakref.WeakKeyDictionary()

@@ -59,18 +59,27 @@ def test_table_win_rates_match_the_reference(rules: RuleSet) -> None:
     assert alone.average == pytest.approx(expected[0].average, abs=TOLERANCE)
 
 
-@pytest.mark.parametrize("flat_rows", [0, 1 << 30], ids=["grouped", "flat"])
+# Smaller goals still, for the many pairs of a test of every block width.
+WIDTH_GOALS = {"swine-align": 15, "pork-chop": 10, "pig-fest": 9, "piggy-back": 13}
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
-def test_a_lone_pair_matches_the_reference_in_both_plans(
-    rules: RuleSet, flat_rows: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A lone pair sweeps flat or grouped by dice kind depending on stage sizes: both give the figures."""
-    monkeypatch.setattr("hogengine.solver.winrate.FLAT_ROWS", flat_rows)
-    goal = GOALS[rules.id]
-    a, b = random_tables(rules, 2, seed=3 * len(rules.id))
-    want = table_winrate(rules, a, b, goal)
-    got = exact_winrate(rules, a, b, goal)
-    assert (got.first, got.second) == pytest.approx((want.first, want.second), abs=TOLERANCE)
+def test_blocks_of_every_width_match_the_reference(rules: RuleSet) -> None:
+    """The compiled sweep sums a mover's row against 1 to 8 opponents at once (a version per width): a
+    group of n tables against itself (n = 1..8), a group of 9 (two groups, each against the other) and
+    one table against eight others give the reference's rates for every pair they share."""
+    goal = WIDTH_GOALS[rules.id]
+    tables = random_tables(rules, 9, seed=11 * len(rules.id))
+    want = [table_winrate(rules, tables[0], other, goal) for other in tables[1:]]
+    for count in range(2, 10):
+        first = winrate_matrix(rules, tables[:count], goal).first
+        for other in range(1, count):
+            assert first[0, other] == pytest.approx(want[other - 1].first, abs=TOLERANCE)
+            assert 1 - first[other, 0] == pytest.approx(want[other - 1].second, abs=TOLERANCE)
+    assert winrate_matrix(rules, tables[:1], goal).first.shape == (1, 1)
+    against = exact_winrates(rules, [(tables[0], other) for other in tables[1:]], goal)
+    for got, expected in zip(against, want, strict=True):
+        assert (got.first, got.second) == pytest.approx((expected.first, expected.second), abs=TOLERANCE)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
@@ -89,7 +98,6 @@ def test_round_robin_blocks_agree_with_one_sweep(monkeypatch: pytest.MonkeyPatch
     tables = random_tables(rules, 7, seed=5)
     whole = winrate_matrix(rules, tables, 14).first
     monkeypatch.setattr("hogengine.solver.winrate.BLOCK_BYTES", 3 * model(rules, 14).size * 8)
-    monkeypatch.setattr("hogengine.solver.rows.PLAN_ROWS", 500)
     cut = winrate_matrix(rules, tables, 14).first
     np.testing.assert_allclose(cut, whole, atol=TOLERANCE)
     pairs = [(tables[i], tables[j]) for i in range(7) for j in range(7) if (i + j) % 3]

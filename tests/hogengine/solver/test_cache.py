@@ -1,6 +1,7 @@
 """Solutions kept on disk are read back without solving or building a model, damaged ones are redone, and
 writers sharing the folder never leave a broken file."""
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,18 @@ def test_processes_sharing_the_folder_never_leave_a_broken_file(tmp_path: Path) 
             seen.add(int(values[0]))
     assert [writer.wait() for writer in writers] == [0] * 4
     assert seen <= {1, 2, 3, 4} and [path.suffix for path in tmp_path.iterdir()] == [".npz"]
+
+
+def test_a_result_stored_by_another_compiled_sweep_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Best tables are made through the compiled sweep: a change of its C source alone (no Python file
+    changed) keys stored results anew, so none made by the old sweep is read back."""
+    engine = tmp_path / "hogengine"
+    shutil.copytree(cache.ENGINE, engine, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    monkeypatch.setattr(cache, "ENGINE", engine)
+    rules = get_rules("pork-chop")
+    before = cache.fingerprint.__wrapped__(rules, 100)
+    kernel = engine / "solver" / "_kernel.c"
+    kernel.write_text(kernel.read_text() + "\n/* another sweep */\n")
+    assert cache.fingerprint.__wrapped__(rules, 100) != before

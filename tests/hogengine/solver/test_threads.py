@@ -1,4 +1,4 @@
-"""The sweep's helper thread follows the cores a process may use, and changes no figure."""
+"""The sweep's threads follow the cores a process may use, and change no figure."""
 
 import json
 import os
@@ -22,8 +22,9 @@ print(json.dumps({"threads": sweep.THREADS, "first": winrate_matrix("swine-align
 
 
 def test_a_process_held_to_one_core_sweeps_alone_to_the_same_figures(tmp_path: Path) -> None:
-    """`taskset -c 0 hog ...` (or a one-core cpuset) starts no helper thread to compete for that core, and
-    a round robin large enough to share its stages with the helper gives the same rates without it."""
+    """`taskset -c 0 hog ...` (or a one-core cpuset) sweeps on one thread, not two competing for that core,
+    and a round robin of several blocks (swept two at a time where two cores are free) gives the same
+    rates on one."""
     rules = get_rules("swine-align")
     rng = np.random.default_rng(7)
     tables = rng.choice(np.array(rules.choices), size=(20, 100, 100)).astype(np.int8)

@@ -1,0 +1,227 @@
+/* The compiled sweep of strategies against strategies over the solver's model (hogengine/solver/model.py).
+ *
+ * It knows no rule: it walks the transition arrays the rule code built (per row a dice kind and a target
+ * per outcome) and the choices of some strategies, and fills value matrices as winrate.py lays them. A
+ * block pits the movers of the left side against the movers of the right side (or a group against itself).
+ * Each side keeps a matrix [target][mover][opponent]: what reaching a target is worth to the mover against
+ * each opponent. In state s a mover's row reads, per outcome, one run of values (one per opponent), times
+ * the outcome's probability, into sums held in registers (at most MAX_OPPONENTS of them, unrolled: one
+ * cache line of values per outcome); it then writes 1 - its sums into the partner's matrix at row s, and
+ * its sums into its own matrix where a turn repeats into s. States are numbered so that every successor of
+ * a state comes earlier, so one pass in state order computes every value.
+ *
+ * Every index read from the arrays is checked before it is used (a bad model raises ValueError, it cannot
+ * read or write outside the arrays); the sweep itself lets go of the interpreter, so blocks can run on
+ * several threads at once.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The most opponents a block's mover meets at once: eight doubles, one 64-byte cache line per outcome. */
+#define MAX_OPPONENTS 8
+
+typedef struct {
+    const int32_t *target;      /* per outcome of each row: the model's target code */
+    const int64_t *row_start;   /* per row, and one more: where its targets begin */
+    const uint8_t *kind;        /* per row: its dice kind */
+    const int64_t *kind_first;  /* per kind: where its probabilities begin */
+    const double *probability;  /* every kind's outcome probabilities, one after the other */
+    const int64_t *again;       /* the states some turn repeats into, in sweep order */
+    int64_t states, width, entries, kinds, probabilities, repeats, span;
+} Model;
+
+typedef struct {
+    const int8_t *columns; /* [mover][state]: the column of the mover's choice */
+    double *matrix;        /* [target][mover][opponent] */
+    int64_t movers, opponents;
+} Side;
+
+/* One side in state s (its own extra-turn row `own`, or -1): every mover's sums against every opponent,
+ * 1 - them into the partner's matrix `theirs` (row s, [opponent][mover]), them into its own matrix at
+ * `own`. Inlined with a constant number of opponents, so the sums stay in registers. Returns 0 on an index
+ * outside the arrays. */
+static inline __attribute__((always_inline)) int side(const Model *m, int64_t s, int64_t own, const Side *me,
+                                                      double *theirs, const int opponents) {
+    const int64_t movers = me->movers, cells = movers * opponents;
+    double *mine = me->matrix;
+    for (int64_t i = 0; i < movers; i++) {
+        int64_t column = me->columns[i * m->states + s];
+        if (column < 0 || column >= m->width) return 0;
+        int64_t row = s * m->width + column;
+        int64_t begin = m->row_start[row], end = m->row_start[row + 1];
+        int64_t kind = m->kind[row];
+        if (begin < 0 || end < begin || end > m->entries || kind >= m->kinds) return 0;
+        int64_t first = m->kind_first[kind];
+        if (first < 0 || first > m->probabilities - (end - begin)) return 0;
+        const double *p = m->probability + first;
+        double sum[MAX_OPPONENTS] = {0};
+        for (int64_t e = begin; e < end; e++, p++) {
+            int64_t t = m->target[e];
+            if (t < 0 || t >= m->span) return 0;
+            const double *value = mine + t * cells + i * opponents;
+#pragma GCC unroll 8
+            for (int j = 0; j < opponents; j++) sum[j] += *p * value[j];
+        }
+        for (int j = 0; j < opponents; j++) theirs[s * cells + j * movers + i] = 1.0 - sum[j];
+        if (own >= 0) {
+            double *mover_own = mine + own * cells + i * opponents;
+            for (int j = 0; j < opponents; j++) mover_own[j] = sum[j];
+        }
+    }
+    return 1;
+}
+
+typedef int (*SideFunction)(const Model *, int64_t, int64_t, const Side *, double *);
+
+#define SIDE(n)                                                                                     \
+    static int side_##n(const Model *m, int64_t s, int64_t own, const Side *me, double *theirs) { \
+        return side(m, s, own, me, theirs, n);                                                      \
+    }
+SIDE(1)
+SIDE(2)
+SIDE(3)
+SIDE(4)
+SIDE(5)
+SIDE(6)
+SIDE(7)
+SIDE(8)
+static const SideFunction SIDES[MAX_OPPONENTS + 1] = {NULL,   side_1, side_2, side_3, side_4,
+                                                      side_5, side_6, side_7, side_8};
+
+/* Every state in sweep order, the left side then the right (when it is another group). Returns 0 on an
+ * index outside the arrays. */
+static int sweep(const Model *m, const Side *left, const Side *right) {
+    SideFunction left_side = SIDES[left->opponents], right_side = SIDES[right->opponents];
+    int64_t k = 0;
+    for (int64_t s = 0; s < m->states; s++) {
+        while (k < m->repeats && m->again[k] < s) k++;
+        int64_t own = k < m->repeats && m->again[k] == s ? m->states + 2 + k : -1;
+        if (!left_side(m, s, own, left, right->matrix)) return 0;
+        if (right != left && !right_side(m, s, own, right, left->matrix)) return 0;
+    }
+    return 1;
+}
+
+/* The kind of items a buffer's format describes: 'i' signed integers, 'u' unsigned ones, 'f' floating
+ * point, 0 anything else (several fields, or another byte order than the machine's). */
+static char kind_of(const char *format) {
+    if (format == NULL) return 'u'; /* bytes */
+    if (*format == '@' || *format == '=') format++;
+    if (format[0] == '\0' || format[1] != '\0') return 0;
+    if (strchr("bhilqn", format[0])) return 'i';
+    if (strchr("BHILQN", format[0])) return 'u';
+    return strchr("fd", format[0]) ? 'f' : 0;
+}
+
+/* An array as the kernel reads it: C-contiguous, `ndim` dimensions of `size`-byte items of a kind, and
+ * writable if asked; or 0 with an exception set (TypeError, or the exporter's own for a read-only one). */
+typedef struct {
+    const char *name, *dtype;
+    int ndim;
+    Py_ssize_t size;
+    char kind;
+    int writable;
+} Expected;
+
+static int view(PyObject *object, Py_buffer *buffer, const Expected *expected) {
+    if (PyObject_GetBuffer(object, buffer, expected->writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) return 0;
+    if (buffer->ndim != expected->ndim || buffer->itemsize != expected->size ||
+        kind_of(buffer->format) != expected->kind || !PyBuffer_IsContiguous(buffer, 'C')) {
+        PyErr_Format(PyExc_TypeError, "sweep(): %s must be a C-contiguous %d-dimensional array of %s",
+                     expected->name, expected->ndim, expected->dtype);
+        PyBuffer_Release(buffer);
+        return 0;
+    }
+    return 1;
+}
+
+enum { TARGET, ROW_START, KIND, KIND_FIRST, PROBABILITY, AGAIN, LEFT_COLUMNS, LEFT_MATRIX, RIGHT_COLUMNS,
+       RIGHT_MATRIX, ARRAYS };
+
+/* A side from its columns [mover][state] and its matrix, which must be [span][movers][opponents]. */
+static int side_of(Side *side, const Model *m, Py_buffer *columns, Py_buffer *matrix, int64_t opponents) {
+    side->columns = columns->buf;
+    side->matrix = matrix->buf;
+    side->movers = columns->shape[0];
+    side->opponents = opponents;
+    return columns->shape[1] == m->states && matrix->shape[0] == m->span && matrix->shape[1] == side->movers &&
+           matrix->shape[2] == opponents && opponents >= 1 && opponents <= MAX_OPPONENTS;
+}
+
+PyDoc_STRVAR(sweep_doc,
+             "sweep(target, row_start, kind, kind_first, probability, again, left_columns, left_matrix,\n"
+             "      right_columns, right_matrix, /)\n"
+             "--\n\n"
+             "Sweep a block of strategies over the model's arrays (int32, int64, uint8, int64, float64 and\n"
+             "int64, one dimension each), filling the value matrices (float64 [target][mover][opponent]) of\n"
+             "both sides in place; the columns (int8 [mover][state]) are the strategies' choices. A group\n"
+             "against itself passes its columns and matrix as both sides. At most 8 opponents a side.");
+
+static PyObject *kernel_sweep(PyObject *module, PyObject *const *args, Py_ssize_t count) {
+    (void)module;
+    static const Expected expected[ARRAYS] = {
+        {"target", "int32", 1, 4, 'i', 0},          {"row_start", "int64", 1, 8, 'i', 0},
+        {"kind", "uint8", 1, 1, 'u', 0},            {"kind_first", "int64", 1, 8, 'i', 0},
+        {"probability", "float64", 1, 8, 'f', 0},   {"again", "int64", 1, 8, 'i', 0},
+        {"left_columns", "int8", 2, 1, 'i', 0},     {"left_matrix", "float64", 3, 8, 'f', 1},
+        {"right_columns", "int8", 2, 1, 'i', 0},    {"right_matrix", "float64", 3, 8, 'f', 1},
+    };
+    if (count != ARRAYS) {
+        PyErr_Format(PyExc_TypeError, "sweep() takes %d arguments, not %zd", ARRAYS, count);
+        return NULL;
+    }
+    Py_buffer b[ARRAYS];
+    int held = 0, swept = 0;
+    for (; held < ARRAYS; held++)
+        if (!view(args[held], &b[held], &expected[held])) goto release;
+    int64_t states = b[LEFT_COLUMNS].shape[1], rows = b[KIND].shape[0];
+    Model m = {
+        .target = b[TARGET].buf,
+        .row_start = b[ROW_START].buf,
+        .kind = b[KIND].buf,
+        .kind_first = b[KIND_FIRST].buf,
+        .probability = b[PROBABILITY].buf,
+        .again = b[AGAIN].buf,
+        .states = states,
+        .width = states ? rows / states : 0,
+        .entries = b[TARGET].shape[0],
+        .kinds = b[KIND_FIRST].shape[0],
+        .probabilities = b[PROBABILITY].shape[0],
+        .repeats = b[AGAIN].shape[0],
+        .span = states + 2 + b[AGAIN].shape[0],
+    };
+    Side left, right;
+    int same = b[LEFT_MATRIX].buf == b[RIGHT_MATRIX].buf;
+    if (m.states == 0 || rows != m.states * m.width || b[ROW_START].shape[0] != rows + 1 ||
+        !side_of(&left, &m, &b[LEFT_COLUMNS], &b[LEFT_MATRIX], b[RIGHT_COLUMNS].shape[0]) ||
+        !side_of(&right, &m, &b[RIGHT_COLUMNS], &b[RIGHT_MATRIX], b[LEFT_COLUMNS].shape[0]) ||
+        (same && b[LEFT_COLUMNS].buf != b[RIGHT_COLUMNS].buf)) {
+        PyErr_SetString(PyExc_ValueError, "sweep(): the arrays' shapes do not fit one model and block");
+        goto release;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    swept = sweep(&m, &left, same ? &left : &right);
+    Py_END_ALLOW_THREADS
+    if (!swept) PyErr_SetString(PyExc_ValueError, "sweep(): an index of the model lies outside its arrays");
+release:
+    while (held > 0) PyBuffer_Release(&b[--held]);
+    if (!swept) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"sweep", (PyCFunction)(void (*)(void))kernel_sweep, METH_FASTCALL, sweep_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "hogengine.solver._kernel",
+    .m_doc = "The compiled sweep of strategies against strategies over the solver's model.",
+    .m_size = 0,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModuleDef_Init(&module); }

@@ -1,0 +1,20 @@
+"""Types of the compiled sweep (_kernel.c), which takes numpy arrays through the buffer protocol."""
+
+from typing import Any
+
+from numpy.typing import NDArray
+
+def sweep(
+    target: NDArray[Any],
+    row_start: NDArray[Any],
+    kind: NDArray[Any],
+    kind_first: NDArray[Any],
+    probability: NDArray[Any],
+    again: NDArray[Any],
+    left_columns: NDArray[Any],
+    left_matrix: NDArray[Any],
+    right_columns: NDArray[Any],
+    right_matrix: NDArray[Any],
+    /,
+) -> None:
+    """Fill the value matrices of both sides of a block in place (see _kernel.c)."""

@@ -1,0 +1,218 @@
+"""The compiled sweep (hogengine/solver/_kernel.c): a block gives each pair's figures, what it cannot read
+safely is refused, a built wheel carries it, and a source tree without it says how to build it."""
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hogengine
+from hogengine.rules import get_rules
+from hogengine.solver import _kernel
+from hogengine.solver.model import Model, model
+from hogengine.solver.winrate import pair_values
+
+RULES = get_rules("pork-chop")  # extra turns, pork chops and two dice kinds: every part of a model
+GOAL = 12
+ROOT = Path(hogengine.__file__).resolve().parents[1]
+
+
+def arguments(built: Model, left: np.ndarray, right: np.ndarray) -> list[np.ndarray]:
+    """The kernel's arguments for a block of these columns [mover, state], matrices ready to fill."""
+    span = built.size + 2 + len(built.again)
+    matrices = [np.zeros((span, len(left), len(right))), np.zeros((span, len(right), len(left)))]
+    for matrix in matrices:
+        matrix[built.won] = 1.0
+    model_arrays = [
+        built.target,
+        built.row_start,
+        built.kind,
+        built.kind_first,
+        built.probability,
+        built.again,
+    ]
+    return [*model_arrays, left, matrices[0], right, matrices[1]]
+
+
+def block(built: Model, movers: int = 2, opponents: int = 3) -> list[np.ndarray]:
+    rng = np.random.default_rng(movers * 10 + opponents)
+    left, right = (
+        rng.integers(0, built.width, (count, built.size)).astype(np.int8) for count in (movers, opponents)
+    )
+    return arguments(built, left, right)
+
+
+def test_a_block_fills_both_matrices_with_the_pairs_win_rates() -> None:
+    """The same pairs swept one by one (pair_values) give each cell of the block."""
+    built = model(RULES, GOAL)
+    args = block(built)
+    _kernel.sweep(*args)
+    left, ahead, right, behind = args[6:]
+    for i in range(len(left)):
+        for j in range(len(right)):
+            mine, theirs = pair_values(built, left[i], right[j])
+            assert 1 - behind[: built.size, j, i] == pytest.approx(mine, abs=1e-12)
+            assert 1 - ahead[: built.size, i, j] == pytest.approx(theirs, abs=1e-12)
+
+
+BAD_ARRAYS = [
+    (0, lambda a: a.astype(np.int64), "target must be a C-contiguous 1-dimensional array of int32"),
+    (1, lambda a: a.astype(np.float64), "row_start must be"),
+    (2, lambda a: a.astype(np.int8), "kind must be"),
+    (4, lambda a: a.astype(np.float32), "probability must be"),
+    (6, lambda a: a.T.copy().T, "left_columns must be"),  # Fortran order
+    (6, lambda a: a.ravel(), "left_columns must be"),
+    (7, lambda a: a[:, :, ::-1], "left_matrix must be"),
+    (9, lambda a: a.astype(">f8"), "right_matrix must be"),
+    (8, lambda a: [[0] * a.shape[1]], "a bytes-like object is required, not 'list'"),
+]
+
+
+@pytest.mark.parametrize(("place", "spoil", "message"), BAD_ARRAYS)
+def test_arrays_of_another_type_or_layout_are_refused(
+    place: int, spoil: Callable[[np.ndarray], object], message: str
+) -> None:
+    args = block(model(RULES, GOAL))
+    args[place] = spoil(args[place])
+    with pytest.raises(TypeError, match=message):
+        _kernel.sweep(*args)
+
+
+def test_read_only_matrices_and_a_wrong_count_of_arguments_are_refused() -> None:
+    args = block(model(RULES, GOAL))
+    args[9].flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        _kernel.sweep(*args)
+    with pytest.raises(TypeError, match="takes 10 arguments, not 9"):
+        _kernel.sweep(*args[:9])
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda a: a.__setitem__(7, a[7][:-1]),  # one target row short
+        lambda a: a.__setitem__(9, a[9][:, :, :1].copy()),  # opponents other than the left side's movers
+        lambda a: a.__setitem__(6, a[6][:, :-1].copy()),  # columns for fewer states than the matrices
+        lambda a: a.__setitem__(2, a[2][:-1]),  # kinds for fewer rows than row starts
+        lambda a: a.__setitem__(8, np.zeros((9, a[6].shape[1]), dtype=np.int8)),  # a side of nine
+    ],
+    ids=["span", "opponents", "states", "rows", "nine-a-side"],
+)
+def test_shapes_that_do_not_fit_one_model_and_block_are_refused(
+    spoil: Callable[[list[np.ndarray]], None],
+) -> None:
+    args = block(model(RULES, GOAL))
+    spoil(args)
+    with pytest.raises(ValueError, match="shapes do not fit one model and block"):
+        _kernel.sweep(*args)
+
+
+def test_a_choice_or_target_past_the_arrays_raises() -> None:
+    """A strategy choosing past the model's columns, or a model sending an outcome past the matrices, in
+    a row every mover reads: ValueError, and no value is read from beyond the arrays."""
+    built = model(RULES, GOAL)
+    args = block(built)
+    args[6] = args[6].copy()
+    args[6][0, 0] = built.width
+    with pytest.raises(ValueError, match="an index of the model lies outside its arrays"):
+        _kernel.sweep(*args)
+    args = block(built)
+    args[6][:, 0] = args[8][:, 0] = 0
+    target = args[0] = args[0].copy()
+    target[built.row_start[0]] = built.size + 2 + len(built.again)
+    with pytest.raises(ValueError, match="an index of the model lies outside its arrays"):
+        _kernel.sweep(*args)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    array=st.sampled_from(["target", "row_start", "kind", "kind_first", "columns"]),
+    place=st.integers(min_value=0),
+    value=st.integers(min_value=-(2**31), max_value=2**31 - 1),
+)
+def test_an_index_outside_the_arrays_is_refused_never_followed(array: str, place: int, value: int) -> None:
+    """A model or strategy spoilt anywhere (a target past the matrices, a row or kind past the arrays, a
+    column past the choices) sweeps to a ValueError or, where the spoilt entry stays in range or is never
+    read, to finite numbers: the kernel never reads or writes outside what it was given."""
+    built = model(RULES, GOAL)
+    args = block(built)
+    index = {"target": 0, "row_start": 1, "kind": 2, "kind_first": 3, "columns": 6}[array]
+    spoilt = args[index].copy()
+    flat = spoilt.reshape(-1)
+    info = np.iinfo(flat.dtype)
+    flat[place % len(flat)] = min(max(value, info.min), info.max)
+    args[index] = spoilt
+    try:
+        _kernel.sweep(*args)
+    except ValueError as error:
+        assert "outside its arrays" in str(error)
+    else:
+        assert np.isfinite(args[7]).all() and np.isfinite(args[9]).all()
+
+
+def test_a_source_tree_without_the_compiled_sweep_says_how_to_build_it(tmp_path: Path) -> None:
+    """The package copied without its compiled module (a clone never installed): importing the solver
+    fails with one message naming the missing module and the install that compiles it."""
+    shutil.copytree(
+        ROOT / "hogengine",
+        tmp_path / "hogengine",
+        ignore=shutil.ignore_patterns("*.so", "__pycache__"),
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", "import hogengine.solver"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert child.returncode == 1
+    last = child.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        "ImportError: The solver's compiled sweep (hogengine/solver/_kernel.c) is not built"
+    )
+    assert "pip install" in last and "No module named 'hogengine.solver._kernel'" in last
+
+
+UNPACKED = """
+import sys
+import numpy as np
+from hogengine.solver import _kernel, exact_winrate
+four, five = (np.full((100, 100), n, dtype=np.int8) for n in (4, 5))
+print(_kernel.__file__.startswith(sys.argv[1]), exact_winrate("swine-align", four, five).average)
+"""
+
+
+def test_a_built_wheel_carries_the_compiled_sweep(tmp_path: Path) -> None:
+    """`pip wheel` of the engine compiles the sweep into the wheel: its files alone (no source tree, no
+    editable install in the way) give RULES.md's always_roll(4) against always_roll(5). The C source
+    ships beside it, for the solver cache's keys."""
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT / "hogengine", source / "hogengine", ignore=shutil.ignore_patterns("*.so", "__pycache__")
+    )
+    shutil.copy2(ROOT / "pyproject.toml", source)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", tmp_path / "dist", source], check=True, timeout=300)
+    (wheel,) = (tmp_path / "dist").glob("hogbot-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tmp_path / "unpacked")
+    assert (tmp_path / "unpacked" / "hogengine" / "solver" / "_kernel.c").is_file()
+    found = subprocess.run(
+        [sys.executable, "-c", UNPACKED, str(tmp_path / "unpacked")],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "unpacked")},
+    ).stdout.split()
+    assert found[0] == "True"
+    assert float(found[1]) == pytest.approx(0.463034878620, abs=1e-12)
