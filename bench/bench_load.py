@@ -233,7 +233,7 @@ async def service_phases(
     settings: Settings, games: int, seconds: float, rate: float, first_channel: int = 1
 ) -> tuple[Run, Run]:
     """The saturated and the paced phase on the services opened by these settings."""
-    services = await Services.open(settings)
+    services = await Services.open(settings.services)
     try:
         service = services.games
         saturated = await phase(service, games=games, think=0.0, seconds=seconds, first_channel=first_channel)

@@ -20,6 +20,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.domain.settings import ServiceSettings, Timeouts, UploadLimits
 from bot.domain.shards import Shards
 
 # The levels the logs know, in any case ("info" is INFO).
@@ -128,3 +129,21 @@ class Settings(BaseSettings):
     def solver_cache_dir(self) -> Path:
         """Where solved rule sets are kept, so a restarted bot reads them instead of solving again."""
         return self.solver_cache_path or self.database_path.parent / "solver-cache"
+
+    @property
+    def services(self) -> ServiceSettings:
+        """What floor 2 takes from these settings (the services never see this pydantic class)."""
+        return ServiceSettings(
+            database_path=self.database_path,
+            database_url=self.database_url,
+            solver_cache_dir=self.solver_cache_dir,
+            timeouts=Timeouts(self.challenge_timeout_seconds, self.turn_timeout_seconds),
+            upload_limits=UploadLimits(
+                cooldown_seconds=self.upload_cooldown_seconds,
+                workers=self.upload_workers,
+                waiting=self.upload_max_waiting,
+                time_limit=self.upload_time_limit_seconds,
+                per_person=self.strategies_per_person,
+            ),
+            shards=self.shards,
+        )

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from bot.config import Settings
+from bot.domain.settings import UploadLimits
 from bot.services import Match, Player, Tournament, Upload
-from bot.services.application import upload_limits as limits_of
 from bot.services.games.service import Seeds
-from bot.services.strategies.service import StrategyService, UploadLimits
+from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.progress import Progress
 from bot.services.tournaments.service import TournamentService
 from hogengine.game import State
@@ -74,7 +74,7 @@ class FakeClock:
 
 def upload_limits(**changes: Any) -> UploadLimits:
     """The default upload limits (those of the settings), with these changes."""
-    return replace(limits_of(Settings(_env_file=None)), **changes)  # type: ignore[call-arg]
+    return replace(Settings(_env_file=None).services.upload_limits, **changes)  # type: ignore[call-arg]
 
 
 def counted_seeds() -> Seeds:

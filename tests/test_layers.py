@@ -1,6 +1,7 @@
 """The floors of DESIGN.md hold: nothing in hogengine imports bot (the `hog` command line finds `hog gui`
 through an entry point, never by name), the engine's modules import at their tops (no cycle hidden in a
-function), and only the Discord adapter imports discord."""
+function), floor 2 imports nothing of floor 3 (its settings come as its own dataclasses, never bot.config),
+and only the Discord adapter imports discord."""
 
 import ast
 from pathlib import Path
@@ -10,14 +11,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def imported(path: Path) -> set[str]:
-    """The top-level packages a module imports, wherever in the module the import is."""
+def imported(path: Path, depth: int = 1) -> set[str]:
+    """The modules a module imports, cut to their first `depth` names (1: top-level packages), wherever
+    in the module the import is."""
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            names |= {alias.name.split(".")[0] for alias in node.names}
+            names |= {".".join(alias.name.split(".")[:depth]) for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
+            names.add(".".join(node.module.split(".")[:depth]))
     return names
 
 
@@ -45,6 +47,15 @@ def test_the_engine_imports_at_the_top_of_each_module(path: Path) -> None:
         if isinstance(node, ast.Import | ast.ImportFrom)
     ]
     assert hidden == []
+
+
+FLOOR_3 = {"bot.config", "bot.discord", "bot.web", "bot.images", "bot.health", "bot.__main__"}
+FLOOR_2 = [path for floor in ("bot/services", "bot/domain", "bot/storage") for path in sources(floor)]
+
+
+@pytest.mark.parametrize("path", FLOOR_2, ids=lambda path: str(path.relative_to(ROOT)))
+def test_the_services_import_nothing_from_the_adapters(path: Path) -> None:
+    assert not imported(path, depth=2) & FLOOR_3
 
 
 def test_only_the_discord_adapter_imports_discord() -> None:

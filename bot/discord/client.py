@@ -72,7 +72,7 @@ class HogBot(commands.AutoShardedBot):
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
         database that cannot be opened stops the bot before it goes online."""
         if self._services is None:
-            self._services = await Services.open(self.settings, clock=now)
+            self._services = await Services.open(self.settings.services, clock=now)
         return self._services
 
     async def setup_hook(self) -> None:

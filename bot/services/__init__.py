@@ -2,7 +2,7 @@
 
 Adapters use only what is exported here:
 
-    services = await Services.open(Settings(), clock=time.time)
+    services = await Services.open(Settings().services, clock=time.time)
     service = services.games
     match = await service.challenge(channel_id, Player(alice_id, "alice"), Player(bob_id, "bob"))
     match = await service.accept(match.id, bob_id)                  # status "active"

@@ -4,33 +4,17 @@ import asyncio
 import time
 from dataclasses import dataclass
 
-from bot.config import Settings
+from bot.domain.settings import ServiceSettings
 from bot.services.analysis import AnalysisService
 from bot.services.clock import Clock
-from bot.services.games.service import GameService, Seeds, Timeouts
+from bot.services.games.service import GameService, Seeds
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
 from bot.services.solver import Solver
-from bot.services.strategies.service import StrategyService, UploadLimits
+from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TournamentService
 from bot.storage import Database, open_migrated
 from hogengine.dice import new_seed
-
-
-def timeouts(settings: Settings) -> Timeouts:
-    """How long challenges and turns wait, as the settings say."""
-    return Timeouts(settings.challenge_timeout_seconds, settings.turn_timeout_seconds)
-
-
-def upload_limits(settings: Settings) -> UploadLimits:
-    """How uploads are rationed, as the settings say."""
-    return UploadLimits(
-        cooldown_seconds=settings.upload_cooldown_seconds,
-        workers=settings.upload_workers,
-        waiting=settings.upload_max_waiting,
-        time_limit=settings.upload_time_limit_seconds,
-        per_person=settings.strategies_per_person,
-    )
 
 
 @dataclass(frozen=True)
@@ -46,14 +30,16 @@ class Services:
     privacy: PrivacyService
 
     @classmethod
-    async def open(cls, settings: Settings, clock: Clock = time.time, seeds: Seeds = new_seed) -> "Services":
+    async def open(
+        cls, settings: ServiceSettings, clock: Clock = time.time, seeds: Seeds = new_seed
+    ) -> "Services":
         """Open (creating if needed) and migrate the database, and build every service on it."""
         db = await open_migrated(settings.database_path, settings.database_url)
         solver = Solver(settings.solver_cache_dir)
         return cls(
             db,
-            GameService(db, timeouts(settings), clock, solver, seeds, shards=settings.shards),
-            StrategyService(db, clock, upload_limits(settings), solver),
+            GameService(db, settings.timeouts, clock, solver, seeds, shards=settings.shards),
+            StrategyService(db, clock, settings.upload_limits, solver),
             TournamentService(db, clock, shards=settings.shards),
             RatingService(db, clock),
             AnalysisService(db, solver, clock),

@@ -39,7 +39,7 @@ def backup(tmp_path: Path, target: str, **env: str) -> subprocess.CompletedProce
 
 async def test_a_backup_taken_while_the_bot_plays_is_a_whole_consistent_database(tmp_path: Path) -> None:
     database, target = tmp_path / "hog.sqlite3", tmp_path / "backup.sqlite3"
-    services = await Services.open(settings(database), FakeClock(), counted_seeds())
+    services = await Services.open(settings(database).services, FakeClock(), counted_seeds())
     games = services.games
     try:
         first = await games.accept((await games.challenge(CHANNEL, ALICE, BOB, guild_id=GUILD)).id, BOB.id)
@@ -78,7 +78,7 @@ async def test_a_backup_taken_while_the_bot_plays_is_a_whole_consistent_database
         assert copy.execute("PRAGMA journal_mode").fetchone() == ("delete",)  # one file, nothing beside it
         ids = [row[0] for row in copy.execute("SELECT id FROM matches ORDER BY id")]
     assert ids[0] == first.id
-    restored = await Services.open(settings(target), FakeClock(), counted_seeds())
+    restored = await Services.open(settings(target).services, FakeClock(), counted_seeds())
     try:
         for match_id in ids:  # every match's stored state is the replay of its stored turns: one moment
             match = await restored.games.get(match_id)
@@ -111,7 +111,9 @@ def database(tmp_path: Path) -> Path:
     """A bot's SQLite file with its tables (the bot closed again)."""
 
     async def create() -> None:
-        await (await Services.open(settings(tmp_path / "hog.sqlite3"), FakeClock(), counted_seeds())).close()
+        opened = settings(tmp_path / "hog.sqlite3").services
+        services = await Services.open(opened, FakeClock(), counted_seeds())
+        await services.close()
 
     asyncio.run(create())
     return tmp_path / "hog.sqlite3"

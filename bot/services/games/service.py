@@ -1,7 +1,7 @@
 """The game service: challenges, turns, bots, clocks and exports, one action per match at a time."""
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from bot.domain.errors import (
@@ -32,6 +32,7 @@ from bot.domain.matches import (
     Player,
     TurnRecord,
 )
+from bot.domain.settings import Timeouts
 from bot.domain.shards import Shards
 from bot.domain.strategies import BotStrategy, StoredStrategy
 from bot.services.clock import Clock
@@ -51,14 +52,6 @@ from hogengine.rules import DEFAULT_RULES
 
 Seats = tuple[Player | None, Player | None]
 Seeds = Callable[[], bytes]  # a fresh secret dice seed per game
-
-
-@dataclass(frozen=True, slots=True)
-class Timeouts:
-    """How long a challenge waits for its answer, and a person for their turn (the house bot has no clock)."""
-
-    challenge_seconds: float
-    turn_seconds: float
 
 
 class GameService:

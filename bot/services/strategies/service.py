@@ -34,6 +34,7 @@ from bot.domain.errors import (
     WrongRules,
 )
 from bot.domain.matches import Player
+from bot.domain.settings import UploadLimits
 from bot.domain.strategies import Matchup, StoredStrategy, Ticket, Upload
 from bot.services.clock import Clock
 from bot.services.leases import Lease, Leases
@@ -58,18 +59,6 @@ KINDS = (".py", ".json")
 MAX_NAME = 32  # characters of a strategy name
 _NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9 _.-]{{0,{MAX_NAME - 1}}}")
 _NOT_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
-
-
-@dataclass(frozen=True, slots=True)
-class UploadLimits:
-    """How uploads are rationed: a cooldown per user, the pool's threads, how many may wait, CPU time, and
-    how many strategies one person keeps (the settings hold the defaults)."""
-
-    cooldown_seconds: float
-    workers: int
-    waiting: int  # uploads being checked or waiting for a thread; more are refused as busy
-    time_limit: float  # CPU seconds the sandbox allows one upload
-    per_person: int  # active strategies one person may keep per server and rule set
 
 
 def check_upload(filename: str, size: int) -> str:

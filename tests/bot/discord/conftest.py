@@ -50,7 +50,7 @@ def settings(tmp_path: Path, solver_cache: Path) -> Settings:
 
 @pytest.fixture
 async def world(settings: Settings, seeds: Seeds) -> AsyncIterator[World]:
-    services = await Services.open(settings, clock=now, seeds=seeds)
+    services = await Services.open(settings.services, clock=now, seeds=seeds)
     env = simcord.Env(HogBot(settings, services=services), settle_timeout=10, shard_count=1)
     guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
     channel = guild.create_text_channel("hog")

@@ -162,7 +162,7 @@ class World:
     async def restart(self) -> None:
         """Stop this bot process and start a new one on the same database file (and the same Discord)."""
         old = self.bot
-        services = await Services.open(self.settings, clock=now, seeds=self.seeds)
+        services = await Services.open(self.settings.services, clock=now, seeds=self.seeds)
         await self.env.restart_bot(HogBot(self.settings, services=services))
         await old.close()
 

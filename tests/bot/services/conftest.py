@@ -38,7 +38,7 @@ def settings(tmp_path: Path, solver_cache: Path, database_url: str | None) -> Se
 
 @pytest.fixture
 async def services(settings: Settings, clock: FakeClock) -> AsyncIterator[Services]:
-    opened = await Services.open(settings, clock, counted_seeds())
+    opened = await Services.open(settings.services, clock, counted_seeds())
     yield opened
     await opened.close()
 

@@ -6,9 +6,8 @@ import pytest
 
 from bot.config import Settings
 from bot.domain.errors import StillPlaying
+from bot.domain.settings import Timeouts, UploadLimits
 from bot.services import Services
-from bot.services.games.service import Timeouts
-from bot.services.strategies.service import UploadLimits
 from tests.helpers import ALICE, CHANNEL
 
 
@@ -23,7 +22,7 @@ async def test_services_share_the_database_and_take_their_limits_from_the_settin
         turn_timeout_seconds=45,
         _env_file=None,  # type: ignore[call-arg]
     )
-    services = await Services.open(settings)
+    services = await Services.open(settings.services)
     try:
         assert services.strategies.limits == UploadLimits(
             cooldown_seconds=5, workers=3, waiting=4, time_limit=2, per_person=3

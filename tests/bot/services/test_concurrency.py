@@ -36,7 +36,7 @@ async def test_two_services_on_one_file_never_lose_or_duplicate_a_turn(
     settings: Settings, clock: FakeClock
 ) -> None:
     """Two processes' worth of services share no locks: the versioned UPDATE alone keeps one winner."""
-    one, other = await Services.open(settings, clock), await Services.open(settings, clock)
+    one, other = await Services.open(settings.services, clock), await Services.open(settings.services, clock)
     first, second = one.games, other.games
     try:
         match = await first.accept((await first.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)

@@ -48,7 +48,7 @@ async def elsewhere(settings: Settings) -> AsyncIterator[Database]:
 @pytest.fixture
 async def other(settings: Settings, clock: FakeClock) -> AsyncIterator[Services]:
     """Every service of a second bot process on the same database."""
-    opened = await Services.open(settings, clock, counted_seeds())
+    opened = await Services.open(settings.services, clock, counted_seeds())
     yield opened
     await opened.close()
 

@@ -10,7 +10,7 @@ from tests.helpers import ALICE, BOB, CAROL, CHANNEL, FakeClock, PlayOut
 async def test_restart_resumes_games_challenges_and_deadlines(
     settings: Settings, clock: FakeClock, play_out: PlayOut
 ) -> None:
-    before_restart = await Services.open(settings, clock)
+    before_restart = await Services.open(settings.services, clock)
     first = before_restart.games
     challenge = await first.challenge(CHANNEL, ALICE, BOB)
     game = await first.vs_bot(CHANNEL + 1, CAROL, rules="pig-fest")
@@ -19,7 +19,7 @@ async def test_restart_resumes_games_challenges_and_deadlines(
     before = {match.id: await first.get(match.id) for match in (challenge, game)}
     await before_restart.close()
 
-    after_restart = await Services.open(settings, clock)
+    after_restart = await Services.open(settings.services, clock)
     second = after_restart.games
     try:
         after = {match.id: await second.get(match.id) for match in (challenge, game)}
@@ -109,7 +109,7 @@ async def test_each_process_tends_only_the_games_of_its_own_shards(
     """Two processes of two shards on one database: each one's clock expires, and its house bot resumes,
     only the games of its own servers, so no game is closed or moved twice."""
     shard = [settings.model_copy(update={"shard_count": 2, "shard_ids": frozenset({n})}) for n in (0, 1)]
-    opened = [await Services.open(shard[n], clock) for n in (0, 1)]
+    opened = [await Services.open(shard[n].services, clock) for n in (0, 1)]
     try:
         games = [services.games for services in opened]
         challenges = [

@@ -56,7 +56,7 @@ async def test_concurrent_first_requests_solve_once(monkeypatch: pytest.MonkeyPa
 
 async def test_a_solution_is_kept_beside_the_database_for_the_next_start(tmp_path: Path) -> None:
     settings = Settings(database_path=tmp_path / "data" / "hog.sqlite3", _env_file=None)
-    services = await Services.open(settings)
+    services = await Services.open(settings.services)
     try:
         match = await services.games.vs_bot(CHANNEL, ALICE, "pork-chop", GOAL, "perfect")
         hint = await services.games.hint(match.id, ALICE.id)

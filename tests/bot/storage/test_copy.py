@@ -72,7 +72,7 @@ def copy_to(tmp_path: Path, url: str, **env: str) -> subprocess.CompletedProcess
 
 async def test_a_sqlite_bot_moves_to_postgresql_whole(tmp_path: Path, postgres: PostgresServer) -> None:
     clock = FakeClock()
-    sqlite = await Services.open(settings(tmp_path), clock, counted_seeds())
+    sqlite = await Services.open(settings(tmp_path).services, clock, counted_seeds())
     try:
         await a_bots_life(sqlite, clock)
     finally:
@@ -84,8 +84,8 @@ async def test_a_sqlite_bot_moves_to_postgresql_whole(tmp_path: Path, postgres: 
     assert "  matches: 2 rows" in done.stdout and "  strategies: 2 rows" in done.stdout
     assert done.stdout.splitlines()[-1] == "Set HOG_DATABASE_URL to it, then start the bot."
 
-    before = await Services.open(settings(tmp_path), clock, counted_seeds())
-    after = await Services.open(settings(tmp_path, url), clock, counted_seeds())
+    before = await Services.open(settings(tmp_path).services, clock, counted_seeds())
+    after = await Services.open(settings(tmp_path, url).services, clock, counted_seeds())
     try:
         for match_id in (1, 2):
             assert await after.games.get(match_id) == await before.games.get(match_id)
@@ -125,7 +125,7 @@ async def test_every_row_is_copied_batch_after_batch(
     """Batches of two rows, each read after the last key of the one before (composite keys included): the
     copy holds every row of every table, as the SQLite file does."""
     clock = FakeClock()
-    sqlite = await Services.open(settings(tmp_path), clock, counted_seeds())
+    sqlite = await Services.open(settings(tmp_path).services, clock, counted_seeds())
     try:
         await a_bots_life(sqlite, clock)
     finally:

@@ -21,7 +21,7 @@ EXPORTED_RULES = "pork-chop"  # Pork Chop's hidden flag and four-sided dice make
 async def _export(folder: Path, solver_cache: Path) -> dict[str, Any]:
     """Alice plays Pork Chop first, then five dice a turn, against the perfect house bot; the export."""
     settings = Settings(database_path=folder / "hog.sqlite3", solver_cache_path=solver_cache, _env_file=None)
-    services = await Services.open(settings, FakeClock(), counted_seeds())
+    services = await Services.open(settings.services, FakeClock(), counted_seeds())
     try:
         games = services.games
         match = await games.vs_bot(CHANNEL, ALICE, EXPORTED_RULES, level="perfect", guild_id=GUILD)

@@ -109,7 +109,7 @@ def test_the_solver_agrees_with_the_plain_reference() -> None:
 
 async def test_the_bot_stores_its_hidden_part_and_shows_it_on_the_board(tmp_path: Path) -> None:
     settings = Settings(database_path=tmp_path / "hog.sqlite3", solver_cache_path=tmp_path, _env_file=None)
-    services = await Services.open(settings)
+    services = await Services.open(settings.services)
     service = services.games
     try:
         alice, bob = Player(1, "alice"), Player(2, "bob")
