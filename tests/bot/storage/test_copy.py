@@ -37,24 +37,28 @@ def settings(tmp_path: Path, url: str | None = None) -> Settings:
     )
 
 
-async def a_bots_life(services: Services, clock: FakeClock) -> None:
-    """A rated game between two people played to its end, a game against an uploaded strategy, and a
-    tournament of two uploads."""
-    games = services.games
-    match = await games.challenge(CHANNEL, ALICE, BOB, rules="swine-align", guild_id=GUILD)
-    match = await games.accept(match.id, BOB.id)
-    while match.status is MatchStatus.ACTIVE:
-        person = match.player_to_move
-        assert person is not None
-        match = (await games.play(match.id, person.id, match.state.turn, 4)).match
-    await services.ratings.record()
-    fours = await upload_file(services.strategies, GUILD, ALICE, "fours.py", ROLL_4)
-    clock.advance(3600)
-    sixes = b"def final_strategy(score, opponent_score):\n    return 6\n"
-    await upload_file(services.strategies, GUILD, BOB, "sixes.py", sixes)
-    opponent = await services.strategies.opponent(GUILD, fours.strategy.name, "swine-align")
-    await games.vs_bot(CHANNEL + 1, BOB, strategy=opponent, guild_id=GUILD)
-    await run_tournament(services.tournaments, GUILD, ALICE)
+async def a_bots_life(tmp_path: Path, clock: FakeClock) -> None:
+    """The SQLite bot in tmp_path lives, then closes: a rated game between two people played to its end, a
+    game against an uploaded strategy, and a tournament of two uploads."""
+    services = await Services.open(settings(tmp_path).services, clock, counted_seeds())
+    try:
+        games = services.games
+        match = await games.challenge(CHANNEL, ALICE, BOB, rules="swine-align", guild_id=GUILD)
+        match = await games.accept(match.id, BOB.id)
+        while match.status is MatchStatus.ACTIVE:
+            person = match.player_to_move
+            assert person is not None
+            match = (await games.play(match.id, person.id, match.state.turn, 4)).match
+        await services.ratings.record()
+        fours = await upload_file(services.strategies, GUILD, ALICE, "fours.py", ROLL_4)
+        clock.advance(3600)
+        sixes = b"def final_strategy(score, opponent_score):\n    return 6\n"
+        await upload_file(services.strategies, GUILD, BOB, "sixes.py", sixes)
+        opponent = await services.strategies.opponent(GUILD, fours.strategy.name, "swine-align")
+        await games.vs_bot(CHANNEL + 1, BOB, strategy=opponent, guild_id=GUILD)
+        await run_tournament(services.tournaments, GUILD, ALICE)
+    finally:
+        await services.close()
 
 
 def copy_to(tmp_path: Path, url: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -72,11 +76,7 @@ def copy_to(tmp_path: Path, url: str, **env: str) -> subprocess.CompletedProcess
 
 async def test_a_sqlite_bot_moves_to_postgresql_whole(tmp_path: Path, postgres: PostgresServer) -> None:
     clock = FakeClock()
-    sqlite = await Services.open(settings(tmp_path).services, clock, counted_seeds())
-    try:
-        await a_bots_life(sqlite, clock)
-    finally:
-        await sqlite.close()
+    await a_bots_life(tmp_path, clock)
 
     url = postgres.new_database()
     done = copy_to(tmp_path, url)
@@ -125,11 +125,7 @@ async def test_every_row_is_copied_batch_after_batch(
     """Batches of two rows, each read after the last key of the one before (composite keys included): the
     copy holds every row of every table, as the SQLite file does."""
     clock = FakeClock()
-    sqlite = await Services.open(settings(tmp_path).services, clock, counted_seeds())
-    try:
-        await a_bots_life(sqlite, clock)
-    finally:
-        await sqlite.close()
+    await a_bots_life(tmp_path, clock)
     monkeypatch.setattr(copy, "BATCH", 2)
     url = postgres.new_database()
     reported: dict[str, int] = {}
