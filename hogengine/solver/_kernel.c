@@ -140,6 +140,24 @@ static int view(PyObject *object, Py_buffer *buffer, const Expected *expected) {
 enum { TARGET, ROW_START, KIND, KIND_FIRST, PROBABILITY, AGAIN, LEFT_COLUMNS, LEFT_MATRIX, RIGHT_COLUMNS,
        RIGHT_MATRIX, ARRAYS };
 
+/* Whether two buffers share a byte. */
+static int overlap(const Py_buffer *a, const Py_buffer *b) {
+    const char *a_begin = a->buf, *b_begin = b->buf;
+    return a->len > 0 && b->len > 0 && a_begin < b_begin + b->len && b_begin < a_begin + a->len;
+}
+
+/* Whether a value matrix (written by the sweep) shares a byte with any other array, unless `same`: a group
+ * against itself passes one matrix and one set of columns as both sides. */
+static int written_apart(const Py_buffer *b, int same) {
+    static const int written[] = {LEFT_MATRIX, RIGHT_MATRIX};
+    for (int w = 0; w < 2; w++)
+        for (int other = 0; other < ARRAYS; other++) {
+            int twin = same && (other == LEFT_MATRIX || other == RIGHT_MATRIX);
+            if (other != written[w] && !twin && overlap(&b[written[w]], &b[other])) return 0;
+        }
+    return 1;
+}
+
 /* A side from its columns [mover][state] and its matrix, which must be [span][movers][opponents]. */
 static int side_of(Side *side, const Model *m, Py_buffer *columns, Py_buffer *matrix, int64_t opponents) {
     side->columns = columns->buf;
@@ -193,12 +211,18 @@ static PyObject *kernel_sweep(PyObject *module, PyObject *const *args, Py_ssize_
         .span = states + 2 + b[AGAIN].shape[0],
     };
     Side left, right;
-    int same = b[LEFT_MATRIX].buf == b[RIGHT_MATRIX].buf;
+    int same = b[LEFT_MATRIX].buf == b[RIGHT_MATRIX].buf && b[LEFT_COLUMNS].buf == b[RIGHT_COLUMNS].buf &&
+               b[LEFT_COLUMNS].shape[0] == b[RIGHT_COLUMNS].shape[0];
     if (m.states == 0 || rows != m.states * m.width || b[ROW_START].shape[0] != rows + 1 ||
         !side_of(&left, &m, &b[LEFT_COLUMNS], &b[LEFT_MATRIX], b[RIGHT_COLUMNS].shape[0]) ||
-        !side_of(&right, &m, &b[RIGHT_COLUMNS], &b[RIGHT_MATRIX], b[LEFT_COLUMNS].shape[0]) ||
-        (same && b[LEFT_COLUMNS].buf != b[RIGHT_COLUMNS].buf)) {
+        !side_of(&right, &m, &b[RIGHT_COLUMNS], &b[RIGHT_MATRIX], b[LEFT_COLUMNS].shape[0])) {
         PyErr_SetString(PyExc_ValueError, "sweep(): the arrays' shapes do not fit one model and block");
+        goto release;
+    }
+    if (!written_apart(b, same)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "sweep(): a value matrix shares memory with another array (only a group against "
+                        "itself passes one matrix and one set of columns as both sides)");
         goto release;
     }
     Py_BEGIN_ALLOW_THREADS

@@ -11,11 +11,12 @@ import numpy as np
 import numpy.typing as npt
 
 from hogengine.rules import RuleSet
+from hogengine.solver.sweep import COMPILED
 
 ENGINE = Path(__file__).resolve().parents[1]
-# The sources a result depends on: the rules, the dice distributions and the solver itself (its compiled
-# sweep by its C source, which the package ships for this).
-SOURCES = ("rules/*.py", "dice.py", "position.py", "solver/*.py", "solver/_kernel.c")
+# The sources a result depends on: the rules, the dice distributions and the solver itself; and the
+# compiled sweep as it was built (not its C source, which a build may not have caught up with).
+SOURCES = ("rules/*.py", "dice.py", "position.py", "solver/*.py")
 
 # Bump when the meaning of a stored array changes without its code changing.
 FORMAT = 1
@@ -28,6 +29,7 @@ def fingerprint(rules: RuleSet, goal: int) -> str:
     for pattern in SOURCES:
         for source in sorted(ENGINE.glob(pattern)):
             digest.update(source.read_bytes())
+    digest.update(COMPILED.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -14,8 +14,8 @@ probability after that choice is `sum(p * value[target])` over a value vector la
     [S + 2, S+2+A)  the mover moves again (an extra turn) in state again[k], k = target - S - 2: their own
                     win probability there (only the A states some turn repeats into have such a target)
 
-Rows of one kind have the same length and the same weights, so a sweep sums a kind's rows with one
-matrix-vector product, and the model stores nothing per outcome but its target (int32).
+Rows of one kind have the same length and the same weights, so the model stores each kind's weights once
+and nothing per outcome but its target (int32).
 """
 
 from collections import OrderedDict
@@ -68,7 +68,7 @@ class Model:
     outcomes: tuple[FloatArray, ...]  # per kind: the probability of each outcome
     # Per row: the chance that the mover wins at once or the opponent moves next, so that the row's value
     # is also constant + sum(p * W) over extra turns - sum(p * W) over the opponent's turns (W: the win
-    # probability of whoever moves there); optimal play sums rows that way (sweep.signed_rows).
+    # probability of whoever moves there); optimal play sums rows that way (rows.signed_rows).
     constant: FloatArray
     again: IntArray  # (A,) the states some turn repeats into, in sweep order
 
@@ -97,11 +97,6 @@ class Model:
         """The offset of targets where the mover moves again: `mine + k` for state `again[k]`."""
         return self.size + 2
 
-    @property
-    def own(self) -> bool:
-        """Whether any turn gives an extra turn (else values of the mover's own next turns are never read)."""
-        return len(self.again) > 0
-
     def again_target(self, state: int) -> int:
         """The target of moving again in this state (which must be one that turns repeat into)."""
         k = int(np.searchsorted(self.again, state))
@@ -123,16 +118,6 @@ class Model:
     def probability(self) -> FloatArray:
         """Every kind's outcome probabilities, one after the other."""
         return np.concatenate(self.outcomes)
-
-    @cached_property
-    def sizes(self) -> list[int]:
-        """The number of outcomes of each kind, as plain ints."""
-        return [len(p) for p in self.outcomes]
-
-    @cached_property
-    def spread(self) -> tuple[IntArray, ...]:
-        """Per kind, its outcome numbers as a column (to spell rows out outcome-major)."""
-        return tuple(np.arange(len(p), dtype=np.int64)[:, None] for p in self.outcomes)
 
     @cached_property
     def start(self) -> int:

@@ -10,6 +10,7 @@ import os
 import queue
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
@@ -26,6 +27,9 @@ except ImportError as error:  # a source tree used without installing it
         "(`pip install .`, or `pip install -e .` in a source tree; either compiles it with the system's C "
         f"compiler and Python's headers). ({error})"
     ) from error
+
+# The compiled sweep's file: the solver cache keys stored results on it.
+COMPILED = Path(_kernel.__file__)
 
 Block = TypeVar("Block")
 Result = TypeVar("Result")

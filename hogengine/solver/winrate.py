@@ -50,6 +50,8 @@ def columns(model: Model, strategy: Player) -> IntArray:
     """Per state of the model, the column of the strategy's choice; checks shape and legality."""
     goal = model.goal
     array = np.asarray(strategy)
+    if array.dtype.kind not in "iu":  # 4.5 would play 4, True would play 1
+        raise BadStrategy(f"A strategy's choices must be whole numbers, not {array.dtype} values.")
     if array.ndim == 2 and array.shape[0] >= goal and array.shape[1] >= goal:
         chosen = array[:goal, :goal][model.mover, model.opponent]
     elif array.shape == (model.rules.layers, goal, goal):
@@ -127,8 +129,8 @@ def _width(model: Model) -> int:
 
 
 def _groups(count: int, size: int) -> list[IntArray]:
-    """Nearly equal consecutive groups of at most `size` of `count` indices."""
-    return np.array_split(np.arange(count), max(1, -(-count // max(1, size))))
+    """Nearly equal consecutive groups of at most `size` of `count` indices (none of none)."""
+    return np.array_split(np.arange(count), -(-count // max(1, size))) if count else []
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,10 @@ def _swept(
 ) -> Iterator[tuple[FloatArray, FloatArray]]:
     """Each block's first-mover win probabilities (see _block), in order, telling `progress` the blocks
     done out of all of them."""
-    cells = max(len(movers) * len(movers if opponents is None else opponents) for movers, opponents in blocks)
+    cells = max(
+        (len(movers) * len(movers if opponents is None else opponents) for movers, opponents in blocks),
+        default=0,
+    )
 
     def one(block: tuple[Columns, Columns | None], memory: FloatArray) -> tuple[FloatArray, FloatArray]:
         return _block(model, *block, memory)

@@ -88,13 +88,13 @@ def test_processes_sharing_the_folder_never_leave_a_broken_file(tmp_path: Path) 
 def test_a_result_stored_by_another_compiled_sweep_is_not_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Best tables are made through the compiled sweep: a change of its C source alone (no Python file
-    changed) keys stored results anew, so none made by the old sweep is read back."""
-    engine = tmp_path / "hogengine"
-    shutil.copytree(cache.ENGINE, engine, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    monkeypatch.setattr(cache, "ENGINE", engine)
+    """Best tables are made through the compiled sweep: another build of it alone (no Python file changed)
+    keys stored results anew, so none made by the old sweep is read back. The key is the built module, not
+    its C source: a source edited but not built again must not pass for the new sweep."""
+    compiled = tmp_path / cache.COMPILED.name
+    shutil.copyfile(cache.COMPILED, compiled)
+    monkeypatch.setattr(cache, "COMPILED", compiled)
     rules = get_rules("pork-chop")
     before = cache.fingerprint.__wrapped__(rules, 100)
-    kernel = engine / "solver" / "_kernel.c"
-    kernel.write_text(kernel.read_text() + "\n/* another sweep */\n")
+    compiled.write_bytes(compiled.read_bytes() + b"another build")
     assert cache.fingerprint.__wrapped__(rules, 100) != before

@@ -115,21 +115,115 @@ def test_shapes_that_do_not_fit_one_model_and_block_are_refused(
         _kernel.sweep(*args)
 
 
-def test_a_choice_or_target_past_the_arrays_raises() -> None:
-    """A strategy choosing past the model's columns, or a model sending an outcome past the matrices, in
-    a row every mover reads: ValueError, and no value is read from beyond the arrays."""
-    built = model(RULES, GOAL)
-    args = block(built)
-    args[6] = args[6].copy()
-    args[6][0, 0] = built.width
-    with pytest.raises(ValueError, match="an index of the model lies outside its arrays"):
-        _kernel.sweep(*args)
-    args = block(built)
+def _first_row_spoilt(built: Model, spoil: Callable[[list[np.ndarray]], None]) -> list[np.ndarray]:
+    """A block whose movers all choose column 0 in the first state (so every one reads row 0), spoilt."""
+    args = [array.copy() for array in block(built)]
     args[6][:, 0] = args[8][:, 0] = 0
-    target = args[0] = args[0].copy()
-    target[built.row_start[0]] = built.size + 2 + len(built.again)
+    spoil(args)
+    return args
+
+
+def _set(
+    place: int, index: int | Callable[[Model], int], value: Callable[[Model], int]
+) -> Callable[[Model, list[np.ndarray]], None]:
+    """Spoil argument `place` at `index` (or the index worked out from the model) with a value worked out
+    from the model."""
+
+    def spoil(built: Model, args: list[np.ndarray]) -> None:
+        at = index(built) if callable(index) else index
+        args[place].reshape(-1)[at] = value(built)
+
+    return spoil
+
+
+def _first_kind(built: Model) -> int:
+    """The dice kind of the row read first."""
+    return int(built.kind[0])
+
+
+# Each check of the kernel at its edge, in the one row every mover reads first: the value just past it.
+PAST_THE_EDGE = {
+    "choice below the columns": _set(6, 0, lambda built: -1),
+    "choice past the columns": _set(6, 0, lambda built: built.width),
+    "row starting before the targets": _set(1, 0, lambda built: -1),
+    "row ending before it starts": _set(1, 1, lambda built: int(built.row_start[0]) - 1),
+    "row ending past the targets": _set(1, 1, lambda built: len(built.target) + 1),
+    "kind past the kinds": _set(2, 0, lambda built: len(built.kind_first)),
+    "kind's probabilities before the first": _set(3, _first_kind, lambda built: -1),
+    "kind's probabilities past the last": _set(
+        3, _first_kind, lambda built: len(built.probability) - int(built.row_start[1]) + 1
+    ),
+    "target below the matrices": _set(0, 0, lambda built: -1),
+    "target past the matrices": _set(0, 0, lambda built: built.size + 2 + len(built.again)),
+}
+
+
+@pytest.mark.parametrize("spoil", PAST_THE_EDGE.values(), ids=PAST_THE_EDGE.keys())
+def test_a_choice_row_kind_or_target_just_past_the_arrays_raises(
+    spoil: Callable[[Model, list[np.ndarray]], None],
+) -> None:
+    """Every index the kernel reads, set one past what its array holds, in a row every mover reads:
+    ValueError, and no value is read from beyond the arrays."""
+    built = model(RULES, GOAL)
+    assert built.row_start[0] == 0  # the row read first has the first targets
+    args = _first_row_spoilt(built, lambda args: spoil(built, args))
     with pytest.raises(ValueError, match="an index of the model lies outside its arrays"):
         _kernel.sweep(*args)
+
+
+def test_the_same_row_just_inside_the_arrays_sweeps() -> None:
+    """The edges above are edges: the last column, the last kind's probabilities, the last target."""
+    built = model(RULES, GOAL)
+    args = _first_row_spoilt(built, lambda args: None)
+    args[6][:, 0] = args[8][:, 0] = built.width - 1
+    _kernel.sweep(*args)
+    assert np.isfinite(args[7]).all() and np.isfinite(args[9]).all()
+
+
+def _same_matrix_other_columns(args: list[np.ndarray]) -> None:
+    args[9], args[8] = args[7], args[6].copy()
+
+
+def _probabilities_inside_a_matrix(args: list[np.ndarray]) -> None:
+    args[4] = args[7].reshape(-1)[: len(args[4])]
+
+
+def _matrices_overlapping(args: list[np.ndarray]) -> None:
+    whole = np.zeros(args[7].size + args[7][0].size)
+    args[7] = whole[: args[7].size].reshape(args[7].shape)
+    args[9] = whole[args[7][0].size :].reshape(args[9].shape)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [_same_matrix_other_columns, _probabilities_inside_a_matrix, _matrices_overlapping],
+    ids=["same-matrix-other-columns", "probabilities-inside-a-matrix", "matrices-overlapping"],
+)
+def test_a_value_matrix_sharing_memory_with_another_array_is_refused(
+    spoil: Callable[[list[np.ndarray]], None],
+) -> None:
+    """The sweep writes its matrices while it reads the others: one array seen through another would give
+    wrong figures, so only a group against itself (one matrix and one set of columns for both) may share."""
+    args = block(model(RULES, GOAL), movers=3, opponents=3)
+    spoil(args)
+    with pytest.raises(ValueError, match="a value matrix shares memory with another array"):
+        _kernel.sweep(*args)
+
+
+def test_a_group_against_itself_shares_its_matrix_and_columns() -> None:
+    built = model(RULES, GOAL)
+    args = block(built, movers=3, opponents=3)
+    args[8], args[9] = args[6], args[7]
+    _kernel.sweep(*args)
+    mine, _ = pair_values(built, args[6][0], args[6][1])
+    assert 1 - args[7][: built.size, 1, 0] == pytest.approx(mine, abs=1e-12)
+
+
+def test_the_compiled_sweep_is_built_from_its_source_as_it_is_now() -> None:
+    """Tests run the sweep built from the C source beside it (`make` builds it again when that changes):
+    an edit not built yet would be tested, and cached, as the old sweep."""
+    source = ROOT / "hogengine" / "solver" / "_kernel.c"
+    assert Path(_kernel.__file__).stat().st_mtime >= source.stat().st_mtime, "_kernel.c changed: run make"
 
 
 @settings(max_examples=60, deadline=None)
@@ -193,8 +287,7 @@ print(_kernel.__file__.startswith(sys.argv[1]), exact_winrate("swine-align", fou
 
 def test_a_built_wheel_carries_the_compiled_sweep(tmp_path: Path) -> None:
     """`pip wheel` of the engine compiles the sweep into the wheel: its files alone (no source tree, no
-    editable install in the way) give RULES.md's always_roll(4) against always_roll(5). The C source
-    ships beside it, for the solver cache's keys."""
+    editable install in the way) give RULES.md's always_roll(4) against always_roll(5)."""
     source = tmp_path / "source"
     shutil.copytree(
         ROOT / "hogengine", source / "hogengine", ignore=shutil.ignore_patterns("*.so", "__pycache__")
@@ -205,7 +298,6 @@ def test_a_built_wheel_carries_the_compiled_sweep(tmp_path: Path) -> None:
     (wheel,) = (tmp_path / "dist").glob("hogbot-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tmp_path / "unpacked")
-    assert (tmp_path / "unpacked" / "hogengine" / "solver" / "_kernel.c").is_file()
     found = subprocess.run(
         [sys.executable, "-c", UNPACKED, str(tmp_path / "unpacked")],
         check=True,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from hogengine.solver import exact_winrate, tournament_exact, tournament_sampled, winrate_matrix
-from hogengine.strategies import always_roll, table_from_function
+from hogengine.strategies import BadStrategy, always_roll, table_from_function
 
 RULES = "swine-align"
 
@@ -90,3 +90,14 @@ def test_a_random_entry_plays_a_fresh_recorded_table_in_each_game_of_a_match(
     five = table_from_function(always_roll(5), rules)
     dice = next(row for row in first.rows if row.name == "dice")
     assert dice.tie_break == pytest.approx(exact_winrate(rules, recorded[0], five, 30).average, abs=1e-12)
+
+
+def test_a_round_robin_of_no_one_is_empty() -> None:
+    assert winrate_matrix("swine-align", []).first.shape == (0, 0)
+
+
+@pytest.mark.parametrize("table", [np.full((100, 100), 4.5), np.full((100, 100), True)], ids=["4.5", "True"])
+def test_a_table_of_other_than_whole_numbers_is_refused(table: np.ndarray) -> None:
+    """4.5 dice would play 4, and True one die: neither is a choice a player made."""
+    with pytest.raises(BadStrategy, match=r"must be whole numbers, not (float64|bool) values"):
+        exact_winrate("swine-align", table, always_roll(4))
