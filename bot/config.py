@@ -34,6 +34,15 @@ def postgresql_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("postgresql", "postgres") or not (parts.hostname or "host=" in parts.query):
         raise ValueError("should be a URL like postgresql://user:password@host:5432/database")
+    if parts.netloc.count("@") > 1:  # the driver would read the host from the password
+        raise ValueError("has an @ in the user or password: percent-encode it as %40")
+    try:
+        parts.port  # noqa: B018 (read to check it: 0 to 65535)
+    except ValueError:
+        raise ValueError(
+            "has a port that is not a number from 0 to 65535 (or an @ / : ? # in the user or password:"
+            " percent-encode them, e.g. @ as %40)"
+        ) from None
     return url
 
 
@@ -104,7 +113,9 @@ class Settings(BaseSettings):
     @field_validator("shard_ids")
     @classmethod
     def _within_the_count(cls, ids: frozenset[int] | None, info: ValidationInfo) -> frozenset[int] | None:
-        count = info.data.get("shard_count")
+        if "shard_count" not in info.data:  # HOG_SHARD_COUNT is not valid itself: its own line says so
+            return ids
+        count = info.data["shard_count"]
         if ids is not None and count is None:
             raise ValueError("needs HOG_SHARD_COUNT, the number of shards of every process together")
         if ids is not None and count is not None and max(ids) >= count:

@@ -64,15 +64,23 @@ class HogBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._services = services
+        self._opening: asyncio.Task[Services] | None = None
         self.sync_global = sync_global
         self._shards_up: set[int] = set()
         self._closed: asyncio.Future[None] | None = None
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
-        database that cannot be opened stops the bot before it goes online."""
+        database that cannot be opened stops the bot before it goes online. A close meanwhile (SIGTERM
+        while migrations wait for a lock) cuts the opening short, and what it opened is closed."""
         if self._services is None:
-            self._services = await Services.open(self.settings.services, clock=now)
+            if self._opening is None:
+                self._opening = asyncio.ensure_future(self._open())
+            return await self._opening
+        return self._services
+
+    async def _open(self) -> Services:
+        self._services = await Services.open(self.settings.services, clock=now)
         return self._services
 
     async def setup_hook(self) -> None:
@@ -169,6 +177,9 @@ class HogBot(commands.AutoShardedBot):
             grace = self.settings.shutdown_grace_seconds
             await self.parts.in_flight.settle(grace, self.parts.services.stop)
         await super().close()
+        if self._opening is not None:
+            self._opening.cancel()
+            await asyncio.gather(self._opening, return_exceptions=True)  # a failure is the opener's to say
         if self._services is not None:
             await self._services.close()
 
@@ -187,6 +198,8 @@ async def _log_in(bot: HogBot, token: str, stopping: asyncio.Event) -> None:
     ends it at once, without another try."""
     attempts, pause = bot.settings.connect_attempts, bot.settings.connect_retry_seconds
     for attempt in range(1, attempts + 1):
+        if stopping.is_set():  # asked to stop while the database opened: never log in
+            return
         try:
             await bot.login(token)
             return
@@ -225,6 +238,7 @@ async def serve(bot: HogBot, token: str) -> None:
     loop.add_signal_handler(signal.SIGTERM, stop)
     try:
         async with bot:
+            log.debug("opening the database")  # migrations may wait here for another process's lock
             await bot.open_services()
             await _log_in(bot, token, stopping)
             if not closing:  # a stop asked for while logging in: never go online
@@ -235,8 +249,9 @@ async def serve(bot: HogBot, token: str) -> None:
     except (Exception, asyncio.CancelledError):
         if not closing:
             raise
-        # SIGTERM while the gateway was still connecting: the stop was asked for, whatever it cut short.
-        log.info("stopped while connecting to Discord")
+        # SIGTERM while the database opened or the gateway connected: the stop was asked for, whatever it
+        # cut short.
+        log.info("stopped while starting")
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
         await asyncio.gather(*closing)

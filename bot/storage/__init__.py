@@ -1,4 +1,5 @@
-"""Floor 2, storage: the database interface, its SQLite backend and migration runner, and the repositories."""
+"""Floor 2, storage: the database interface, its SQLite and PostgreSQL backends, the migration runner, and
+the repositories."""
 
 from bot.storage.database import Connection, Database, DatabaseUnavailableError
 from bot.storage.migrations import MigrationError, migrate, open_migrated

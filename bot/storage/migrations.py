@@ -133,8 +133,11 @@ async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
     migrations = discover(directory)
     if not migrations:  # an install that lost its package data would start on a database with no tables
         raise MigrationError(f"No migrations found in {directory}: the installation is incomplete.")
-    await db.write(partial(_bootstrap, db.dialect))
-    done = set(await applied_versions(db))
+    try:
+        await db.write(partial(_bootstrap, db.dialect))
+        done = set(await applied_versions(db))
+    except Exception as error:  # a file another process keeps locked past the busy timeout, say
+        raise MigrationError(f"Cannot read which migrations the database has: {error}") from error
     applied: list[int] = []
     for migration in migrations:
         if migration.version in done:

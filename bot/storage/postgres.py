@@ -13,6 +13,7 @@ import socket
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, Self, TypeVar
+from urllib.parse import urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -109,8 +110,9 @@ class PostgresDatabase(_Fetching):
                 url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, command_timeout=60
             )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            reason = _reason(error, tls="ssl" in urlsplit(url).query)
             raise DatabaseUnavailableError(
-                f"HOG_DATABASE_URL: cannot open {redacted(url)}: {_reason(error)}"
+                f"HOG_DATABASE_URL: cannot open {redacted(url)}: {reason}"
             ) from None
         return cls(pool)
 
@@ -138,14 +140,16 @@ class PostgresDatabase(_Fetching):
             self._pool.terminate()
 
 
-def _reason(error: Exception) -> str:
-    """What went wrong, in the words an operator acts on."""
+def _reason(error: Exception, tls: bool = False) -> str:
+    """What went wrong, in the words an operator acts on (`tls`: the URL sets ssl parameters)."""
     if isinstance(error, socket.gaierror):
         return "the host name is not known"
     if isinstance(error, ConnectionRefusedError):
         return "the server refused the connection (is PostgreSQL running there?)"
     if isinstance(error, TimeoutError):
         return f"no answer within {CONNECT_SECONDS:.0f} s"
+    if isinstance(error, asyncpg.ClientConfigurationError) and tls:  # a certificate file, a bad sslmode
+        return f"the TLS settings cannot be used: {str(error).splitlines()[0]}"
     if isinstance(error, ValueError):  # the driver's own words may quote a piece of the password
-        return "the URL cannot be read (percent-encode @ / : ? # in the user or password, e.g. @ as %40)"
+        return "the URL cannot be read (check its parameters; percent-encode @ / : ? # in user or password)"
     return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -95,6 +95,7 @@ class SqliteDatabase(_Fetching):
         self._transaction_conn = SqliteConnection(writer)
         self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="hog-db-writer")
+        self._closing = False
 
     @classmethod
     async def open(cls, path: Path) -> Self:
@@ -102,6 +103,8 @@ class SqliteDatabase(_Fetching):
         HOG_DATABASE_PATH, if it cannot be (a folder that cannot be made, a file that is not SQLite's)."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            # Tried here first: aiosqlite failing to open (a folder, say) stops its thread after the loop.
+            sqlite3.connect(path).close()
             writer = await _connect(path)
         except (OSError, sqlite3.Error) as error:
             raise DatabaseUnavailableError(f"HOG_DATABASE_PATH: cannot open {path}: {error}") from None
@@ -113,7 +116,8 @@ class SqliteDatabase(_Fetching):
         return cls(writer, reader)
 
     async def close(self) -> None:
-        """Finish every queued write, then close both connections."""
+        """Finish every queued write, then close both connections; a write asked for from now is refused."""
+        self._closing = True
         self._queue.put_nowait(None)
         await self._task
         await self._conn.close()
@@ -121,7 +125,7 @@ class SqliteDatabase(_Fetching):
 
     async def write(self, work: Work[T]) -> T:
         """Run `work` in a write transaction (shared with other queued writes); its result once committed."""
-        if self._task.done():
+        if self._closing or self._task.done():
             raise RuntimeError("The database is closed.")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((work, future))

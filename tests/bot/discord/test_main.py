@@ -5,6 +5,7 @@ import json
 import logging
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -67,21 +68,37 @@ def test_settings_that_are_not_valid_are_named_without_a_traceback(tmp_path: Pat
         ("4", "3-1", "Value error, '3-1' is not a shard id or a range like 0-3 (write e.g. 0-3 or 0,2)"),
         ("", "0", "Value error, needs HOG_SHARD_COUNT, the number of shards of every process together"),
         ("4", "0-999999999999", "Value error, '0-999999999999' goes past shard 65535"),
+        ("0", "0", ""),
     ],
 )
 def test_shards_that_cannot_be_run_are_named(tmp_path: Path, count: str, ids: str, why: str) -> None:
+    """Each in one line naming the setting at fault; a count that is not valid is that line alone (not a
+    second one saying the ids lack a count)."""
     done = run([sys.executable, "-m", "bot"], tmp_path, HOG_SHARD_COUNT=count, HOG_SHARD_IDS=ids)
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"hogbot cannot start: HOG_SHARD_IDS: {why} (see .env.example)"]
+    count_line = "HOG_SHARD_COUNT: Input should be greater than or equal to 1"
+    setting = f"HOG_SHARD_IDS: {why}" if why else count_line
+    assert done.stderr.splitlines() == [f"hogbot cannot start: {setting} (see .env.example)"]
 
 
-def test_a_database_url_that_is_not_postgresql_is_named(tmp_path: Path) -> None:
-    done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL="mysql://a@b/c")
-    assert done.returncode == 2
-    assert done.stderr.splitlines() == [
-        "hogbot cannot start: HOG_DATABASE_URL: Value error, should be a URL like"
-        " postgresql://user:password@host:5432/database (see .env.example)"
-    ]
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("mysql://a@b/c", "should be a URL like postgresql://user:password@host:5432/database"),
+        ("postgresql://hog:s3cret@127.0.0.1:99999/hog", "has a port that is not a number from 0 to 65535"),
+        ("postgresql://hog:s3/cr@t@127.0.0.1:5432/hog", "(or an @ / : ? # in the user or password"),
+        ("postgresql://hog:s3cr@t@127.0.0.1:5432/hog", "has an @ in the user or password: percent-encode"),
+    ],
+)
+def test_a_database_url_that_cannot_name_a_server_is_named(tmp_path: Path, url: str, why: str) -> None:
+    """Before anything is opened: one line naming the setting, never the password (one with an unescaped
+    `/` reads as a port)."""
+    for command in (["-m", "bot"], ["-m", "bot", "--copy-to"]):
+        done = run([sys.executable, *command], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL=url)
+        assert done.returncode == 2
+        (line,) = done.stderr.splitlines()
+        assert line.startswith("hogbot cannot start: HOG_DATABASE_URL: Value error, ")
+        assert why in line and line.endswith(" (see .env.example)") and "s3" not in line
 
 
 @pytest.mark.parametrize(
@@ -90,9 +107,9 @@ def test_a_database_url_that_is_not_postgresql_is_named(tmp_path: Path) -> None:
         ("closed-port", "hog:s3cret@", "the server refused the connection (is PostgreSQL running there?)"),
         ("missing-database", "hog:s3cret@", 'database "nowhere" does not exist'),
         (
-            "closed-port",
-            "hog:s3/cr@t@",
-            "the URL cannot be read (percent-encode @ / : ? # in the user or password, e.g. @ as %40)",
+            "bad-parameter",
+            "hog:s3cret@",
+            "the URL cannot be read (check its parameters; percent-encode @ / : ? # in user or password)",
         ),
     ],
 )
@@ -103,6 +120,8 @@ def test_a_database_that_cannot_be_opened_stops_the_bot_in_one_line(
     (not even one with unescaped `/` and `@`, nor one in the query)."""
     port = postgres.port if where == "missing-database" else _closed_port()
     url = f"postgresql://{credentials}127.0.0.1:{port}/nowhere?password=s3cret"
+    if where == "bad-parameter":
+        url += "&target_session_attrs=s3cret"
     done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL=url)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
@@ -111,20 +130,52 @@ def test_a_database_that_cannot_be_opened_stops_the_bot_in_one_line(
     assert "s3" not in done.stderr and "hog:" not in done.stderr
 
 
-@pytest.mark.parametrize("where", ["not-sqlite", "no-folder"])
+@pytest.mark.parametrize("where", ["not-sqlite", "no-folder", "a-folder"])
 def test_a_sqlite_file_that_cannot_be_opened_stops_the_bot_in_one_line(tmp_path: Path, where: str) -> None:
-    """A file that is not SQLite's, or a folder that cannot be made: one line, exit 2, and the process ends
-    (an unclosed connection's thread once kept it alive for ever)."""
+    """A file that is not SQLite's, a folder that cannot be made, or a folder where the file should be: one
+    line, exit 2, and the process ends (an unclosed connection's thread once kept it alive for ever, and
+    aiosqlite's thread once reported its own stop after the loop had closed)."""
     path = tmp_path / "hog.sqlite3"
     if where == "not-sqlite":
         path.write_text("not a database, just words " * 10)
-    else:
+    elif where == "no-folder":
         path = tmp_path / "a-file" / "hog.sqlite3"
         path.parent.write_text("")
+    else:
+        path.mkdir()
     done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_PATH=str(path))
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"hogbot cannot start: HOG_DATABASE_PATH: cannot open {path}: ")
+
+
+def test_a_sqlite_file_locked_past_the_busy_timeout_stops_the_bot_in_one_line(tmp_path: Path) -> None:
+    """Another process (an old bot still stopping, a backup tool) holds the file's write lock for longer
+    than SQLite waits: one line saying so, exit 1, no traceback."""
+    path = tmp_path / "hog.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("PRAGMA journal_mode = WAL")  # as a bot left it: opening needs no lock, migrating does
+        holder.execute("BEGIN IMMEDIATE")
+        done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_PATH=str(path))
+    finally:
+        holder.close()
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "hogbot cannot start: Cannot read which migrations the database has: database is locked"
+    ]
+
+
+def test_tls_settings_that_cannot_be_used_are_named_as_such(tmp_path: Path) -> None:
+    """A certificate file that is not there, or an sslmode PostgreSQL does not know: the driver's reason,
+    not the hint about percent-encoding a password."""
+    url = f"postgresql://hog:s3cret@127.0.0.1:{_closed_port()}/hog?sslmode="
+    for sslmode, why in [("verify-full", "root certificate file"), ("bogus", "`sslmode` parameter must be")]:
+        done = run([sys.executable, "-m", "bot"], tmp_path, DISCORD_TOKEN="t", HOG_DATABASE_URL=url + sslmode)
+        assert done.returncode == 2
+        (line,) = done.stderr.splitlines()
+        assert ": the TLS settings cannot be used: " + why in line
+        assert "s3cret" not in line
 
 
 def _closed_port() -> int:

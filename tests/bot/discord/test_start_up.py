@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -21,8 +22,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def start_bot(url: str, data: Path, attempts: int, pause: float) -> asyncio.subprocess.Process:
-    env = {
+async def start_bot(
+    url: str, data: Path, attempts: int, pause: float, **settings: str
+) -> asyncio.subprocess.Process:
+    env = settings | {
         "PATH": os.environ["PATH"],
         "DISCORD_TOKEN": "fake-token",
         "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
@@ -110,3 +113,34 @@ async def test_sigterm_while_the_gateway_connects_is_an_orderly_stop(tmp_path: P
         await fake.stop()
     assert bot.returncode == 0, raw.decode()
     assert "Traceback" not in raw.decode()
+
+
+async def test_sigterm_while_the_database_opens_stops_without_going_online(tmp_path: Path) -> None:
+    """`docker stop` while the migrations wait for a file another process holds: the bot never logs in,
+    closes what it opened once the file is free, and exits 0 without an error (it once went online after
+    the stop, then hung on the database's thread until Docker killed it)."""
+    holder = sqlite3.connect(tmp_path / "hog.sqlite3", isolation_level=None)
+    holder.execute("PRAGMA journal_mode = WAL")  # as a bot left it: opening needs no lock, migrating does
+    holder.execute("BEGIN IMMEDIATE")
+    fake = FakeDiscord()
+    url = await fake.start()
+    try:
+        bot = await start_bot(url, tmp_path, attempts=1, pause=0, HOG_LOG_LEVEL="DEBUG")
+        assert bot.stderr is not None
+        logged = b""
+        while b"opening the database" not in logged:
+            line = await asyncio.wait_for(bot.stderr.readline(), 30)
+            assert line, "the bot ended before it opened the database"
+            logged += line
+        await asyncio.sleep(0.5)  # into the migrations' wait for the lock
+        bot.send_signal(signal.SIGTERM)
+        await asyncio.sleep(1.0)
+        holder.rollback()
+        _, rest = await asyncio.wait_for(bot.communicate(), 30)
+    finally:
+        holder.close()
+        await fake.stop()
+    stderr = (logged + rest).decode()
+    assert bot.returncode == 0, stderr
+    assert "Traceback" not in stderr and '"level": "ERROR"' not in stderr
+    assert fake.requests == []  # never logged in

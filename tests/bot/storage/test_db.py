@@ -175,3 +175,28 @@ async def test_close_finishes_queued_writes(tmp_path: Path, database_url: str | 
     await pending
     with pytest.raises(RuntimeError, match="closed"):
         await database.write(lambda conn: player_table.upsert_players(conn, [Player(2, "b")], NOW))
+
+
+async def test_a_write_asked_for_while_the_database_closes_is_refused(
+    tmp_path: Path, database_url: str | None
+) -> None:
+    """Whatever is in flight when close() starts is finished; a write asked for after it is refused at once
+    (on SQLite it once waited for ever, queued behind the writer's stop)."""
+    database = await open_migrated(tmp_path / "hog.sqlite3", database_url)
+    started = asyncio.Event()
+
+    async def slow(conn: Connection) -> None:
+        started.set()
+        await asyncio.sleep(0.2)
+        await player_table.upsert_players(conn, [Player(1, "a")], NOW)
+
+    in_flight = asyncio.ensure_future(database.write(slow))
+    await started.wait()
+    closing = asyncio.ensure_future(database.close())
+    await asyncio.sleep(0)
+    with pytest.raises(RuntimeError, match="closed"):
+        await asyncio.wait_for(
+            database.write(lambda conn: player_table.upsert_players(conn, [Player(2, "b")], NOW)), 5
+        )
+    await in_flight
+    await closing
