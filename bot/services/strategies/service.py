@@ -27,6 +27,7 @@ from bot.domain.errors import (
     StrategyNotFound,
     StrategyRefused,
     TooManyStrategies,
+    UploadOvertaken,
     UploadsBusy,
     UploadStopped,
     UploadsUnavailable,
@@ -140,7 +141,9 @@ class StrategyService:
         self._rations = Cooldowns(db, self.limits.cooldown_seconds, clock)
         self._leases = Leases(db, clock)
         # An upload being checked: one per person at a time, `waiting` in all (across every bot process).
-        self._upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending, self.limits.waiting, UploadsBusy)
+        self._upload = Lease(
+            LeaseKind.UPLOAD, PreviousUploadPending, UploadOvertaken, self.limits.waiting, UploadsBusy
+        )
         self._stop = threading.Event()
 
     def stop(self) -> None:

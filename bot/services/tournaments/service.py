@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from bot.domain.errors import (
     TooFewStrategies,
     TournamentNotFound,
+    TournamentOvertaken,
     TournamentRunning,
     TournamentStopped,
     UnknownFormat,
@@ -38,7 +39,8 @@ from hogengine.solver import Standings, tournament_exact, tournament_sampled
 from hogengine.solver.model import Progress as Step  # the solver's progress: called in its own thread
 
 FORMATS = ("exact", "sampled")
-TOURNAMENT = Lease(LeaseKind.TOURNAMENT, TournamentRunning)  # one at a time per server, across processes
+# One at a time per server, across processes.
+TOURNAMENT = Lease(LeaseKind.TOURNAMENT, TournamentRunning, TournamentOvertaken)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Two bot processes on one database, on each backend: a press plays at most one turn whichever process
 takes it, each game is rated once, records of the same people never deadlock; every process sees an upload
 being checked (one per person, `waiting` in all), each person's cooldown and a server's running tournament;
-a lease outlives a dead process only until it expires, while a live holder keeps renewing its own."""
+a lease outlives a dead process only until it expires, while a live holder keeps renewing its own; a
+holder whose lease went to another process meanwhile can store nothing."""
 
 import asyncio
 import time
@@ -11,12 +12,19 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.domain.errors import OnCooldown, PreviousUploadPending, TournamentRunning, UploadsBusy
+from bot.domain.errors import (
+    OnCooldown,
+    PreviousUploadPending,
+    TournamentOvertaken,
+    TournamentRunning,
+    UploadOvertaken,
+    UploadsBusy,
+)
 from bot.services import GameService, HogError, MatchStatus, Played, Services
 from bot.services.leases import Lease, Leases
 from bot.services.ratings import RatingService
 from bot.services.strategies.service import StrategyService
-from bot.services.tournaments.service import TournamentService
+from bot.services.tournaments.service import TOURNAMENT, TournamentService
 from bot.storage import Database, open_migrated
 from bot.storage import leases as lease_table
 from bot.storage.leases import LeaseKind
@@ -154,7 +162,7 @@ async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, 
     await elsewhere.write(
         lambda conn: lease_table.take(conn, LeaseKind.UPLOAD, ALICE.id, "dead", now + 60, now=now, limit=None)
     )
-    upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending)
+    upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending, UploadOvertaken)
     leases = Leases(db, clock, seconds=60)
     with pytest.raises(PreviousUploadPending):
         await leases.check(upload, ALICE.id)
@@ -164,32 +172,35 @@ async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, 
 
 
 async def test_a_live_holder_keeps_its_lease_past_the_lease_period(db: Database, elsewhere: Database) -> None:
-    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
     holder, other = Leases(db, time.time, seconds=0.3), Leases(elsewhere, time.time, seconds=0.3)
-    async with holder.held(tournament, GUILD):
+    async with holder.held(TOURNAMENT, GUILD) as taking:
         await asyncio.sleep(0.8)  # more than twice the period: renewed meanwhile
         with pytest.raises(TournamentRunning):
-            async with other.held(tournament, GUILD):
+            async with other.held(TOURNAMENT, GUILD):
                 pass
-    async with other.held(tournament, GUILD):  # released at the end of the block
+        await db.write(taking.confirm)  # its result may be stored
+    async with other.held(TOURNAMENT, GUILD):  # released at the end of the block
         pass
 
 
-async def test_a_holder_that_lost_its_lease_cannot_end_the_next_ones(
+async def test_a_holder_that_lost_its_lease_can_neither_store_nor_end_the_next_ones(
     db: Database, elsewhere: Database, clock: FakeClock
 ) -> None:
-    """A process stalled past its lease's expiry (the lease went to another) ends its block later: the other
-    process's lease stands."""
-    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
+    """A process stalled past its lease's expiry (the lease went to another) runs on: its storing
+    transaction is refused while the other's goes through, and ending its block later leaves the other
+    process's lease alone."""
     stalled, other = Leases(db, clock, seconds=60), Leases(elsewhere, clock, seconds=60)
-    async with stalled.held(tournament, GUILD):
+    async with stalled.held(TOURNAMENT, GUILD) as lost:
         clock.advance(61)
-        taken = other.held(tournament, GUILD)
-        await taken.__aenter__()
+        taken = other.held(TOURNAMENT, GUILD)
+        taking = await taken.__aenter__()
+        with pytest.raises(TournamentOvertaken):
+            await db.write(lost.confirm)
+        await elsewhere.write(taking.confirm)
     with pytest.raises(TournamentRunning):  # the stalled one's release left the other's lease alone
-        await stalled.check(tournament, GUILD)
+        await stalled.check(TOURNAMENT, GUILD)
     await taken.__aexit__(None, None, None)
-    await stalled.check(tournament, GUILD)
+    await stalled.check(TOURNAMENT, GUILD)
 
 
 class RenewalFailsOnce:
@@ -211,10 +222,9 @@ class RenewalFailsOnce:
 async def test_a_failed_renewal_costs_neither_the_work_nor_the_lease(db: Database) -> None:
     flaky = RenewalFailsOnce(db)
     holder = Leases(flaky, time.time, seconds=0.3)  # type: ignore[arg-type]
-    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
-    async with holder.held(tournament, GUILD):
+    async with holder.held(TOURNAMENT, GUILD):
         await asyncio.sleep(0.8)  # a failed renewal, then good ones
         with pytest.raises(TournamentRunning):
-            await Leases(db, time.time).check(tournament, GUILD)
+            await Leases(db, time.time).check(TOURNAMENT, GUILD)
     assert flaky.failed
-    await Leases(db, time.time).check(tournament, GUILD)  # released at the end of the block
+    await Leases(db, time.time).check(TOURNAMENT, GUILD)  # released at the end of the block
