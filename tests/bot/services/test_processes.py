@@ -6,7 +6,7 @@ holder whose lease went to another process meanwhile can store nothing."""
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +21,7 @@ from bot.domain.errors import (
     UploadsBusy,
 )
 from bot.services import GameService, HogError, MatchStatus, Played, Services
-from bot.services.leases import Lease, Leases
+from bot.services.leases import LEASE_SECONDS, Lease, Leases
 from bot.services.ratings import RatingService
 from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TOURNAMENT, TournamentService
@@ -44,6 +44,8 @@ from tests.helpers import (
     upload_limits,
 )
 
+UploadPair = tuple[StrategyService, StrategyService]  # (here, there): one of each of two bot processes
+
 
 @pytest.fixture
 async def elsewhere(settings: Settings) -> AsyncIterator[Database]:
@@ -51,6 +53,17 @@ async def elsewhere(settings: Settings) -> AsyncIterator[Database]:
     database = await open_migrated(settings.database_path, settings.database_url)
     yield database
     await database.close()
+
+
+@pytest.fixture
+def upload_pair(db: Database, elsewhere: Database, clock: FakeClock, gate: Gate) -> Iterator[UploadPair]:
+    """The upload services of two bot processes on the same database, their sandbox runs held by `gate`."""
+    here = StrategyService(db, clock, upload_limits(workers=2, waiting=2))
+    there = StrategyService(elsewhere, clock, upload_limits(workers=2, waiting=2))
+    yield here, there
+    gate.opened.set()
+    here.close()
+    there.close()
 
 
 @pytest.fixture
@@ -108,30 +121,24 @@ async def test_records_of_the_same_people_in_either_order_never_deadlock(
 
 
 async def test_uploads_are_rationed_across_processes(
-    db: Database, elsewhere: Database, clock: FakeClock, gate: Gate
+    upload_pair: UploadPair, clock: FakeClock, gate: Gate
 ) -> None:
-    here = StrategyService(db, clock, upload_limits(workers=2, waiting=2))
-    there = StrategyService(elsewhere, clock, upload_limits(workers=2, waiting=2))
-    try:
-        first = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
-        await gate.reached()
-        with pytest.raises(PreviousUploadPending):  # Alice's upload is being checked by the other process
-            await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
-        gate.entered.clear()
-        second = asyncio.create_task(upload_file(there, GUILD, BOB, "six.py", ROLL_4))
-        await gate.reached()
-        with pytest.raises(UploadsBusy):  # two are checked, one in each process: the queue is full
-            await upload_file(here, GUILD, CAROL, "seven.py", ROLL_4)
-        gate.opened.set()
-        assert [(await first).strategy.name, (await second).strategy.name] == ["four", "six"]
-        with pytest.raises(OnCooldown):  # Alice's cooldown started in the other process
-            await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
-        clock.advance(here.limits.cooldown_seconds)
-        assert (await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)).strategy.name == "five"
-    finally:
-        gate.opened.set()
-        here.close()
-        there.close()
+    here, there = upload_pair
+    first = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
+    await gate.reached()
+    with pytest.raises(PreviousUploadPending):  # Alice's upload is being checked by the other process
+        await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
+    gate.entered.clear()
+    second = asyncio.create_task(upload_file(there, GUILD, BOB, "six.py", ROLL_4))
+    await gate.reached()
+    with pytest.raises(UploadsBusy):  # two are checked, one in each process: the queue is full
+        await upload_file(here, GUILD, CAROL, "seven.py", ROLL_4)
+    gate.opened.set()
+    assert [(await first).strategy.name, (await second).strategy.name] == ["four", "six"]
+    with pytest.raises(OnCooldown):  # Alice's cooldown started in the other process
+        await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
+    clock.advance(here.limits.cooldown_seconds)
+    assert (await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)).strategy.name == "five"
 
 
 async def test_one_tournament_per_server_across_processes(
@@ -154,6 +161,28 @@ async def test_one_tournament_per_server_across_processes(
     finally:
         here.close()
         there.close()
+
+
+async def test_an_upload_that_lost_its_lease_to_another_process_stores_nothing(
+    upload_pair: UploadPair, clock: FakeClock, gate: Gate
+) -> None:
+    """Alice's upload in one process stalls past its lease (its sandbox run held, the clock moved on), so
+    her next upload, in the other process, takes the lease: that one is stored, the stalled one is refused
+    and stores nothing, and sent again it is stored."""
+    here, there = upload_pair
+    stalled = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
+    await gate.reached()
+    clock.advance(LEASE_SECONDS + 1)  # no renewal came meanwhile: the lease ran out
+    gate.entered.clear()
+    taken = asyncio.create_task(upload_file(there, GUILD, ALICE, "six.py", ROLL_4.replace(b"4", b"6")))
+    await gate.reached()
+    gate.opened.set()  # both run on, side by side
+    with pytest.raises(UploadOvertaken, match="not stored"):
+        await stalled
+    assert (await taken).strategy.name == "six"
+    assert [strategy.name for strategy in await here.active(GUILD, ALICE.id)] == ["six"]
+    clock.advance(here.limits.cooldown_seconds)
+    assert (await upload_file(here, GUILD, ALICE, "four.py", ROLL_4)).strategy.name == "four"
 
 
 async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, clock: FakeClock) -> None:
