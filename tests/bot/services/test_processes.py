@@ -1,8 +1,8 @@
 """Two bot processes on one database, on each backend: a press plays at most one turn whichever process
 takes it, each game is rated once, records of the same people never deadlock; every process sees an upload
 being checked (one per person, `waiting` in all), each person's cooldown and a server's running tournament;
-a lease outlives a dead process only until it expires, while a live holder keeps renewing its own; a
-holder whose lease went to another process meanwhile can store nothing."""
+a lease outlives a dead process only until it expires, while a live holder keeps renewing its own; work
+whose lease went to another process meanwhile stores nothing, so one holder's result at most is stored."""
 
 import asyncio
 import time
@@ -29,6 +29,7 @@ from bot.storage import Database, open_migrated
 from bot.storage import leases as lease_table
 from bot.storage.leases import LeaseKind
 from hogengine.game import new_game, resolve
+from hogengine.rules import DEFAULT_RULES
 from tests.helpers import (
     ALICE,
     BOB,
@@ -40,11 +41,13 @@ from tests.helpers import (
     FakeClock,
     Gate,
     counted_seeds,
+    run_tournament,
     upload_file,
     upload_limits,
 )
 
 UploadPair = tuple[StrategyService, StrategyService]  # (here, there): one of each of two bot processes
+TournamentPair = tuple[TournamentService, TournamentService]
 
 
 @pytest.fixture
@@ -56,12 +59,34 @@ async def elsewhere(settings: Settings) -> AsyncIterator[Database]:
 
 
 @pytest.fixture
+async def entrants(db: Database, clock: FakeClock) -> None:
+    """Two of Alice's strategies on GUILD: a tournament's least."""
+    uploads = StrategyService(db, clock, upload_limits())
+    try:
+        for name, always in (("fours", 4), ("sixes", 6)):
+            source = f"def final_strategy(score, opponent_score):\n    return {always}\n".encode()
+            await upload_file(uploads, GUILD, ALICE, f"{name}.py", source)
+            clock.advance(3600)
+    finally:
+        uploads.close()
+
+
+@pytest.fixture
 def upload_pair(db: Database, elsewhere: Database, clock: FakeClock, gate: Gate) -> Iterator[UploadPair]:
     """The upload services of two bot processes on the same database, their sandbox runs held by `gate`."""
     here = StrategyService(db, clock, upload_limits(workers=2, waiting=2))
     there = StrategyService(elsewhere, clock, upload_limits(workers=2, waiting=2))
     yield here, there
     gate.opened.set()
+    here.close()
+    there.close()
+
+
+@pytest.fixture
+def tournament_pair(db: Database, elsewhere: Database, clock: FakeClock) -> Iterator[TournamentPair]:
+    """The tournament services of two bot processes on the same database."""
+    here, there = TournamentService(db, clock), TournamentService(elsewhere, clock)
+    yield here, there
     here.close()
     there.close()
 
@@ -141,26 +166,15 @@ async def test_uploads_are_rationed_across_processes(
     assert (await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)).strategy.name == "five"
 
 
-async def test_one_tournament_per_server_across_processes(
-    db: Database, elsewhere: Database, clock: FakeClock
-) -> None:
-    here, there = TournamentService(db, clock), TournamentService(elsewhere, clock)
-    uploads = StrategyService(db, clock, upload_limits())
-    for name, always in (("fours", 4), ("sixes", 6)):
-        source = f"def final_strategy(score, opponent_score):\n    return {always}\n".encode()
-        await upload_file(uploads, GUILD, ALICE, f"{name}.py", source)
-        clock.advance(3600)
-    uploads.close()
-    try:
-        async with here.reserve(GUILD):
-            with pytest.raises(TournamentRunning):
-                async with there.reserve(GUILD):
-                    pass
-        async with there.reserve(GUILD) as draw:  # over here: the server may hold another
-            assert len(draw.entrants) == 2
-    finally:
-        here.close()
-        there.close()
+@pytest.mark.usefixtures("entrants")
+async def test_one_tournament_per_server_across_processes(tournament_pair: TournamentPair) -> None:
+    here, there = tournament_pair
+    async with here.reserve(GUILD):
+        with pytest.raises(TournamentRunning):
+            async with there.reserve(GUILD):
+                pass
+    async with there.reserve(GUILD) as draw:  # over here: the server may hold another
+        assert len(draw.entrants) == 2
 
 
 async def test_an_upload_that_lost_its_lease_to_another_process_stores_nothing(
@@ -183,6 +197,26 @@ async def test_an_upload_that_lost_its_lease_to_another_process_stores_nothing(
     assert [strategy.name for strategy in await here.active(GUILD, ALICE.id)] == ["six"]
     clock.advance(here.limits.cooldown_seconds)
     assert (await upload_file(here, GUILD, ALICE, "four.py", ROLL_4)).strategy.name == "four"
+
+
+@pytest.mark.usefixtures("entrants")
+async def test_a_tournament_that_lost_its_lease_to_another_process_stores_nothing(
+    tournament_pair: TournamentPair, db: Database, clock: FakeClock
+) -> None:
+    """A server's tournament in one process stalls past its lease, so the other process starts the server's
+    next one: while that one runs, the stalled one's standings are refused; only the other's are stored,
+    and started again it is stored."""
+    here, there = tournament_pair
+    async with here.reserve(GUILD) as stalled:
+        clock.advance(LEASE_SECONDS + 1)  # no renewal came meanwhile: the lease ran out
+        async with there.reserve(GUILD) as draw:
+            with pytest.raises(TournamentOvertaken, match="nothing of it was stored"):
+                await here.play(stalled, ALICE)
+            taken = await there.play(draw, BOB)
+    stored = await db.fetch_all("SELECT started_by FROM tournaments")
+    assert [row["started_by"] for row in stored] == [BOB.id]
+    assert await here.latest(GUILD) == taken
+    assert (await run_tournament(here, GUILD, ALICE, DEFAULT_RULES)).started_by == ALICE.id
 
 
 async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, clock: FakeClock) -> None:
