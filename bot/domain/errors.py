@@ -228,6 +228,16 @@ class PreviousUploadPending(UploadsBusy):
     message = "Your previous upload is still being checked: wait for its verdict."
 
 
+class UploadOvertaken(ServiceError):
+    """An upload whose lease ran out while it was checked (its bot process stalled) and went to another:
+    nothing of it was stored."""
+
+    message = (
+        "Checking your file took too long and another upload took its place, so your file was not stored. "
+        "Please send it again."
+    )
+
+
 class UploadsUnavailable(ServiceError):
     """This host cannot run the sandbox safely, so Python uploads are switched off."""
 
@@ -307,6 +317,16 @@ class TooFewStrategies(TournamentRefused):
 
 class TournamentNotFound(TournamentRefused):
     message = "That tournament no longer exists."
+
+
+class TournamentOvertaken(ServiceError):
+    """A tournament whose lease ran out while it was computed (its bot process stalled) and went to another:
+    nothing of it was stored."""
+
+    message = (
+        "The tournament took too long and another took its place on this server, so nothing of it was "
+        "stored. Please start it again."
+    )
 
 
 # Privacy and analysis.

@@ -5,7 +5,9 @@ from enum import StrEnum
 
 from bot.storage.database import Connection, Reader
 
-LEASES_LOCK = 0x6C65617365  # the lock key of taking a lease ("lease"): a count and an insert, together
+# The lock key of taking a lease ("lease"): a count and an insert, together; and no taking while a holder
+# stores its work's result (see `still_held`).
+LEASES_LOCK = 0x6C65617365
 
 
 class LeaseKind(StrEnum):
@@ -54,6 +56,17 @@ async def renew(conn: Connection, kind: LeaseKind, holder_id: int, token: str, u
         (until, kind.value, holder_id, token),
     )
     return renewed == 1
+
+
+async def still_held(conn: Connection, kind: LeaseKind, holder_id: int, token: str) -> bool:
+    """Whether this taking still holds the lease (expired or not, no other has taken it), in the transaction
+    that stores its work's result: no other taking can take the lease until that transaction ends."""
+    await conn.lock(LEASES_LOCK)
+    row = await conn.fetch_one(
+        "SELECT 1 AS held FROM leases WHERE kind = ? AND holder_id = ? AND token = ?",
+        (kind.value, holder_id, token),
+    )
+    return row is not None
 
 
 async def release(conn: Connection, kind: LeaseKind, holder_id: int, token: str) -> None:

@@ -27,6 +27,7 @@ from bot.domain.errors import (
     StrategyNotFound,
     StrategyRefused,
     TooManyStrategies,
+    UploadOvertaken,
     UploadsBusy,
     UploadStopped,
     UploadsUnavailable,
@@ -37,7 +38,7 @@ from bot.domain.matches import Player
 from bot.domain.settings import UploadLimits
 from bot.domain.strategies import Matchup, StoredStrategy, Ticket, Upload
 from bot.services.clock import Clock
-from bot.services.leases import Lease, Leases
+from bot.services.leases import Lease, Leases, Taking
 from bot.services.solver import Solver
 from bot.services.strategies.cooldowns import Cooldowns
 from bot.services.strategies.figures import compute_figures, current
@@ -140,7 +141,9 @@ class StrategyService:
         self._rations = Cooldowns(db, self.limits.cooldown_seconds, clock)
         self._leases = Leases(db, clock)
         # An upload being checked: one per person at a time, `waiting` in all (across every bot process).
-        self._upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending, self.limits.waiting, UploadsBusy)
+        self._upload = Lease(
+            LeaseKind.UPLOAD, PreviousUploadPending, UploadOvertaken, self.limits.waiting, UploadsBusy
+        )
         self._stop = threading.Event()
 
     def stop(self) -> None:
@@ -190,35 +193,36 @@ class StrategyService:
         at once (see `rations`).
 
         Raises what `admit` raises (things may have changed meanwhile), UploadsUnavailable,
-        StrategyRefused with the sandbox's one-line reason and its `kind`, or UploadStopped.
+        StrategyRefused with the sandbox's one-line reason and its `kind`, UploadStopped, or UploadOvertaken
+        (the owner's lease went to another upload while this one was checked: see bot/services/leases.py).
         """
         check_upload(ticket.filename, len(data))
         ruleset = get_rules(ticket.rules)
         await self._rations.check(ticket.owner.id)
-        async with self._leases.held(self._upload, ticket.owner.id):
+        async with self._leases.held(self._upload, ticket.owner.id) as taking:
             checked = await self._run(ticket, data, ruleset)
             table_hash = _sha256(table_bytes(checked.table))
             figures = await self._figures(ruleset.id, checked.table, table_hash)
-        team = checked.team_name
-        strategy = StoredStrategy(
-            id=NEW,
-            guild_id=ticket.guild_id,
-            owner=ticket.owner,
-            name=ticket.name if ticket.named or team is None else made_name(team),
-            team_name=team,
-            rules=ruleset.id,
-            source_kind=ticket.kind,
-            source_hash=_sha256(data),
-            table_hash=table_hash,
-            active=True,
-            figures=figures,
-            cpu_seconds=checked.cpu_seconds,
-            created_at=self._clock(),
-            replaced_at=None,
-            table=checked.table,
-            tables=checked.tables,
-        )
-        return await self._store(strategy)
+            team = checked.team_name
+            strategy = StoredStrategy(
+                id=NEW,
+                guild_id=ticket.guild_id,
+                owner=ticket.owner,
+                name=ticket.name if ticket.named or team is None else made_name(team),
+                team_name=team,
+                rules=ruleset.id,
+                source_kind=ticket.kind,
+                source_hash=_sha256(data),
+                table_hash=table_hash,
+                active=True,
+                figures=figures,
+                cpu_seconds=checked.cpu_seconds,
+                created_at=self._clock(),
+                replaced_at=None,
+                table=checked.table,
+                tables=checked.tables,
+            )
+            return await self._store(strategy, taking)
 
     async def _figures(self, rules: str, table: Table, table_hash: str) -> tuple[Matchup, ...]:
         """The table's figures: those of an identical table stored before, else computed in the pool."""
@@ -278,11 +282,13 @@ class StrategyService:
             np.asarray(verdict.table, dtype=np.int8), verdict.cpu_seconds, verdict.team_name, tables
         )
 
-    async def _store(self, new: StoredStrategy) -> Upload:
-        """Insert the new version, retiring the owner's active one of that name, in one transaction."""
+    async def _store(self, new: StoredStrategy, taking: Taking) -> Upload:
+        """Insert the new version, retiring the owner's active one of that name, in one transaction, if the
+        upload's lease is still this taking's (UploadOvertaken otherwise)."""
         owner, now = new.owner, new.created_at
 
         async def work(conn: Connection) -> tuple[int, int | None]:
+            await taking.confirm(conn)
             current = await self._replaced(conn, new.guild_id, owner, new.name, new.rules)
             await player_table.upsert_players(conn, [owner], now)
             if current is not None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from bot.domain.errors import (
     TooFewStrategies,
     TournamentNotFound,
+    TournamentOvertaken,
     TournamentRunning,
     TournamentStopped,
     UnknownFormat,
@@ -22,7 +23,7 @@ from bot.domain.shards import Shards
 from bot.domain.strategies import StoredStrategy
 from bot.domain.tournaments import Standing, Tournament
 from bot.services.clock import Clock
-from bot.services.leases import Lease, Leases
+from bot.services.leases import Lease, Leases, Taking
 from bot.services.privacy import DELETED_STRATEGY
 from bot.services.tournaments.progress import Progress, Relay
 from bot.storage import Connection, Database
@@ -38,14 +39,15 @@ from hogengine.solver import Standings, tournament_exact, tournament_sampled
 from hogengine.solver.model import Progress as Step  # the solver's progress: called in its own thread
 
 FORMATS = ("exact", "sampled")
-TOURNAMENT = Lease(LeaseKind.TOURNAMENT, TournamentRunning)  # one at a time per server, across processes
+# One at a time per server, across processes.
+TOURNAMENT = Lease(LeaseKind.TOURNAMENT, TournamentRunning, TournamentOvertaken)
 
 
 @dataclass(frozen=True, slots=True)
 class Draw:
     """A tournament about to be played: the server, rule set, format and goal, the seed of a sampled one's
-    dice (hex, as `hog tournament --seed` takes it), the entrants by name, in name order, and the channel
-    to show the standings in."""
+    dice (hex, as `hog tournament --seed` takes it), the entrants by name, in name order, the channel
+    to show the standings in, and the taking of the server's lease it is played under."""
 
     guild_id: int
     rules: str
@@ -54,6 +56,7 @@ class Draw:
     seed: str | None
     entrants: dict[str, StoredStrategy]
     channel_id: int | None
+    taking: Taking
 
 
 def _run(draw: Draw, progress: Step) -> Standings:
@@ -131,18 +134,19 @@ class TournamentService:
         if fmt not in FORMATS:
             raise UnknownFormat(fmt, FORMATS)
         ruleset = get_rules(rules)
-        async with self._leases.held(TOURNAMENT, guild_id):
+        async with self._leases.held(TOURNAMENT, guild_id) as taking:
             found = await strategy_table.active_strategies(self._db, guild_id, ruleset.id, with_table=True)
             strategies = sorted(found, key=lambda strategy: strategy.name)
             if len(strategies) < 2:
                 raise TooFewStrategies(ruleset.id)
             seed = None if fmt == "exact" else f"{self._seeds.getrandbits(64):016x}"
             entrants = {strategy.name: strategy for strategy in strategies}
-            yield Draw(guild_id, ruleset.id, fmt, goal, seed, entrants, channel_id)
+            yield Draw(guild_id, ruleset.id, fmt, goal, seed, entrants, channel_id, taking)
 
     async def play(self, draw: Draw, started_by: Player, progress: Progress | None = None) -> Tournament:
         """Every drawn strategy plays every other; the stored result (also when an entrant was deleted or
-        its owner forgotten meanwhile), not shown yet. Raises TournamentStopped if `stop` came first."""
+        its owner forgotten meanwhile), not shown yet. Raises TournamentStopped if `stop` came first, or
+        TournamentOvertaken if the server's lease went to another tournament meanwhile (nothing stored)."""
         started = self._clock()
         await self._db.write(lambda conn: player_table.upsert_players(conn, [started_by], started))
         relay = None if progress is None else Relay(progress)
@@ -161,6 +165,7 @@ class TournamentService:
         entrants, finished = draw.entrants, self._clock()
 
         async def work(conn: Connection) -> int:
+            await draw.taking.confirm(conn)
             # Strategies deleted and owners forgotten while it ran keep their place, without the link.
             kept = await strategy_table.stored_ids(conn, [entrant.id for entrant in entrants.values()])
             people = {started_by.id, *(entrant.owner.id for entrant in entrants.values())}

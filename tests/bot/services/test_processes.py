@@ -1,26 +1,35 @@
 """Two bot processes on one database, on each backend: a press plays at most one turn whichever process
 takes it, each game is rated once, records of the same people never deadlock; every process sees an upload
 being checked (one per person, `waiting` in all), each person's cooldown and a server's running tournament;
-a lease outlives a dead process only until it expires, while a live holder keeps renewing its own."""
+a lease outlives a dead process only until it expires, while a live holder keeps renewing its own; work
+whose lease went to another process meanwhile stores nothing, so one holder's result at most is stored."""
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 
 from bot.config import Settings
-from bot.domain.errors import OnCooldown, PreviousUploadPending, TournamentRunning, UploadsBusy
+from bot.domain.errors import (
+    OnCooldown,
+    PreviousUploadPending,
+    TournamentOvertaken,
+    TournamentRunning,
+    UploadOvertaken,
+    UploadsBusy,
+)
 from bot.services import GameService, HogError, MatchStatus, Played, Services
-from bot.services.leases import Lease, Leases
+from bot.services.leases import LEASE_SECONDS, Lease, Leases
 from bot.services.ratings import RatingService
 from bot.services.strategies.service import StrategyService
-from bot.services.tournaments.service import TournamentService
+from bot.services.tournaments.service import TOURNAMENT, TournamentService
 from bot.storage import Database, open_migrated
 from bot.storage import leases as lease_table
 from bot.storage.leases import LeaseKind
 from hogengine.game import new_game, resolve
+from hogengine.rules import DEFAULT_RULES
 from tests.helpers import (
     ALICE,
     BOB,
@@ -32,9 +41,13 @@ from tests.helpers import (
     FakeClock,
     Gate,
     counted_seeds,
+    run_tournament,
     upload_file,
     upload_limits,
 )
+
+UploadPair = tuple[StrategyService, StrategyService]  # (here, there): one of each of two bot processes
+TournamentPair = tuple[TournamentService, TournamentService]
 
 
 @pytest.fixture
@@ -43,6 +56,39 @@ async def elsewhere(settings: Settings) -> AsyncIterator[Database]:
     database = await open_migrated(settings.database_path, settings.database_url)
     yield database
     await database.close()
+
+
+@pytest.fixture
+async def entrants(db: Database, clock: FakeClock) -> None:
+    """Two of Alice's strategies on GUILD: a tournament's least."""
+    uploads = StrategyService(db, clock, upload_limits())
+    try:
+        for name, always in (("fours", 4), ("sixes", 6)):
+            source = f"def final_strategy(score, opponent_score):\n    return {always}\n".encode()
+            await upload_file(uploads, GUILD, ALICE, f"{name}.py", source)
+            clock.advance(3600)
+    finally:
+        uploads.close()
+
+
+@pytest.fixture
+def upload_pair(db: Database, elsewhere: Database, clock: FakeClock, gate: Gate) -> Iterator[UploadPair]:
+    """The upload services of two bot processes on the same database, their sandbox runs held by `gate`."""
+    here = StrategyService(db, clock, upload_limits(workers=2, waiting=2))
+    there = StrategyService(elsewhere, clock, upload_limits(workers=2, waiting=2))
+    yield here, there
+    gate.opened.set()
+    here.close()
+    there.close()
+
+
+@pytest.fixture
+def tournament_pair(db: Database, elsewhere: Database, clock: FakeClock) -> Iterator[TournamentPair]:
+    """The tournament services of two bot processes on the same database."""
+    here, there = TournamentService(db, clock), TournamentService(elsewhere, clock)
+    yield here, there
+    here.close()
+    there.close()
 
 
 @pytest.fixture
@@ -100,52 +146,77 @@ async def test_records_of_the_same_people_in_either_order_never_deadlock(
 
 
 async def test_uploads_are_rationed_across_processes(
-    db: Database, elsewhere: Database, clock: FakeClock, gate: Gate
+    upload_pair: UploadPair, clock: FakeClock, gate: Gate
 ) -> None:
-    here = StrategyService(db, clock, upload_limits(workers=2, waiting=2))
-    there = StrategyService(elsewhere, clock, upload_limits(workers=2, waiting=2))
-    try:
-        first = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
-        await gate.reached()
-        with pytest.raises(PreviousUploadPending):  # Alice's upload is being checked by the other process
-            await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
-        gate.entered.clear()
-        second = asyncio.create_task(upload_file(there, GUILD, BOB, "six.py", ROLL_4))
-        await gate.reached()
-        with pytest.raises(UploadsBusy):  # two are checked, one in each process: the queue is full
-            await upload_file(here, GUILD, CAROL, "seven.py", ROLL_4)
-        gate.opened.set()
-        assert [(await first).strategy.name, (await second).strategy.name] == ["four", "six"]
-        with pytest.raises(OnCooldown):  # Alice's cooldown started in the other process
-            await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
-        clock.advance(here.limits.cooldown_seconds)
-        assert (await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)).strategy.name == "five"
-    finally:
-        gate.opened.set()
-        here.close()
-        there.close()
+    here, there = upload_pair
+    first = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
+    await gate.reached()
+    with pytest.raises(PreviousUploadPending):  # Alice's upload is being checked by the other process
+        await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
+    gate.entered.clear()
+    second = asyncio.create_task(upload_file(there, GUILD, BOB, "six.py", ROLL_4))
+    await gate.reached()
+    with pytest.raises(UploadsBusy):  # two are checked, one in each process: the queue is full
+        await upload_file(here, GUILD, CAROL, "seven.py", ROLL_4)
+    gate.opened.set()
+    assert [(await first).strategy.name, (await second).strategy.name] == ["four", "six"]
+    with pytest.raises(OnCooldown):  # Alice's cooldown started in the other process
+        await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)
+    clock.advance(here.limits.cooldown_seconds)
+    assert (await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)).strategy.name == "five"
 
 
-async def test_one_tournament_per_server_across_processes(
-    db: Database, elsewhere: Database, clock: FakeClock
+@pytest.mark.usefixtures("entrants")
+async def test_one_tournament_per_server_across_processes(tournament_pair: TournamentPair) -> None:
+    here, there = tournament_pair
+    async with here.reserve(GUILD):
+        with pytest.raises(TournamentRunning):
+            async with there.reserve(GUILD):
+                pass
+    async with there.reserve(GUILD) as draw:  # over here: the server may hold another
+        assert len(draw.entrants) == 2
+
+
+async def test_an_upload_that_lost_its_lease_to_another_process_stores_nothing(
+    upload_pair: UploadPair, clock: FakeClock, gate: Gate
 ) -> None:
-    here, there = TournamentService(db, clock), TournamentService(elsewhere, clock)
-    uploads = StrategyService(db, clock, upload_limits())
-    for name, always in (("fours", 4), ("sixes", 6)):
-        source = f"def final_strategy(score, opponent_score):\n    return {always}\n".encode()
-        await upload_file(uploads, GUILD, ALICE, f"{name}.py", source)
-        clock.advance(3600)
-    uploads.close()
-    try:
-        async with here.reserve(GUILD):
-            with pytest.raises(TournamentRunning):
-                async with there.reserve(GUILD):
-                    pass
-        async with there.reserve(GUILD) as draw:  # over here: the server may hold another
-            assert len(draw.entrants) == 2
-    finally:
-        here.close()
-        there.close()
+    """Alice's upload in one process stalls past its lease (its sandbox run held, the clock moved on), so
+    her next upload, in the other process, takes the lease: that one is stored, the stalled one is refused
+    and stores nothing, and sent again it is stored."""
+    here, there = upload_pair
+    stalled = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
+    await gate.reached()
+    clock.advance(LEASE_SECONDS + 1)  # no renewal came meanwhile: the lease ran out
+    gate.entered.clear()
+    taken = asyncio.create_task(upload_file(there, GUILD, ALICE, "six.py", ROLL_4.replace(b"4", b"6")))
+    await gate.reached()
+    gate.opened.set()  # both run on, side by side
+    with pytest.raises(UploadOvertaken, match="not stored"):
+        await stalled
+    assert (await taken).strategy.name == "six"
+    assert [strategy.name for strategy in await here.active(GUILD, ALICE.id)] == ["six"]
+    clock.advance(here.limits.cooldown_seconds)
+    assert (await upload_file(here, GUILD, ALICE, "four.py", ROLL_4)).strategy.name == "four"
+
+
+@pytest.mark.usefixtures("entrants")
+async def test_a_tournament_that_lost_its_lease_to_another_process_stores_nothing(
+    tournament_pair: TournamentPair, db: Database, clock: FakeClock
+) -> None:
+    """A server's tournament in one process stalls past its lease, so the other process starts the server's
+    next one: while that one runs, the stalled one's standings are refused; only the other's are stored,
+    and started again it is stored."""
+    here, there = tournament_pair
+    async with here.reserve(GUILD) as stalled:
+        clock.advance(LEASE_SECONDS + 1)  # no renewal came meanwhile: the lease ran out
+        async with there.reserve(GUILD) as draw:
+            with pytest.raises(TournamentOvertaken, match="nothing of it was stored"):
+                await here.play(stalled, ALICE)
+            taken = await there.play(draw, BOB)
+    stored = await db.fetch_all("SELECT started_by FROM tournaments")
+    assert [row["started_by"] for row in stored] == [BOB.id]
+    assert await here.latest(GUILD) == taken
+    assert (await run_tournament(here, GUILD, ALICE, DEFAULT_RULES)).started_by == ALICE.id
 
 
 async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, clock: FakeClock) -> None:
@@ -154,7 +225,7 @@ async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, 
     await elsewhere.write(
         lambda conn: lease_table.take(conn, LeaseKind.UPLOAD, ALICE.id, "dead", now + 60, now=now, limit=None)
     )
-    upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending)
+    upload = Lease(LeaseKind.UPLOAD, PreviousUploadPending, UploadOvertaken)
     leases = Leases(db, clock, seconds=60)
     with pytest.raises(PreviousUploadPending):
         await leases.check(upload, ALICE.id)
@@ -164,32 +235,35 @@ async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, 
 
 
 async def test_a_live_holder_keeps_its_lease_past_the_lease_period(db: Database, elsewhere: Database) -> None:
-    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
     holder, other = Leases(db, time.time, seconds=0.3), Leases(elsewhere, time.time, seconds=0.3)
-    async with holder.held(tournament, GUILD):
+    async with holder.held(TOURNAMENT, GUILD) as taking:
         await asyncio.sleep(0.8)  # more than twice the period: renewed meanwhile
         with pytest.raises(TournamentRunning):
-            async with other.held(tournament, GUILD):
+            async with other.held(TOURNAMENT, GUILD):
                 pass
-    async with other.held(tournament, GUILD):  # released at the end of the block
+        await db.write(taking.confirm)  # its result may be stored
+    async with other.held(TOURNAMENT, GUILD):  # released at the end of the block
         pass
 
 
-async def test_a_holder_that_lost_its_lease_cannot_end_the_next_ones(
+async def test_a_holder_that_lost_its_lease_can_neither_store_nor_end_the_next_ones(
     db: Database, elsewhere: Database, clock: FakeClock
 ) -> None:
-    """A process stalled past its lease's expiry (the lease went to another) ends its block later: the other
-    process's lease stands."""
-    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
+    """A process stalled past its lease's expiry (the lease went to another) runs on: its storing
+    transaction is refused while the other's goes through, and ending its block later leaves the other
+    process's lease alone."""
     stalled, other = Leases(db, clock, seconds=60), Leases(elsewhere, clock, seconds=60)
-    async with stalled.held(tournament, GUILD):
+    async with stalled.held(TOURNAMENT, GUILD) as lost:
         clock.advance(61)
-        taken = other.held(tournament, GUILD)
-        await taken.__aenter__()
+        taken = other.held(TOURNAMENT, GUILD)
+        taking = await taken.__aenter__()
+        with pytest.raises(TournamentOvertaken):
+            await db.write(lost.confirm)
+        await elsewhere.write(taking.confirm)
     with pytest.raises(TournamentRunning):  # the stalled one's release left the other's lease alone
-        await stalled.check(tournament, GUILD)
+        await stalled.check(TOURNAMENT, GUILD)
     await taken.__aexit__(None, None, None)
-    await stalled.check(tournament, GUILD)
+    await stalled.check(TOURNAMENT, GUILD)
 
 
 class RenewalFailsOnce:
@@ -211,10 +285,9 @@ class RenewalFailsOnce:
 async def test_a_failed_renewal_costs_neither_the_work_nor_the_lease(db: Database) -> None:
     flaky = RenewalFailsOnce(db)
     holder = Leases(flaky, time.time, seconds=0.3)  # type: ignore[arg-type]
-    tournament = Lease(LeaseKind.TOURNAMENT, TournamentRunning)
-    async with holder.held(tournament, GUILD):
+    async with holder.held(TOURNAMENT, GUILD):
         await asyncio.sleep(0.8)  # a failed renewal, then good ones
         with pytest.raises(TournamentRunning):
-            await Leases(db, time.time).check(tournament, GUILD)
+            await Leases(db, time.time).check(TOURNAMENT, GUILD)
     assert flaky.failed
-    await Leases(db, time.time).check(tournament, GUILD)  # released at the end of the block
+    await Leases(db, time.time).check(TOURNAMENT, GUILD)  # released at the end of the block
