@@ -32,8 +32,11 @@ def unregister(rules: RuleSet) -> None:
         _BY_NAME.pop(name, None)
 
 
-def get_rules(name: str) -> RuleSet:
-    """The rule set with this id or alias (case-insensitive), or a clear UnknownRules error."""
+def get_rules(name: str | RuleSet) -> RuleSet:
+    """The rule set with this id or alias (case-insensitive), or a clear UnknownRules error; a rule set
+    given as itself is returned as it is (so the solver's entry points take either)."""
+    if isinstance(name, RuleSet):
+        return name
     try:
         return _BY_NAME[name.strip().lower()]
     except KeyError:

@@ -107,7 +107,7 @@ def best_table(
     cache_dir: Path | str | None = None,
 ) -> Table:
     """The best score-only table: made once per process (and stored in cache_dir, if given)."""
-    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    ruleset = get_rules(rules)
     key = (ruleset, goal)
     if key not in _MADE:
         directory = None if cache_dir is None else Path(cache_dir)

@@ -118,7 +118,7 @@ def _valid(rules: RuleSet, goal: int, stored: dict[str, npt.NDArray[Any]]) -> bo
 
 def solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
     """Optimal play for these rules and goal, solved once per process (and stored in cache_dir, if given)."""
-    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    ruleset = get_rules(rules)
     return _solve(ruleset, goal, None if cache_dir is None else Path(cache_dir))
 
 
@@ -130,7 +130,7 @@ def _solve(rules: RuleSet, goal: int, directory: Path | None) -> Solution:
 def load_or_solve(rules: RuleSet | str, goal: int = 100, cache_dir: Path | str | None = None) -> Solution:
     """Optimal play for these rules and goal, read from cache_dir if stored there, else solved now (and
     stored there, if given); kept nowhere in this process, for long-running callers that keep a few."""
-    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    ruleset = get_rules(rules)
     check_goal(goal)
     if cache_dir is None:
         return _solution(ruleset, goal, None)

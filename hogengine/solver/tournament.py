@@ -91,7 +91,7 @@ def tournament_sampled(
     wins; ties broken exactly. `recorded` holds the recorded tables of entries that answer at random, by
     name: game g of each of their matches plays table g (so their games differ, and replay); the tie-break
     rates the entry's table."""
-    ruleset = get_rules(rules) if isinstance(rules, str) else rules
+    ruleset = get_rules(rules)
     names = [name for name, _ in entries]
     own = [list((recorded or {}).get(name) or [table]) for name, table in entries]
     sizes = np.array([len(tables) for tables in own], dtype=np.int64)

@@ -197,7 +197,7 @@ def winrate_matrix(
     rules: RuleSet | str, strategies: Sequence[Player], goal: int = 100, progress: Progress | None = None
 ) -> WinMatrix:
     """Every strategy against every other (a round robin), both seatings, in blocks that fit the budget."""
-    built = model(_rules(rules), goal)
+    built = model(get_rules(rules), goal)
     return WinMatrix(_matrix(built, _columns(built, strategies), progress))
 
 
@@ -242,7 +242,7 @@ def exact_winrates(
     Few distinct strategies are swept as one round robin (fewer, fuller blocks); otherwise the first
     strategies of the pairs meet the second ones in blocks.
     """
-    built = model(_rules(rules), goal)
+    built = model(get_rules(rules), goal)
     if not pairs:
         return []
     everyone, number = _unique(_columns(built, [player for pair in pairs for player in pair]))
@@ -262,6 +262,3 @@ def exact_winrate(rules: RuleSet | str, a: Player, b: Player, goal: int = 100) -
     """A's exact win probability against B moving first, moving second, and on average."""
     return exact_winrates(rules, [(a, b)], goal)[0]
 
-
-def _rules(rules: RuleSet | str) -> RuleSet:
-    return get_rules(rules) if isinstance(rules, str) else rules
