@@ -27,11 +27,6 @@ class BadStrategy(HogError):  # noqa: N818 - named like the engine's errors
     """A strategy, table or strategy name that cannot be used under these rules."""
 
 
-def _ruleset(rules: RuleSet | str) -> RuleSet:
-    """Accept a rule set or its id/alias."""
-    return rules if isinstance(rules, RuleSet) else get_rules(rules)
-
-
 def legal_choice(value: object, rules: RuleSet, where: str) -> int:
     """`value` as a choice of these rules, or BadStrategy naming `where` it came from."""
     if isinstance(value, int | np.integer) and not isinstance(value, bool) and int(value) in rules.choices:
@@ -76,7 +71,7 @@ def always_roll(n: int) -> Strategy:
 def table_from_function(fn: Strategy, rules: RuleSet | str) -> Table:
     """Ask `fn` for every pair of scores below 100 and store its choices, each checked legal."""
     rows = [[fn(score, opponent) for opponent in range(SIZE)] for score in range(SIZE)]
-    return _table(rows, _ruleset(rules), lambda score, opponent: f"strategy({score}, {opponent})")
+    return _table(rows, get_rules(rules), lambda score, opponent: f"strategy({score}, {opponent})")
 
 
 def function_from_table(table: Table) -> Strategy:
@@ -108,7 +103,7 @@ def load_table_json(path: str | Path, rules: RuleSet | str) -> Table:
 
 def table_from_json(text: str, rules: RuleSet | str) -> Table:
     """A table from JSON text: 100 rows of 100 legal choices, else a clear BadStrategy (never a path)."""
-    ruleset = _ruleset(rules)
+    ruleset = get_rules(rules)
     try:
         rows = read_json(text)
     except NumberTooLong as error:
@@ -125,7 +120,7 @@ def table_from_rows(rows: object, rules: RuleSet | str) -> Table:
     choices, else a clear BadStrategy naming the first bad row or cell."""
     if not isinstance(rows, list) or len(rows) != SIZE:
         raise BadStrategy(f"A strategy table is a list of {SIZE} rows, one per score.")
-    return _table(rows, _ruleset(rules), lambda score, opponent: f"row {score}, column {opponent}")
+    return _table(rows, get_rules(rules), lambda score, opponent: f"row {score}, column {opponent}")
 
 
 # What `strategy_from_spec` takes, as its errors list it.
@@ -135,7 +130,7 @@ SPECS = ("always:N", "FILE.json")
 def strategy_from_spec(spec: str, rules: RuleSet | str, known: Sequence[str] = SPECS) -> Strategy:
     """A strategy named on the command line: `always:N` (N a plain whole number legal under the rules) or
     a .json table file; an unknown name's error lists `known`, every name the caller accepts."""
-    ruleset = _ruleset(rules)
+    ruleset = get_rules(rules)
     if spec.endswith(".json"):
         return function_from_table(load_table_json(Path(spec), ruleset))
     name, _, argument = spec.partition(":")
