@@ -59,8 +59,6 @@ class Leases:
         self._db = db
         self._clock = clock
         self._seconds = seconds
-        # SQLite runs a batch's writes side by side: one taking at a time keeps its count and insert together.
-        self._taking = asyncio.Lock()
 
     async def check(self, lease: Lease, holder_id: int) -> None:
         """Raise what `held` would raise now, without taking anything (to refuse before work starts)."""
@@ -75,13 +73,12 @@ class Leases:
         """Hold `holder_id`'s lease while the block runs, or raise the lease's refusal; the block stores its
         result in a transaction that calls the taking's `confirm` first."""
         token = uuid.uuid4().hex  # this taking's own: no other can renew, release or confirm it
-        async with self._taking:
-            now = self._clock()
-            outcome = await self._db.write(
-                lambda conn: lease_table.take(
-                    conn, lease.kind, holder_id, token, now + self._seconds, now=now, limit=lease.limit
-                )
+        now = self._clock()
+        outcome = await self._db.write(
+            lambda conn: lease_table.take(
+                conn, lease.kind, holder_id, token, now + self._seconds, now=now, limit=lease.limit
             )
+        )
         if outcome is None and lease.full is not None:
             raise lease.full
         if not outcome:

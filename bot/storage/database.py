@@ -46,8 +46,8 @@ class Connection(Reader, Protocol):
         ...
 
     async def lock(self, key: int) -> None:
-        """Wait until no other process's transaction holds `key`, then hold it until this one ends (a
-        check-then-write that must not interleave with another process's)."""
+        """Wait until no other work holds `key` (another process's transaction, or another work of the same
+        SQLite batch), then hold it until this work ends (a check-then-write that must not interleave)."""
         ...
 
 

@@ -62,7 +62,13 @@ class _Fetching:
 
 
 class SqliteConnection(_Fetching):
-    """The writer connection inside a transaction, as the interface's Connection."""
+    """The writer connection inside a transaction, as one work of the batch sees it (the interface's
+    Connection): the works of a batch share the transaction, and `lock` keeps them apart where asked."""
+
+    def __init__(self, conn: aiosqlite.Connection, locks: dict[int, asyncio.Lock]) -> None:
+        super().__init__(conn)
+        self._locks = locks  # the batch's, by key
+        self._held: list[asyncio.Lock] = []
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self._conn.execute(sql, params) as cursor:
@@ -75,7 +81,18 @@ class SqliteConnection(_Fetching):
         await self.insert_id(table, values)
 
     async def lock(self, key: int) -> None:
-        """Nothing to do: SQLite runs one write transaction at a time (BEGIN IMMEDIATE), whatever the key."""
+        """Hold `key` until this work ends: other processes are kept out by the write transaction itself
+        (BEGIN IMMEDIATE), but the works of one batch run side by side in it, so another work taking `key`
+        waits for this one (each work takes one key at most: two could wait on each other)."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        if lock not in self._held:
+            await lock.acquire()
+            self._held.append(lock)
+
+    def release(self) -> None:
+        """Let go of every key this work held (it has ended)."""
+        while self._held:
+            self._held.pop().release()
 
     async def insert_id(self, table: str, values: Mapping[str, Any]) -> int:
         async with self._conn.execute(insertion(table, values), list(values.values())) as cursor:
@@ -92,7 +109,6 @@ class SqliteDatabase(_Fetching):
     def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         super().__init__(reader)
         self._writer = writer
-        self._transaction_conn = SqliteConnection(writer)
         self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="hog-db-writer")
         self._closing = False
@@ -167,10 +183,17 @@ class SqliteDatabase(_Fetching):
         """Run the works side by side in one transaction (their statements interleave in the writer's
         queue, so a batch costs a few round trips, not a few per work); the first failure rolls back."""
         await self._writer.execute("BEGIN IMMEDIATE")
+        locks: dict[int, asyncio.Lock] = {}
+
+        async def run(work: Work[Any]) -> Any:
+            conn = SqliteConnection(self._writer, locks)
+            try:
+                return await work(conn)
+            finally:
+                conn.release()
+
         try:
-            results = await asyncio.gather(
-                *(work(self._transaction_conn) for work in works), return_exceptions=True
-            )
+            results = await asyncio.gather(*map(run, works), return_exceptions=True)
             if failure := next((result for result in results if isinstance(result, BaseException)), None):
                 raise failure
             await self._writer.commit()

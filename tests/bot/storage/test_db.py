@@ -2,7 +2,7 @@
 SQLite's own set-up (WAL, busy timeout) and batched write transactions."""
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,10 +10,12 @@ import pytest
 
 from bot.domain.matches import Match, MatchStatus, Player, TurnRecord
 from bot.storage import Connection, Database, SqliteDatabase, migrate, open_migrated
+from bot.storage import leases as lease_table
 from bot.storage import matches as match_table
 from bot.storage import players as player_table
 from bot.storage import turns as turn_table
 from bot.storage.database import NEW
+from bot.storage.leases import LeaseKind
 from bot.storage.turns import TurnReplayError
 from hogengine.game import State, resolve
 from tests.catalog import BROKEN_CONSTRAINT
@@ -200,3 +202,18 @@ async def test_a_write_asked_for_while_the_database_closes_is_refused(
         )
     await in_flight
     await closing
+
+
+async def test_works_that_race_for_one_lease_take_it_once(db: Database) -> None:
+    """Three uploads take the one place the upload queue has left, at once (on SQLite, side by side in one
+    batch): one is taken and two are refused as full, since each taking's count and insert hold the lease
+    lock (they once interleaved on SQLite, and all three were taken)."""
+
+    def taking(holder_id: int) -> Callable[[Connection], Awaitable[bool | None]]:
+        return lambda conn: lease_table.take(
+            conn, LeaseKind.UPLOAD, holder_id, f"token-{holder_id}", NOW + 60, now=NOW, limit=1
+        )
+
+    outcomes = await asyncio.gather(*(db.write(taking(holder_id)) for holder_id in (41, 42, 43)))
+    assert sorted(outcomes, key=str) == [None, None, True]
+    assert (await lease_table.held(db, LeaseKind.UPLOAD, 41, NOW))[1] == 1  # one lease is held
