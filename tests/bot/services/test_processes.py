@@ -1,5 +1,5 @@
-"""Two bot processes on one database, on each backend: a press plays at most one turn whichever process
-takes it, each game is rated once, records of the same people never deadlock; every process sees an upload
+"""Two bot processes on one database, on each backend (a press through each: test_concurrency.py): each
+game is rated once, records of the same people never deadlock; every process sees an upload
 being checked (one per person, `waiting` in all), each person's cooldown and a server's running tournament;
 a lease outlives a dead process only until it expires, while a live holder keeps renewing its own; work
 whose lease went to another process meanwhile stores nothing, so one holder's result at most is stored."""
@@ -20,7 +20,7 @@ from bot.domain.errors import (
     UploadOvertaken,
     UploadsBusy,
 )
-from bot.services import GameService, HogError, MatchStatus, Played, Services
+from bot.services import GameService, Services
 from bot.services.leases import LEASE_SECONDS, Lease, Leases
 from bot.services.ratings import RatingService
 from bot.services.strategies.service import StrategyService
@@ -28,7 +28,6 @@ from bot.services.tournaments.service import TOURNAMENT, TournamentService
 from bot.storage import Database, open_migrated, postgres
 from bot.storage import leases as lease_table
 from bot.storage.leases import LeaseKind
-from hogengine.game import new_game, resolve
 from hogengine.rules import DEFAULT_RULES
 from tests.helpers import (
     ALICE,
@@ -97,27 +96,6 @@ async def other(settings: Settings, clock: FakeClock) -> AsyncIterator[Services]
     opened = await Services.open(settings.services, clock, counted_seeds())
     yield opened
     await opened.close()
-
-
-async def test_a_press_plays_one_turn_whichever_process_takes_it(
-    service: GameService, other: Services
-) -> None:
-    """Both players' clients press the same button at once, one through each process: one turn is played,
-    the other press is refused, and the stored game is the replay of its turns."""
-    match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
-    while match.status is MatchStatus.ACTIVE:
-        person = match.player_to_move
-        assert person is not None
-        turn = match.state.turn
-        pressed = [process.play(match.id, person.id, turn, 3) for process in (service, other.games)]
-        outcomes = await asyncio.gather(*pressed, return_exceptions=True)
-        played = [outcome for outcome in outcomes if isinstance(outcome, Played)]
-        assert len(played) == 1 and all(isinstance(o, Played | HogError) for o in outcomes), outcomes
-        match = played[0].match
-    replayed = new_game(match.rules, match.goal)
-    for record in await other.games.turns(match.id):
-        replayed = resolve(replayed, record.result.choice, record.result.outcomes).after
-    assert replayed == match.state and match.state.turn == len(await service.turns(match.id))
 
 
 async def test_each_game_is_rated_once_when_two_processes_rate_at_once(
