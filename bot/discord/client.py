@@ -198,7 +198,7 @@ async def _log_in(bot: HogBot, token: str, stopping: asyncio.Event) -> None:
     ends it at once, without another try."""
     attempts, pause = bot.settings.connect_attempts, bot.settings.connect_retry_seconds
     for attempt in range(1, attempts + 1):
-        if stopping.is_set():  # asked to stop while the database opened: never log in
+        if stopping.is_set():  # asked to stop (while the database opened, or during a pause): never log in
             return
         try:
             await bot.login(token)
@@ -214,26 +214,26 @@ async def _log_in(bot: HogBot, token: str, stopping: asyncio.Event) -> None:
             )
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stopping.wait(), pause)
-            if stopping.is_set():
-                return
             pause *= 2
 
 
 async def serve(bot: HogBot, token: str) -> None:
     """Run the bot until it is closed; SIGTERM (docker stop) closes it, and with it the database."""
     loop = asyncio.get_running_loop()
-    closing: list[asyncio.Task[None]] = []
-    connecting: list[asyncio.Task[None]] = []
     stopping = asyncio.Event()
+    gateway: asyncio.Task[None] | None = None
+    closing: asyncio.Task[None] | None = None
 
-    def stop() -> None:  # once: a second SIGTERM must not close the database twice
+    def stop() -> None:
+        nonlocal closing
+        if stopping.is_set():
+            return
         stopping.set()
-        if not closing:
-            # First the gateway's supervisor: a shard still connecting when the HTTP session closes would
-            # log an error and retry for ever (discord.py's launch_shard). Connected shards run on.
-            for task in connecting:
-                task.cancel()
-            closing.append(loop.create_task(bot.close()))
+        # First the gateway's supervisor: a shard still connecting when the HTTP session closes would log
+        # an error and retry for ever (discord.py's launch_shard). Connected shards run on.
+        if gateway is not None:
+            gateway.cancel()
+        closing = loop.create_task(bot.close())
 
     loop.add_signal_handler(signal.SIGTERM, stop)
     try:
@@ -241,17 +241,18 @@ async def serve(bot: HogBot, token: str) -> None:
             log.debug("opening the database")  # migrations may wait here for another process's lock
             await bot.open_services()
             await _log_in(bot, token, stopping)
-            if not closing:  # a stop asked for while logging in: never go online
-                connecting.append(loop.create_task(bot.connect(), name="hog-gateway"))
-                await connecting[0]
+            if not stopping.is_set():  # a stop asked for while logging in: never go online
+                gateway = loop.create_task(bot.connect(), name="hog-gateway")
+                await gateway
     except discord.LoginFailure as error:
         raise TokenRejectedError(str(error)) from None
     except (Exception, asyncio.CancelledError):
-        if not closing:
+        if not stopping.is_set():
             raise
         # SIGTERM while the database opened or the gateway connected: the stop was asked for, whatever it
         # cut short.
         log.info("stopped while starting")
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
-        await asyncio.gather(*closing)
+        if closing is not None:
+            await closing
