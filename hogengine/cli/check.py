@@ -122,7 +122,7 @@ def report(verdict: Verdict, rules: RuleSet, rates: dict[str, dict[str, float]])
 
 def _randomness(verdict: Verdict) -> str:
     """Whether the strategy is deterministic, or answers at random (and what was recorded of it)."""
-    if verdict.deterministic:
+    if not verdict.tables:
         return "Deterministic: the same choice for the same scores, every time."
     return (
         f"Random: {len(verdict.tables)} tables recorded, one per game of a sampled match; the exact win"

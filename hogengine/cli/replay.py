@@ -7,7 +7,7 @@ import sys
 
 from hogengine.cli.turns import final_line, turn_lines
 from hogengine.game import choice_label
-from hogengine.replay import BadReplay, load_record, replay
+from hogengine.replay import BadReplay, load_record, read_record, replay
 from hogengine.rules import DEFAULT_RULES
 
 EXAMPLE = json.dumps(
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     """Re-play the record on stdin, printing each turn as soon as it is resolved."""
     if sys.stdin is None:  # started with standard input closed (`hog replay <&-`)
         raise BadReplay("There is no record to read: standard input is closed.")
-    record = load_record(sys.stdin.buffer.read())
+    record = load_record(read_record(sys.stdin.buffer))  # bounded: `hog replay </dev/zero` is one line
     state = record.start
     if not args.json:
         dice = "the dice its seed derives" if record.seed is not None else "its recorded dice"

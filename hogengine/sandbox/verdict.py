@@ -43,11 +43,6 @@ class Verdict:
     team_name: str | None = None
     tables: tuple[Table, ...] = ()  # a random strategy's recorded tables, `table` first; else none
 
-    @property
-    def deterministic(self) -> bool:
-        """Whether the strategy answered the same every time (a random one has recorded tables)."""
-        return not self.tables
-
     def to_json(self) -> dict[str, object]:
         """A JSON-ready dict (tables as nested lists) for the CLI's `--json` and for storage."""
         return {
@@ -55,7 +50,6 @@ class Verdict:
             "kind": self.kind,
             "reason": self.reason,
             "team_name": self.team_name,
-            "deterministic": self.deterministic,
             "table": None if self.table is None else [list(row) for row in self.table],
             "tables": [[list(row) for row in table] for table in self.tables] or None,
             "cpu_seconds": round(self.cpu_seconds, 4),

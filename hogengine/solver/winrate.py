@@ -261,4 +261,3 @@ def exact_winrates(
 def exact_winrate(rules: RuleSet | str, a: Player, b: Player, goal: int = 100) -> WinRate:
     """A's exact win probability against B moving first, moving second, and on average."""
     return exact_winrates(rules, [(a, b)], goal)[0]
-

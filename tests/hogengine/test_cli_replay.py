@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from hogengine.replay import MAX_RECORD_BYTES
+
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
 
@@ -119,7 +121,7 @@ def one_turn(choice: str, rolls: str = "[]") -> str:
             "turn 0: unexpected key(s) 'k0', 'k1', 'k10' and 19997 more.",
         ),
         (
-            json.dumps({**SAMPLE, "seed": "00", "turns": [{"choice": 1, "rolls": [1] * 100_000}]}),
+            json.dumps({**SAMPLE, "seed": "00", "turns": [{"choice": 1, "rolls": [1] * 50_000}]}),
             "turn 0: the rolls",
         ),
     ],
@@ -159,6 +161,7 @@ def fa20(**fields: object) -> str:
         ('{"rules": "fa20", "turns": [{"choice": 1, "choice": 2}]}', "gives the key 'choice' twice"),
         (fa20(seed="ab cd"), "The seed must be a non-empty string of hex digits"),
         (fa20(seed="abc"), "The seed must be a non-empty string of hex digits"),
+        (" " * MAX_RECORD_BYTES + fa20(), "The record is larger than 256 KiB: no game record is that long"),
     ],
 )
 def test_hostile_records_are_one_line_and_exit_1(hog, record, message):
