@@ -1,8 +1,6 @@
 """The house's levels, written once for every adapter: easy always rolls four, course plays the course's
 own extra-turn strategy by the mover's scores, perfect plays the solver's best choice in the full state."""
 
-from functools import partial
-
 import numpy as np
 import pytest
 from hypothesis import given
@@ -13,7 +11,6 @@ from hogengine.game import State, legal_choices, new_game
 from hogengine.house import EASY_ROLLS, HOUSE_LEVELS, HouseLevel, course_table, house_choice
 from hogengine.rules import RULE_SETS
 from hogengine.solver import solve
-from hogengine.strategies import table_from_function
 
 SWINE = RULE_SETS[0].id
 SCORES = st.tuples(st.integers(0, 99), st.integers(0, 99))
@@ -24,12 +21,13 @@ def test_easy_always_rolls_four(scores: tuple[int, int], mover: int) -> None:
     assert house_choice(HouseLevel.EASY, new_game(SWINE, 100, scores, mover)) == EASY_ROLLS == 4
 
 
-@pytest.mark.parametrize("rules", [rules.id for rules in RULE_SETS])
-def test_the_course_table_is_the_courses_own_extra_turn_strategy(rules: str) -> None:
-    """Seed 004, Problem 11, as hogengine.course writes it: one definition, the table made from it."""
-    course = table_from_function(partial(hog.extra_turn_strategy, rules=rules), rules)
-    assert np.array_equal(course_table(rules), course)
-    assert set(np.unique(course)) == {0, 6}
+@pytest.mark.parametrize(("rules", "zero_against_six"), [("swine-align", 0), ("pork-chop", 6)])
+def test_the_course_table_plays_the_courses_extra_turn_strategy(rules: str, zero_against_six: int) -> None:
+    """Seed 004, Problem 11, at a cell test_course.py pins: 0 + 5 against 6 earns Pig Pass's extra turn
+    under the course's rules, so 0 dice; pork-chop has no extra turns, so bacon_strategy's 6. Only 0 or 6."""
+    table = course_table(rules)
+    assert table[0, 6] == zero_against_six
+    assert set(np.unique(table)) == {0, 6}
 
 
 @given(SCORES, st.integers(0, 1), st.sampled_from([rules.id for rules in RULE_SETS]), st.integers(1, 100))
