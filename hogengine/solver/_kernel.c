@@ -240,12 +240,23 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* The module's constants: MAX_OPPONENTS, so Python sizes its blocks by the kernel's own limit. */
+static int exec_module(PyObject *module) {
+    return PyModule_AddIntConstant(module, "MAX_OPPONENTS", MAX_OPPONENTS);
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, exec_module},
+    {0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "hogengine.solver._kernel",
     .m_doc = "The compiled sweep of strategies against strategies over the solver's model.",
     .m_size = 0,
     .m_methods = methods,
+    .m_slots = slots,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) { return PyModuleDef_Init(&module); }

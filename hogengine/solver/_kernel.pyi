@@ -4,6 +4,8 @@ from typing import Any
 
 from numpy.typing import NDArray
 
+MAX_OPPONENTS: int  # the most strategies a side of a block may hold
+
 def sweep(
     target: NDArray[Any],
     row_start: NDArray[Any],

@@ -37,7 +37,7 @@ Result = TypeVar("Result")
 # Per strategy and state: the column of its choice (the kernel reads int8 [strategy, state]).
 Columns = npt.NDArray[np.int8]
 # The most strategies of one side of a block (the kernel's opponents of a mover: one cache line of values).
-BLOCK = 8
+BLOCK = _kernel.MAX_OPPONENTS
 
 
 def _cores() -> int:
