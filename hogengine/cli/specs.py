@@ -32,12 +32,16 @@ from hogengine.strategies import (
 )
 from hogengine.text import shown
 
-# Every player a command takes, as its errors list them (`hog play --vs` takes `human` too).
+# Every player a command takes, as its errors list them (`hog play --vs` takes `human` too); the help
+# names them in this order, with a word on some.
 PLAYERS = (PERFECT, BEST_TABLE, HouseLevel.COURSE, *SPECS, "FILE.py")
-HELP = (
-    f"{PERFECT} (the full-state perfect player), {BEST_TABLE} (the best score-only table), always:N,"
-    " course, FILE.json (100 rows of 100 choices) or FILE.py (defines final_strategy; run in the sandbox)"
-)
+NOTES = {
+    PERFECT: "the full-state perfect player",
+    BEST_TABLE: "the best score-only table",
+    "FILE.json": "100 rows of 100 choices",
+    "FILE.py": "defines final_strategy; run in the sandbox",
+}
+HELP = ", ".join(f"{name} ({NOTES[name]})" if name in NOTES else name for name in PLAYERS)
 # What an old name means now: "optimal" meant either player, depending on the command.
 RENAMED = {"optimal": f"'optimal' is no longer a player: say {BEST_TABLE} or {PERFECT}."}
 
