@@ -66,7 +66,7 @@ class Job:
     seccomp_filter: bytes
     landlock_attr: bytes
     source: str
-    tables: int = 1  # how many times over "sweep" and "record" call all pairs
+    tables: int = 1  # how many times over "record" calls all pairs ("sweep" calls them once)
 
     def encode(self, nonce: str, result_fd: int) -> bytes:
         """The bytes for the child's stdin, in the order child.Job reads them."""
