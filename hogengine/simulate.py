@@ -9,7 +9,7 @@ import numpy as np
 
 from hogengine.game import MAX_GOAL
 from hogengine.rules import RuleSet
-from hogengine.solver.games import per_game, play_games, roll
+from hogengine.solver.games import fair_turn, per_game, play_games
 from hogengine.solver.winrate import Player
 
 DICE_COUNTS = range(0, 11)
@@ -51,10 +51,8 @@ def average_turn_scores(
             )
             start = rules.start_position(mover, opponent)
             position = start.with_values(per_game(value, size) for value in start.values())
-            choice = np.full(size, count)
-            dice, sides = rules.dice(position, choice)
-            pig_out, rolled = roll(rules, per_game(dice, size), per_game(sides, size), rng)
-            total += int(per_game(rules.step(position, choice, pig_out, rolled, goal).points, size).sum())
+            step = fair_turn(rules, position, np.full(size, count), goal, rng)
+            total += int(per_game(step.points, size).sum())
             tick(size)
         averages[count] = total / trials
     return averages

@@ -11,8 +11,9 @@ import numpy.typing as npt
 
 from hogengine.dice import outcomes
 from hogengine.numeric import BoolArray, Flag, IntArray
+from hogengine.position import Position
 from hogengine.rules import RuleSet
-from hogengine.rules.base import game_over
+from hogengine.rules.base import Step, game_over
 from hogengine.solver.winrate import Player
 from hogengine.strategies import SIZE, BadStrategy, legal_cells
 
@@ -37,6 +38,17 @@ def roll(
         found = np.minimum(found, len(dice.prob) - 1)  # a draw above the rounded total
         pig_out[chosen], rolled[chosen] = dice.pig_out[found], dice.rolled[found]
     return pig_out, rolled
+
+
+def fair_turn(
+    rules: RuleSet, position: Position, choice: IntArray, goal: int, rng: np.random.Generator
+) -> Step:
+    """One turn of every game at once with fair dice: the rule set's dice for the choices, a roll of them,
+    and the rule set's step."""
+    count = len(choice)
+    dice, sides = rules.dice(position, choice)
+    pig_out, rolled = roll(rules, per_game(dice, count), per_game(sides, count), rng)
+    return rules.step(position, choice, pig_out, rolled, goal)
 
 
 def _stacked(rules: RuleSet, players: Sequence[Player], goal: int) -> tuple[npt.NDArray[Any], bool]:
@@ -80,9 +92,7 @@ def play_games(
         count = len(live)
         layer = rules.layer(position) if layered else 0
         choice = stacked[seats[live, who], layer, position.mover, position.opponent].astype(np.int64)
-        dice, sides = rules.dice(position, choice)
-        pig_out, rolled = roll(rules, per_game(dice, count), per_game(sides, count), rng)
-        step = rules.step(position, choice, pig_out, rolled, goal)
+        step = fair_turn(rules, position, choice, goal, rng)
         after = step.position.with_values(per_game(value, count) for value in step.position.values())
         extra = per_game(step.extra, count).astype(np.bool_)
         over = per_game(game_over(after, goal), count).astype(np.bool_)
