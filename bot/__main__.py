@@ -7,7 +7,6 @@ import logging
 import sqlite3
 import sys
 from collections.abc import Sequence
-from contextlib import closing
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -107,6 +106,8 @@ def copy(path: Path, url: str) -> int:
 def backup(settings: Settings, target: Path) -> int:
     """`--backup PATH`: a consistent copy of the SQLite file, by SQLite's online backup (safe while the bot
     runs and writes), as one self-contained file; the exit status."""
+    from bot.storage.backup import back_up  # noqa: PLC0415 (the health check needs no storage)
+
     source = settings.database_path
     if settings.database_url is not None:
         print(
@@ -123,14 +124,9 @@ def backup(settings: Settings, target: Path) -> int:
     if target.exists():
         print(f"Cannot back up to {target}: it already exists. Nothing was written.", file=sys.stderr)
         return 2
-    partial = target.with_name(f"{target.name}.partial")  # renamed only once whole: no half backups
     try:
-        with closing(sqlite3.connect(source)) as reading, closing(sqlite3.connect(partial)) as writing:
-            reading.backup(writing)
-            writing.execute("PRAGMA journal_mode = DELETE")  # the copy in one file, without a -wal beside it
-        partial.replace(target)
+        back_up(source, target)
     except (sqlite3.Error, OSError) as error:
-        partial.unlink(missing_ok=True)
         print(f"Cannot back up {source} to {target}: {error}. Nothing was written.", file=sys.stderr)
         return 1
     print(f"Backed up {source} to {target}.")
