@@ -9,7 +9,7 @@ leases from live holders (whose work is then refused)."""
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -55,10 +55,17 @@ class Taking:
 class Leases:
     """Leases of one process on the shared database."""
 
-    def __init__(self, db: Database, clock: Clock, seconds: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        seconds: float = LEASE_SECONDS,
+        pause: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self._db = db
         self._clock = clock
         self._seconds = seconds
+        self._pause = pause  # between renewals (a test passes its own, which moves its clock)
 
     async def check(self, lease: Lease, holder_id: int) -> None:
         """Raise what `held` would raise now, without taking anything (to refuse before work starts)."""
@@ -98,7 +105,7 @@ class Leases:
         for a moment) is logged and tried again at the next, while the lease still runs. A lease found gone
         stays gone: its work's result will be refused (see `Taking.confirm`)."""
         while True:
-            await asyncio.sleep(self._seconds / 3)
+            await self._pause(self._seconds / 3)
             until = self._clock() + self._seconds
             renew = partial(lease_table.renew, kind=kind, holder_id=holder_id, token=token, until=until)
             try:

@@ -5,7 +5,6 @@ a lease outlives a dead process only until it expires, while a live holder keeps
 whose lease went to another process meanwhile stores nothing, so one holder's result at most is stored."""
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -214,10 +213,35 @@ async def test_a_dead_processs_lease_expires(db: Database, elsewhere: Database, 
         pass
 
 
-async def test_a_live_holder_keeps_its_lease_past_the_lease_period(db: Database, elsewhere: Database) -> None:
-    holder, other = Leases(db, time.time, seconds=0.3), Leases(elsewhere, time.time, seconds=0.3)
+class Renewals:
+    """The pauses between a lease's renewals, each ended by the test: `next()` moves the clock past the
+    pause the renewal loop waits in, and returns once that renewal was tried (the loop waits again)."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self._waiting: asyncio.Queue[tuple[float, asyncio.Future[None]]] = asyncio.Queue()
+
+    async def pause(self, seconds: float) -> None:
+        ended = asyncio.get_running_loop().create_future()
+        self._waiting.put_nowait((seconds, ended))
+        await ended
+
+    async def next(self) -> None:
+        seconds, ended = await asyncio.wait_for(self._waiting.get(), 30)  # a loop that stopped: fail
+        self.clock.advance(seconds)
+        ended.set_result(None)
+        following = await asyncio.wait_for(self._waiting.get(), 30)  # the loop's next pause: it tried
+        self._waiting.put_nowait(following)
+
+
+async def test_a_live_holder_keeps_its_lease_past_the_lease_period(
+    db: Database, elsewhere: Database, clock: FakeClock
+) -> None:
+    renewals = Renewals(clock)
+    holder, other = Leases(db, clock, pause=renewals.pause), Leases(elsewhere, clock)
     async with holder.held(TOURNAMENT, GUILD) as taking:
-        await asyncio.sleep(0.8)  # more than twice the period: renewed meanwhile
+        for _ in range(6):  # twice the lease period: renewed meanwhile
+            await renewals.next()
         with pytest.raises(TournamentRunning):
             async with other.held(TOURNAMENT, GUILD):
                 pass
@@ -262,12 +286,13 @@ class RenewalFailsOnce:
         return await self.db.write(work)
 
 
-async def test_a_failed_renewal_costs_neither_the_work_nor_the_lease(db: Database) -> None:
-    flaky = RenewalFailsOnce(db)
-    holder = Leases(flaky, time.time, seconds=0.3)  # type: ignore[arg-type]
+async def test_a_failed_renewal_costs_neither_the_work_nor_the_lease(db: Database, clock: FakeClock) -> None:
+    flaky, renewals = RenewalFailsOnce(db), Renewals(clock)
+    holder = Leases(flaky, clock, pause=renewals.pause)  # type: ignore[arg-type]
     async with holder.held(TOURNAMENT, GUILD):
-        await asyncio.sleep(0.8)  # a failed renewal, then good ones
+        for _ in range(6):  # a failed renewal, then good ones, for twice the lease period
+            await renewals.next()
         with pytest.raises(TournamentRunning):
-            await Leases(db, time.time).check(TOURNAMENT, GUILD)
+            await Leases(db, clock).check(TOURNAMENT, GUILD)
     assert flaky.failed
-    await Leases(db, time.time).check(TOURNAMENT, GUILD)  # released at the end of the block
+    await Leases(db, clock).check(TOURNAMENT, GUILD)  # released at the end of the block
