@@ -15,7 +15,7 @@ from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, new_game, resolve
 from hogengine.rules import DEFAULT_RULES
-from hogengine.text import NumberTooLong, RepeatedKey, is_whole, listed, read_json, shown
+from hogengine.text import NumberTooLong, RepeatedKey, is_whole, listed, read_at_most, read_json, shown
 
 RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
 TURN_KEYS = {"choice", "rolls"}
@@ -106,8 +106,8 @@ def parse_record(data: object) -> GameRecord:
 def read_record(source: BinaryIO) -> bytes:
     """A record's bytes from a file or stream, refused once past MAX_RECORD_BYTES without reading on (a
     record named /dev/zero is not read to the end of memory)."""
-    data = source.read(MAX_RECORD_BYTES + 1)
-    if len(data) > MAX_RECORD_BYTES:
+    data = read_at_most(source, MAX_RECORD_BYTES)
+    if data is None:
         kib = MAX_RECORD_BYTES // 1024
         raise BadReplay(f"The record is larger than {kib} KiB: no game record is that long.")
     return data

@@ -16,11 +16,12 @@ import numpy.typing as npt
 from hogengine.errors import HogError
 from hogengine.numeric import BoolArray
 from hogengine.rules import RuleSet, get_rules
-from hogengine.text import NumberTooLong, RepeatedKey, read_json, shown, whole_number
+from hogengine.text import NumberTooLong, RepeatedKey, read_at_most, read_json, shown, whole_number
 
 Strategy: TypeAlias = Callable[[int, int], int]
 Table: TypeAlias = npt.NDArray[np.int8]
 SIZE = 100  # scores 0..99: every score a player can hold while the game goes on
+MAX_TABLE_BYTES = 1 << 20  # a table file past this is no table (100 rows of 100 choices: some 30 KB)
 
 
 class BadStrategy(HogError):  # noqa: N818 - named like the engine's errors
@@ -93,9 +94,15 @@ def unreadable(path: str | Path, error: OSError) -> BadStrategy:
 def load_table_json(path: str | Path, rules: RuleSet | str) -> Table:
     """A table from a .json file, else a clear BadStrategy."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as file:
+            data = read_at_most(file, MAX_TABLE_BYTES)
     except OSError as error:
         raise unreadable(path, error) from None
+    if data is None:
+        limit = f"{MAX_TABLE_BYTES >> 20} MB"
+        raise BadStrategy(f"The strategy file {shown(str(path))} is larger than any table ({limit}).")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BadStrategy(f"The strategy file {shown(str(path))} is not UTF-8 text.") from None
     return table_from_json(text, rules)

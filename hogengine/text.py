@@ -4,7 +4,7 @@ import json
 import re
 from collections.abc import Collection
 from itertools import islice
-from typing import TypeGuard
+from typing import BinaryIO, TypeGuard
 
 # ASCII digits only (int() would also take '٣' and str.isdigit() passes '²'), an optional single '-'.
 _WHOLE = re.compile(r"-?[0-9]+")
@@ -90,3 +90,10 @@ def read_json(text: str) -> object:
     choice or roll raises NumberTooLong (not Python's message about its digit limit), and an object
     that gives a key twice raises RepeatedKey (Python would silently keep the last)."""
     return json.loads(text.removeprefix("\ufeff"), parse_int=_json_int, object_pairs_hook=_unique_keys)
+
+
+def read_at_most(source: BinaryIO, limit: int) -> bytes | None:
+    """All of `source` if it holds at most `limit` bytes, else None, read no further than one byte past the
+    limit (a file named /dev/zero is not read to the end of memory)."""
+    data = source.read(limit + 1)
+    return None if len(data) > limit else data

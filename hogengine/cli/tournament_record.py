@@ -16,7 +16,7 @@ from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import Standings
 from hogengine.solver.tournament import GAMES
 from hogengine.strategies import BadStrategy, table_from_rows
-from hogengine.text import read_json, shown
+from hogengine.text import read_at_most, read_json, shown
 
 KIND = "hog tournament record"
 # Larger than any record of a real contest (20 to 30 KB a table), small enough to read at once.
@@ -73,10 +73,10 @@ def read_record(path: str) -> Record:
     HogError saying what is wrong with it."""
     try:
         with open(path, "rb") as file:
-            data = file.read(MAX_BYTES + 1)
+            data = read_at_most(file, MAX_BYTES)
     except OSError as error:
         raise HogError(f"Cannot read the record {shown(path)}: {error.strerror}.") from None
-    if len(data) > MAX_BYTES:
+    if data is None:
         raise HogError(f"{shown(path)} is larger than any tournament record ({MAX_BYTES >> 20} MB).")
     try:
         content = read_json(data.decode("utf-8"))

@@ -120,6 +120,13 @@ def test_load_table_json_missing_file():
         load_table_json("/nonexistent/strategy.json", "swine-align")
 
 
+def test_a_table_file_larger_than_any_table_is_refused_unread():
+    """/dev/zero named as a table: refused after a megabyte, not read until memory runs out."""
+    refusal = r"^The strategy file '/dev/zero' is larger than any table \(1 MB\)\.$"
+    with pytest.raises(BadStrategy, match=refusal):
+        load_table_json("/dev/zero", "swine-align")
+
+
 def test_a_table_saved_with_a_byte_order_mark_loads(tmp_path):
     path = tmp_path / "notepad.json"
     path.write_text(json.dumps([[4] * 100] * 100), encoding="utf-8-sig")
