@@ -47,7 +47,7 @@ async def challenge(fake: FakeDiscord) -> str:
     token, _ = await command(
         fake, ALICE, "challenge", [{"name": "opponent", "type": 6, "value": BOB["id"]}, *goal]
     )
-    return fake._originals[token]
+    return fake.original(token)
 
 
 async def finished(bot: BotProcess, data: Path) -> dict[str, Any]:
@@ -101,7 +101,7 @@ async def test_a_house_bot_move_stored_but_not_shown(
     # The house bot waits a second before it moves, so alice's own turn is shown before its move is made.
     bot = await launch(tmp_path, HOG_BOT_MOVE_DELAY_SECONDS="1")
     token, _ = await command(fake, ALICE, "vs-bot", [{"name": "goal", "type": 4, "value": GOAL}])
-    board = fake._originals[token]
+    board = fake.original(token)
     held = fake.hold(edit_of(board))  # the house bot's move is shown by editing the board
     await press(fake, ALICE, board, ROLL)
     await asyncio.wait_for(held, 10)

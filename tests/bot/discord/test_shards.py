@@ -48,7 +48,7 @@ async def accepted_challenge(fake: FakeDiscord, guild: int) -> str:
     """alice challenges bob on this server and bob accepts: the board's message."""
     options = [{"name": "opponent", "type": 6, "value": BOB["id"]}, {"name": "goal", "type": 4, "value": 30}]
     token, _ = await command(fake, ALICE, "challenge", options, guild_id=guild)
-    board = fake._originals[token]
+    board = fake.original(token)
     accept = await press(fake, BOB, board, "Accept")
     await fake.until(lambda r: r.method == "PATCH" and answered(accept)(r))
     return board
