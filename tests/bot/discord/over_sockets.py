@@ -25,6 +25,7 @@ from tests.bot.discord.fake_discord import (
 
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
 ROLL = "Roll 6"
+GOAL = 30  # a short game, for the tests that play one to its end
 
 
 def button(message: dict[str, Any], label: str) -> str:
@@ -91,11 +92,36 @@ def settled(message: dict[str, Any]) -> bool:
     return to_move(message) is not None or "Rematch" in labels
 
 
+async def challenge(fake: FakeDiscord, guild: int = GUILD_ID) -> str:
+    """alice challenges bob to GOAL points on this server: the challenge's message."""
+    options = [
+        {"name": "opponent", "type": 6, "value": BOB["id"]},
+        {"name": "goal", "type": 4, "value": GOAL},
+    ]
+    token, _ = await command(fake, ALICE, "challenge", options, guild_id=guild)
+    return fake.original(token)
+
+
+async def accepted_challenge(fake: FakeDiscord, guild: int = GUILD_ID) -> str:
+    """alice challenges bob on this server and bob accepts: the board's message."""
+    board = await challenge(fake, guild)
+    accept = await press(fake, BOB, board, "Accept")
+    await fake.until(lambda r: r.method == "PATCH" and answered(accept)(r))
+    return board
+
+
+async def roll(fake: FakeDiscord, board: str) -> None:
+    """Whoever the board says is to move rolls six dice, and the board shows the turn."""
+    person = to_move(fake.messages[board])
+    assert person is not None
+    token = await press(fake, person, board, ROLL)
+    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r), timeout=30)
+
+
 async def play_to_the_end(fake: FakeDiscord, board: str) -> None:
     """Whoever the board says is to move rolls six dice, until the board says who won."""
-    while (person := to_move(fake.messages[board])) is not None:
-        token = await press(fake, person, board, ROLL)
-        await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
+    while to_move(fake.messages[board]) is not None:
+        await roll(fake, board)
         await fake.until(lambda _: settled(fake.messages[board]))
     assert "wins" in fake.messages[board]["embeds"][0]["description"]
 
