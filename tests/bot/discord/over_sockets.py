@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.config import shard_ids
 from tests.bot.discord.fake_discord import (
     APP_ID,
     BOT,
@@ -126,6 +125,24 @@ async def play_to_the_end(fake: FakeDiscord, board: str) -> None:
     assert "wins" in fake.messages[board]["embeds"][0]["description"]
 
 
+async def spawn_bot(
+    url: str, data: Path, python: str | Path = sys.executable, code: str = RUN_BOT_AGAINST, **settings: str
+) -> asyncio.subprocess.Process:
+    """`code` run by `python` (by default the source tree's `python -m bot`) as a process of its own, in
+    `data` with its database there, against the Discord at `url`, with these HOG_* settings (by their
+    variable names) and no others from the environment; its stderr piped."""
+    env = {
+        "PATH": os.environ["PATH"],
+        "DISCORD_TOKEN": "fake-token",
+        "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
+        "HOG_DEV_GUILD_ID": str(GUILD_ID),
+        **settings,
+    }
+    return await asyncio.create_subprocess_exec(
+        python, "-c", code, url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
+    )
+
+
 class BotProcess:
     """`python -m bot`, unchanged but for Discord's address, against a fake Discord; stderr kept."""
 
@@ -136,22 +153,10 @@ class BotProcess:
         self._reader = asyncio.create_task(self._read_stderr())
 
     @classmethod
-    async def start(cls, fake: FakeDiscord, data: Path, **settings: str) -> "BotProcess":
-        """Start the bot on the database in `data` with these HOG_* settings (by their variable names); the
-        fake's gateway then waits for its IDENTIFY (`FakeDiscord.connected`)."""
-        env = {
-            "PATH": os.environ["PATH"],
-            "DISCORD_TOKEN": "fake-token",
-            "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
-            "HOG_DEV_GUILD_ID": str(GUILD_ID),
-            "HOG_BOT_MOVE_DELAY_SECONDS": "0",
-            **settings,
-        }
-        fake.forget(None if "HOG_SHARD_IDS" not in settings else shard_ids(settings["HOG_SHARD_IDS"]))
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", RUN_BOT_AGAINST, fake.url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
-        )
-        return cls(process)
+    async def start(cls, url: str, data: Path, **settings: str) -> "BotProcess":
+        """Start the bot against the Discord at `url` on the database in `data`, the house bot moving at
+        once unless these HOG_* settings say otherwise."""
+        return cls(await spawn_bot(url, data, **({"HOG_BOT_MOVE_DELAY_SECONDS": "0"} | settings)))
 
     async def _read_stderr(self) -> None:
         assert self.process.stderr is not None
