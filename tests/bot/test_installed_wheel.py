@@ -4,7 +4,6 @@ an install that lost its migrations refuses to start with one clear line; the in
 page from the wheel's own files."""
 
 import asyncio
-import os
 import shutil
 import signal
 import sqlite3
@@ -17,6 +16,7 @@ import pytest
 
 from bot.storage.migrations import discover
 from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
+from tests.bot.discord.over_sockets import spawn_bot
 from tests.helpers import Served, copy_of_the_repository
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,16 +47,8 @@ def printed(python: Path, code: str, cwd: Path) -> str:
 
 
 async def start_bot(python: Path, fake: FakeDiscord, data: Path) -> asyncio.subprocess.Process:
-    env = {
-        "PATH": os.environ["PATH"],
-        "DISCORD_TOKEN": "fake-token",
-        "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
-        "HOG_SOLVER_CACHE_PATH": str(data / "cache"),
-        "HOG_DEV_GUILD_ID": str(GUILD_ID),
-    }
-    return await asyncio.create_subprocess_exec(
-        python, "-c", START, fake.url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
-    )
+    """The installed bot against `fake`, its solver cache in `data`."""
+    return await spawn_bot(fake.url, data, python, START, HOG_SOLVER_CACHE_PATH=str(data / "cache"))
 
 
 async def test_the_installed_wheel_creates_every_table(installed: Path, fake: FakeDiscord, tmp_path: Path):

@@ -113,9 +113,10 @@ async def launch(fake: FakeDiscord, solver_cache: Path) -> AsyncIterator[Launch]
     started: list[BotProcess] = []
 
     async def launch(data: Path, **settings: str) -> BotProcess:
-        bot = await BotProcess.start(fake, data, HOG_SOLVER_CACHE_PATH=str(solver_cache), **settings)
-        started.append(bot)
         shards = None if "HOG_SHARD_IDS" not in settings else shard_ids(settings["HOG_SHARD_IDS"])
+        fake.forget(shards)  # so `connected` waits for this process's IDENTIFY
+        bot = await BotProcess.start(fake.url, data, HOG_SOLVER_CACHE_PATH=str(solver_cache), **settings)
+        started.append(bot)
         connecting = asyncio.ensure_future(fake.connected(timeout=60, shards=shards))
         ended = asyncio.ensure_future(bot.process.wait())
         done, _ = await asyncio.wait([connecting, ended], return_when=FIRST_COMPLETED)

@@ -191,6 +191,10 @@ class FakeDiscord:
         async with self._changed:
             await asyncio.wait_for(self._changed.wait_for(lambda: wanted <= set(self.identified)), timeout)
 
+    def original(self, token: str) -> str:
+        """The id of the message an interaction's response posted (its "original"), by its token."""
+        return self._originals[token]
+
     def forget(self, shards: Iterable[int] | None = None) -> None:
         """Forget these shards' IDENTIFY (a bot process about to start again), so `connected` waits anew."""
         for shard in range(self.shards) if shards is None else shards:

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.config import shard_ids
 from tests.bot.discord.fake_discord import (
     APP_ID,
     BOT,
@@ -25,6 +24,7 @@ from tests.bot.discord.fake_discord import (
 
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
 ROLL = "Roll 6"
+GOAL = 30  # a short game, for the tests that play one to its end
 
 
 def button(message: dict[str, Any], label: str) -> str:
@@ -91,13 +91,56 @@ def settled(message: dict[str, Any]) -> bool:
     return to_move(message) is not None or "Rematch" in labels
 
 
+async def challenge(fake: FakeDiscord, guild: int = GUILD_ID) -> str:
+    """alice challenges bob to GOAL points on this server: the challenge's message."""
+    options = [
+        {"name": "opponent", "type": 6, "value": BOB["id"]},
+        {"name": "goal", "type": 4, "value": GOAL},
+    ]
+    token, _ = await command(fake, ALICE, "challenge", options, guild_id=guild)
+    return fake.original(token)
+
+
+async def accepted_challenge(fake: FakeDiscord, guild: int = GUILD_ID) -> str:
+    """alice challenges bob on this server and bob accepts: the board's message."""
+    board = await challenge(fake, guild)
+    accept = await press(fake, BOB, board, "Accept")
+    await fake.until(lambda r: r.method == "PATCH" and answered(accept)(r))
+    return board
+
+
+async def roll(fake: FakeDiscord, board: str) -> None:
+    """Whoever the board says is to move rolls six dice, and the board shows the turn."""
+    person = to_move(fake.messages[board])
+    assert person is not None
+    token = await press(fake, person, board, ROLL)
+    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r), timeout=30)
+
+
 async def play_to_the_end(fake: FakeDiscord, board: str) -> None:
     """Whoever the board says is to move rolls six dice, until the board says who won."""
-    while (person := to_move(fake.messages[board])) is not None:
-        token = await press(fake, person, board, ROLL)
-        await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
+    while to_move(fake.messages[board]) is not None:
+        await roll(fake, board)
         await fake.until(lambda _: settled(fake.messages[board]))
     assert "wins" in fake.messages[board]["embeds"][0]["description"]
+
+
+async def spawn_bot(
+    url: str, data: Path, python: str | Path = sys.executable, code: str = RUN_BOT_AGAINST, **settings: str
+) -> asyncio.subprocess.Process:
+    """`code` run by `python` (by default the source tree's `python -m bot`) as a process of its own, in
+    `data` with its database there, against the Discord at `url`, with these HOG_* settings (by their
+    variable names) and no others from the environment; its stderr piped."""
+    env = {
+        "PATH": os.environ["PATH"],
+        "DISCORD_TOKEN": "fake-token",
+        "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
+        "HOG_DEV_GUILD_ID": str(GUILD_ID),
+        **settings,
+    }
+    return await asyncio.create_subprocess_exec(
+        python, "-c", code, url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
+    )
 
 
 class BotProcess:
@@ -110,22 +153,10 @@ class BotProcess:
         self._reader = asyncio.create_task(self._read_stderr())
 
     @classmethod
-    async def start(cls, fake: FakeDiscord, data: Path, **settings: str) -> "BotProcess":
-        """Start the bot on the database in `data` with these HOG_* settings (by their variable names); the
-        fake's gateway then waits for its IDENTIFY (`FakeDiscord.connected`)."""
-        env = {
-            "PATH": os.environ["PATH"],
-            "DISCORD_TOKEN": "fake-token",
-            "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
-            "HOG_DEV_GUILD_ID": str(GUILD_ID),
-            "HOG_BOT_MOVE_DELAY_SECONDS": "0",
-            **settings,
-        }
-        fake.forget(None if "HOG_SHARD_IDS" not in settings else shard_ids(settings["HOG_SHARD_IDS"]))
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", RUN_BOT_AGAINST, fake.url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
-        )
-        return cls(process)
+    async def start(cls, url: str, data: Path, **settings: str) -> "BotProcess":
+        """Start the bot against the Discord at `url` on the database in `data`, the house bot moving at
+        once unless these HOG_* settings say otherwise."""
+        return cls(await spawn_bot(url, data, **({"HOG_BOT_MOVE_DELAY_SECONDS": "0"} | settings)))
 
     async def _read_stderr(self) -> None:
         assert self.process.stderr is not None

@@ -13,16 +13,16 @@ from tests.bot.discord.fake_discord import APP_ID, CHANNEL_ID, FakeDiscord, Requ
 from tests.bot.discord.over_sockets import (
     ALICE,
     BOB,
+    GOAL,
     ROLL,
     BotProcess,
-    answered,
+    accepted_challenge,
+    challenge,
     command,
     play_to_the_end,
     press,
     to_move,
 )
-
-GOAL = 30
 
 
 def stored(data: Path) -> dict[str, Any]:
@@ -41,15 +41,6 @@ def edit_of(message_id: str) -> Any:
     return lambda r: r.method == "PATCH" and r.path == f"/channels/{CHANNEL_ID}/messages/{message_id}"
 
 
-async def challenge(fake: FakeDiscord) -> str:
-    """alice challenges bob to GOAL points: the challenge's message."""
-    goal = [{"name": "goal", "type": 4, "value": GOAL}]
-    token, _ = await command(
-        fake, ALICE, "challenge", [{"name": "opponent", "type": 6, "value": BOB["id"]}, *goal]
-    )
-    return fake._originals[token]
-
-
 async def finished(bot: BotProcess, data: Path) -> dict[str, Any]:
     assert await bot.terminate() == 0, bot.stderr
     match = stored(data)
@@ -59,9 +50,7 @@ async def finished(bot: BotProcess, data: Path) -> dict[str, Any]:
 
 async def test_a_turn_stored_but_not_shown(fake: FakeDiscord, launch: Launch, tmp_path: Path) -> None:
     bot = await launch(tmp_path)
-    board = await challenge(fake)
-    token = await press(fake, BOB, board, "Accept")
-    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r))
+    board = await accepted_challenge(fake)
     held = fake.hold(answer_to_a_press)
     await press(fake, ALICE, board, ROLL)
     await asyncio.wait_for(held, 10)  # the turn is stored; its board's edit is in flight
@@ -101,7 +90,7 @@ async def test_a_house_bot_move_stored_but_not_shown(
     # The house bot waits a second before it moves, so alice's own turn is shown before its move is made.
     bot = await launch(tmp_path, HOG_BOT_MOVE_DELAY_SECONDS="1")
     token, _ = await command(fake, ALICE, "vs-bot", [{"name": "goal", "type": 4, "value": GOAL}])
-    board = fake._originals[token]
+    board = fake.original(token)
     held = fake.hold(edit_of(board))  # the house bot's move is shown by editing the board
     await press(fake, ALICE, board, ROLL)
     await asyncio.wait_for(held, 10)

@@ -105,7 +105,7 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         fake, ALICE, "challenge", [{"name": "opponent", "type": 6, "value": BOB["id"]}]
     )
     assert callback.body["type"] == 4
-    board = fake._originals[token]
+    board = fake.original(token)
     assert fake.messages[board]["content"] == f"<@{BOB['id']}>, you are challenged!"
 
     # carol may not accept; bob does, and the challenge becomes the board with a button per choice.

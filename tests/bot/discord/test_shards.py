@@ -13,17 +13,7 @@ import pytest
 
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
-from tests.bot.discord.over_sockets import (
-    ALICE,
-    BOB,
-    ROLL,
-    BotProcess,
-    answered,
-    command,
-    play_to_the_end,
-    press,
-    to_move,
-)
+from tests.bot.discord.over_sockets import BotProcess, accepted_challenge, play_to_the_end, roll
 from tests.postgres_server import PostgresServer
 
 OTHER_GUILD = (1 << 22) | 7101  # Discord puts it on shard 1 of 2; GUILD_ID is on shard 0
@@ -42,24 +32,6 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
-
-
-async def accepted_challenge(fake: FakeDiscord, guild: int) -> str:
-    """alice challenges bob on this server and bob accepts: the board's message."""
-    options = [{"name": "opponent", "type": 6, "value": BOB["id"]}, {"name": "goal", "type": 4, "value": 30}]
-    token, _ = await command(fake, ALICE, "challenge", options, guild_id=guild)
-    board = fake._originals[token]
-    accept = await press(fake, BOB, board, "Accept")
-    await fake.until(lambda r: r.method == "PATCH" and answered(accept)(r))
-    return board
-
-
-async def roll(fake: FakeDiscord, board: str, timeout: float = 30) -> None:
-    """Whoever the board says is to move rolls six dice, and the board shows the turn."""
-    person = to_move(fake.messages[board])
-    assert person is not None
-    token = await press(fake, person, board, ROLL)
-    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r), timeout)
 
 
 async def rows(url: str, sql: str) -> list[asyncpg.Record]:

@@ -4,15 +4,14 @@ is reached on a later try. Real processes over real sockets."""
 
 import asyncio
 import json
-import os
 import signal
 import socket
 import sqlite3
-import sys
 import time
 from pathlib import Path
 
-from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
+from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
+from tests.bot.discord.over_sockets import spawn_bot
 
 
 def free_port() -> int:
@@ -25,17 +24,9 @@ def free_port() -> int:
 async def start_bot(
     url: str, data: Path, attempts: int, pause: float, **settings: str
 ) -> asyncio.subprocess.Process:
-    env = settings | {
-        "PATH": os.environ["PATH"],
-        "DISCORD_TOKEN": "fake-token",
-        "HOG_DATABASE_PATH": str(data / "hog.sqlite3"),
-        "HOG_DEV_GUILD_ID": str(GUILD_ID),
-        "HOG_CONNECT_ATTEMPTS": str(attempts),
-        "HOG_CONNECT_RETRY_SECONDS": str(pause),
-    }
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", RUN_BOT_AGAINST, url, cwd=data, env=env, stderr=asyncio.subprocess.PIPE
-    )
+    """The bot against the Discord at `url`, trying to reach it `attempts` times, `pause` seconds apart."""
+    tries = {"HOG_CONNECT_ATTEMPTS": str(attempts), "HOG_CONNECT_RETRY_SECONDS": str(pause)}
+    return await spawn_bot(url, data, **(settings | tries))
 
 
 def retries(stderr: str) -> list[str]:
