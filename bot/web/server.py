@@ -16,7 +16,6 @@ from bot.domain.errors import (
     MatchOver,
     NoHintsAfterTheGame,
     NotJson,
-    NotYourTurn,
     RequestTooLarge,
     StaleAction,
     TurnAlreadyPlayed,
@@ -52,7 +51,6 @@ STATUS: tuple[tuple[type[HogError], int], ...] = (
     (RequestTooLarge, 413),
     (NotJson, 415),
     (StaleAction, 409),
-    (NotYourTurn, 409),
 )
 APOLOGY = "Something went wrong on the server (its terminal says what); the game is as it was."
 # The page's own files only: no inline script or style, nothing fetched from elsewhere.
