@@ -24,6 +24,7 @@ from hogengine.house import HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import RULE_SETS
 from hogengine.solver import solve
+from tests.bot.web.conftest import scripted_choice
 from tests.helpers import Served
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -126,14 +127,6 @@ def expected_board(state: State, names: tuple[str, str]) -> tuple[list[str], lis
     )
 
 
-def our_choice(state: State) -> int:
-    """Player 0 opens with the rule set's lowest choice (Pork Chop or Ham Hijinks where there is one),
-    then rolls 5; a friend in seat 1 rolls 3."""
-    if state.turn == 0:
-        return state.ruleset.choices[0]
-    return 5 if state.mover == 0 else 3
-
-
 @pytest.mark.parametrize("house", ["", HouseLevel.PERFECT.value], ids=["friend", "perfect"])
 @pytest.mark.parametrize("rules", RULES)
 def test_a_whole_seeded_game_clicked_through_is_the_engines_game(
@@ -150,8 +143,8 @@ def test_a_whole_seeded_game_clicked_through_is_the_engines_game(
         assert shown_board(page) == expected_board(state, names)
         labels = [choice_label(state, choice) for choice in state.ruleset.choices]
         assert page.locator("#choices .label").all_inner_texts() == labels
-        page.get_by_role("button", name=choice_label(state, our_choice(state)), exact=True).click()
-        results.append(resolve_seeded(state, our_choice(state), seed))
+        page.get_by_role("button", name=choice_label(state, scripted_choice(state)), exact=True).click()
+        results.append(resolve_seeded(state, scripted_choice(state), seed))
         while house and not results[-1].after.over and results[-1].after.mover == 1:
             after = results[-1].after
             results.append(resolve_seeded(after, house_choice(HouseLevel(house), after, solution), seed))

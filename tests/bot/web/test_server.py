@@ -22,11 +22,12 @@ from bot.web.server import APOLOGY, MAX_BODY, make_app
 from hogengine.analysis import analyse
 from hogengine.commentary import course_commentary
 from hogengine.errors import HogError
-from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
+from hogengine.game import TurnResult, choice_label, new_game, resolve_seeded
 from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import DEFAULT_RULES, RULE_SETS
 from hogengine.solver import Solution, solve
+from tests.bot.web.conftest import scripted_choice
 
 RULES = [rules.id for rules in RULE_SETS]
 SEED = "5eed" * 16
@@ -80,14 +81,6 @@ async def move(client: TestClient[Any, Any], game: dict[str, Any], choice: int) 
     return played
 
 
-def friend_choice(state: State) -> int:
-    """Player 0 opens with the rule set's lowest choice (-1 where there is one), then rolls 5; player 1
-    rolls 3."""
-    if state.turn == 0:
-        return state.ruleset.choices[0]
-    return 5 if state.mover == 0 else 3
-
-
 async def test_the_form_offers_every_rule_set_with_its_rules_and_the_house_levels(client):
     setup = await (await client.get("/api/setup")).json()
     assert [rules["id"] for rules in setup["rules"]] == RULES
@@ -118,7 +111,7 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     results: list[TurnResult] = []
     while not state.over:
         assert game["seed"] is None and game["record"] is None  # the seed stays secret while it is played
-        choice = friend_choice(state)
+        choice = scripted_choice(state)
         game = await move(client, game, choice)
         results.append(resolve_seeded(state, choice, seed))
         state = results[-1].after
