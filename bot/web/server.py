@@ -20,8 +20,8 @@ from bot.domain.errors import (
     StaleAction,
     TurnAlreadyPlayed,
     TurnNotYet,
-    UnknownBotLevel,
 )
+from bot.services.games.house_bot import house_level
 from bot.services.solver import Solver
 from bot.web import payloads
 from bot.web.games import Game, Games
@@ -123,12 +123,7 @@ def _fields(data: bytes, required: set[str], optional: set[str], example: str) -
 
 def _house(name: object) -> HouseLevel | None:
     """The house level a new game names (null: a second person at this screen)."""
-    if name is None:
-        return None
-    levels = [level.value for level in HOUSE_LEVELS]
-    if not isinstance(name, str) or name not in levels:
-        raise UnknownBotLevel(str(name), ", ".join(levels))
-    return HouseLevel(name)
+    return None if name is None else house_level(str(name))
 
 
 class Page:
