@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.web.games import Game
+from hogengine.cli.turns import status_line
 from hogengine.commentary import course_commentary
 from hogengine.game import State, TurnResult, choice_label, dice_for, dice_in_words, legal_choices
 from hogengine.rules import RULE_SETS, RuleSet
@@ -21,8 +22,8 @@ def rule_sets() -> list[dict[str, Any]]:
 
 
 def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
-    """The board before a move: scores, every hidden part, who moves with which dice and why, and a button
-    for each legal choice (labelled as on the Discord board, with the dice it rolls now)."""
+    """The board before a move: scores, every hidden part, who moves with which dice and why (or who won),
+    and a button for each legal choice (labelled as on the Discord board, with the dice it rolls now)."""
     rules = state.ruleset
     shown: dict[str, Any] = {
         "turn": state.turn,
@@ -39,6 +40,7 @@ def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
             for seat in (0, 1)
         ],
         "shared": list(rules.describe_hidden(state, None)),
+        "status": status_line(state, names),
         "dice": None,
         "choices": [],
     }

@@ -9,12 +9,11 @@ from typing import Any
 from bot.images import win_probability_chart
 from bot.web.payloads import board, turns
 from hogengine.analysis import Move, analyse
+from hogengine.cli.replay import NAMES
 from hogengine.dice import commitment
 from hogengine.game import State, TurnResult, choice_label
 from hogengine.replay import GameRecord
 from hogengine.solver import Solution
-
-NAMES = ("Player 0", "Player 1")  # a record does not say who played
 
 
 def verdict(record: GameRecord) -> str:

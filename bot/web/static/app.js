@@ -100,7 +100,7 @@ function percent(chance) {
   return `${(100 * chance).toFixed(1)}%`;
 }
 
-// The board before a move: both players, the hidden parts, who moves with which dice (and why).
+// The board: both players, the hidden parts and the server's status line (who moves with which dice, or who won).
 function drawBoard(container, board) {
   container.replaceChildren();
   const players = el("div", { class: "players" });
@@ -116,10 +116,7 @@ function drawBoard(container, board) {
   });
   container.append(players);
   for (const line of board.shared) container.append(el("p", { class: "hidden-part" }, line));
-  const status = board.over
-    ? `${board.players[board.winner].name} wins, ${board.players[0].score} to ${board.players[1].score}.`
-    : `${board.players[board.mover].name} to move with ${board.dice.words}.`;
-  container.append(el("p", { class: "status" }, status));
+  container.append(el("p", { class: "status" }, board.status));
 }
 
 // One turn as played: the choice, the dice drawn as dice, the points, each rule that fired, the commentary.

@@ -17,9 +17,10 @@ from PIL import Image, ImageStat
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from hogengine.analysis import analyse
+from hogengine.cli.turns import seat_names, status_line
 from hogengine.dice import commitment
 from hogengine.errors import HogError
-from hogengine.game import State, TurnResult, choice_label, dice_in_words, new_game, resolve_seeded
+from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
 from hogengine.house import HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import RULE_SETS
@@ -114,16 +115,11 @@ def shown_board(page: Page) -> tuple[list[str], list[list[str]], list[str], str]
 
 def expected_board(state: State, names: tuple[str, str]) -> tuple[list[str], list[list[str]], list[str], str]:
     rules = state.ruleset
-    if state.over:
-        winner = names[state.winner or 0]
-        status = f"{winner} wins, {state.scores[0]} to {state.scores[1]}."
-    else:
-        status = f"{names[state.mover]} to move with {dice_in_words(state)}."
     return (
         [str(score) for score in state.scores],
         [list(rules.describe_hidden(state, seat)) for seat in (0, 1)],
         list(rules.describe_hidden(state, None)),
-        status,
+        status_line(state, names),
     )
 
 
@@ -242,11 +238,8 @@ def test_a_hog_export_is_watched_again_with_its_chart(
             shoot(page, screenshots, "viewer")
             page.get_by_label("Turn", exact=True).fill(str(len(results)))
             assert page.locator("#position").inner_text().startswith("The end.")
-            assert (
-                page.locator("#view-board .status")
-                .inner_text()
-                .endswith(f"wins, {results[-1].after.scores[0]} to {results[-1].after.scores[1]}.")
-            )
+            ended = status_line(results[-1].after, seat_names())
+            assert page.locator("#view-board .status").inner_text() == ended
             rows = page.locator("#accuracy tbody tr").all_inner_texts()
             assert len(rows) == 2 and "100.0%" in rows[1]  # the perfect house bot gave nothing away
             shoot(page, screenshots, "viewer-end")
