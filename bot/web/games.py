@@ -41,6 +41,12 @@ class Game:
         return self.house is not None and not self.state.over and self.state.mover == HOUSE_SEAT
 
     @property
+    def your_turn(self) -> bool:
+        """Whether the person (or either friend) at the screen moves now: the game goes on, the house not
+        to move."""
+        return not self.state.over and not self.house_to_move
+
+    @property
     def commitment(self) -> str:
         """The SHA-256 of the dice seed, shown from the first turn on."""
         return commitment(self.seed)

@@ -80,7 +80,8 @@ def _turn(result: TurnResult, names: tuple[str, str], said: Sequence[str]) -> di
 
 
 def game(played: Game) -> dict[str, Any]:
-    """A game as the page draws it; the seed and the record `hog replay` takes appear once it is over."""
+    """A game as the page draws it, with whether the person at the screen may move now; the seed and the
+    record `hog replay` takes appear once it is over."""
     state = played.state
     return {
         "id": played.id,
@@ -88,6 +89,7 @@ def game(played: Game) -> dict[str, Any]:
         "house": None if played.house is None else played.house.value,
         "names": list(played.names),
         "commitment": played.commitment,
+        "your_turn": played.your_turn,
         "board": board(state, played.names),
         "turns": turns(played.results, played.names),
         "seed": played.seed.hex() if state.over else None,

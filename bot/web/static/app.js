@@ -179,11 +179,6 @@ async function start(event) {
 
 // ---- the game ----
 
-function yourTurn() {
-  const board = game.board;
-  return !board.over && (game.house === null || board.mover === 0);
-}
-
 function keyOf(choice) {
   return choice === -1 ? "-" : String(choice);
 }
@@ -194,12 +189,12 @@ function drawChoices() {
     const button = el("button", { type: "button", class: choice.choice > 0 ? "roll" : "special", title: rolls },
                       el("span", { class: "label" }, choice.label),
                       el("kbd", { "aria-hidden": "true" }, keyOf(choice.choice)));
-    button.disabled = busy || !yourTurn();
+    button.disabled = busy || !game.your_turn;
     button.addEventListener("click", () => play(choice.choice));
     return button;
   });
   $("choices").replaceChildren(...buttons);
-  $("hint-button").disabled = busy || !yourTurn();
+  $("hint-button").disabled = busy || !game.your_turn;
 }
 
 function drawGame() {
@@ -335,7 +330,7 @@ function openFile() {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea")) return;
-  if (!$("game").hidden && game && yourTurn() && !busy) {
+  if (!$("game").hidden && game && game.your_turn && !busy) {
     typeKey(event.key);
   } else if (!$("viewer").hidden && viewed && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
     goTo(step + (event.key === "ArrowLeft" ? -1 : 1));

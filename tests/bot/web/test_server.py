@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.images import win_probability_chart
 from bot.services.solver import Solver
 from bot.web import payloads
-from bot.web.games import MAX_GAMES
+from bot.web.games import MAX_GAMES, Games
 from bot.web.server import APOLOGY, MAX_BODY, make_app
 from hogengine.analysis import analyse
 from hogengine.commentary import course_commentary
@@ -110,6 +110,7 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     assert game["board"] == payloads.board(state, ("Player 0", "Player 1"))
     results: list[TurnResult] = []
     while not state.over:
+        assert game["your_turn"]  # a friend's turn is a person's too
         assert game["seed"] is None and game["record"] is None  # the seed stays secret while it is played
         choice = scripted_choice(state)
         game = await move(client, game, choice)
@@ -126,7 +127,7 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     assert (
         game["board"]["over"] and game["board"]["winner"] == state.winner and game["board"]["choices"] == []
     )
-    assert game["seed"] == SEED
+    assert game["seed"] == SEED and not game["your_turn"]
     assert game["record"] == to_record(new_game(rules, 60), results, seed)
     assert [r.after for r in replay(load_record(json.dumps(game["record"])))][-1] == state
 
@@ -138,11 +139,20 @@ async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_
     assert game["names"] == ["Player 0 (you)", f"Player 1 ({level.value})"]
     solution = solve(rules, 100, solver_cache) if level is HouseLevel.PERFECT else None
     while not game["board"]["over"]:
-        assert game["board"]["mover"] == 0  # the person's turn whenever the page is answered
+        assert game["board"]["mover"] == 0 and game["your_turn"]  # the person's, whenever answered
         game = await move(client, game, 4)
+    assert not game["your_turn"]
     record = load_record(json.dumps(game["record"]))
     house = [result for result in replay(record) if result.player == 1]
     assert house and all(r.choice == house_choice(level, r.before, solution) for r in house)
+
+
+@pytest.mark.parametrize(("house", "after_a_move"), [(None, True), (HouseLevel.EASY, False)])
+def test_the_page_may_move_only_while_a_person_is_to_move(house, after_a_move):
+    game = Games().start(new_game(DEFAULT_RULES), bytes.fromhex(SEED), house)
+    assert payloads.game(game)["your_turn"]
+    game.play(4)  # player 0 moves, the house not (yet) answering
+    assert payloads.game(game)["your_turn"] is after_a_move
 
 
 async def test_the_hint_is_every_choices_exact_chance_for_the_player_to_move(client, solver_cache):
