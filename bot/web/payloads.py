@@ -7,14 +7,14 @@ from typing import Any
 from bot.web.games import Game
 from hogengine.cli.turns import status_line
 from hogengine.commentary import course_commentary
-from hogengine.game import State, TurnResult, choice_label, dice_for, dice_in_words, legal_choices
+from hogengine.game import State, TurnResult, choice_label, dice_for, legal_choices
 from hogengine.rules import RULE_SETS, RuleSet
 from hogengine.solver import Solution
 
 
 def rule_set(rules: RuleSet) -> dict[str, Any]:
-    """A rule set for the new-game form: its names and its rules for players."""
-    return {"id": rules.id, "aliases": list(rules.aliases), "title": rules.title, "text": rules.explain()}
+    """A rule set for the new-game form: its id, its title and its rules for players."""
+    return {"id": rules.id, "title": rules.title, "text": rules.explain()}
 
 
 def rule_sets() -> list[dict[str, Any]]:
@@ -25,7 +25,7 @@ def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
     """The board before a move: scores, every hidden part, who moves with which dice and why (or who won),
     and a button for each legal choice (labelled as on the Discord board, with the dice it rolls now)."""
     rules = state.ruleset
-    shown: dict[str, Any] = {
+    return {
         "turn": state.turn,
         "goal": state.goal,
         "mover": state.mover,
@@ -41,13 +41,8 @@ def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
         ],
         "shared": list(rules.describe_hidden(state, None)),
         "status": status_line(state, names),
-        "dice": None,
-        "choices": [],
+        "choices": [] if state.over else [_choice(state, choice) for choice in legal_choices(state)],
     }
-    if not state.over:
-        shown["dice"] = {"sides": dice_for(state, 1)[1], "words": dice_in_words(state)}
-        shown["choices"] = [_choice(state, choice) for choice in legal_choices(state)]
-    return shown
 
 
 def _choice(state: State, choice: int) -> dict[str, Any]:
@@ -65,9 +60,7 @@ def turns(results: Sequence[TurnResult], names: tuple[str, str]) -> list[dict[st
 def _turn(result: TurnResult, names: tuple[str, str], said: Sequence[str]) -> dict[str, Any]:
     return {
         "turn": result.before.turn,
-        "player": result.player,
         "name": names[result.player],
-        "choice": result.choice,
         "label": choice_label(result.before, result.choice),
         "dice": result.dice,
         "sides": result.sides,
@@ -86,8 +79,6 @@ def game(played: Game) -> dict[str, Any]:
     return {
         "id": played.id,
         "rules": rule_set(state.ruleset),
-        "house": None if played.house is None else played.house.value,
-        "names": list(played.names),
         "commitment": played.commitment,
         "your_turn": played.your_turn,
         "board": board(state, played.names),

@@ -31,7 +31,6 @@ def _move(move: Move, state: State) -> dict[str, Any]:
     return {
         "label": choice_label(state, move.choice),
         "chance": move.value,
-        "best": move.best,
         "best_label": choice_label(state, move.best),
         "best_chance": move.best_value,
         "cost": move.cost,
@@ -50,7 +49,6 @@ def viewed(record: GameRecord, results: Sequence[TurnResult], solution: Solution
         "goal": record.start.goal,
         "names": list(NAMES),
         "verdict": verdict(record),
-        "seed": None if record.seed is None else record.seed.hex(),
         "chart": {"src": "data:image/png;base64," + base64.b64encode(chart.png).decode(), "alt": chart.alt},
         "steps": [
             {

@@ -85,7 +85,6 @@ async def test_the_form_offers_every_rule_set_with_its_rules_and_the_house_level
     setup = await (await client.get("/api/setup")).json()
     assert [rules["id"] for rules in setup["rules"]] == RULES
     assert [rules["text"] for rules in setup["rules"]] == [rules.explain() for rules in RULE_SETS]
-    assert setup["rules"][1]["aliases"] == list(RULE_SETS[1].aliases)
     assert setup["default"] == DEFAULT_RULES and setup["max_goal"] == 100 and setup["record"] is False
     levels = [{"id": level.value, "description": level.description} for level in HOUSE_LEVELS]
     assert setup["levels"] == levels and [level["id"] for level in levels] == ["easy", "course", "perfect"]
@@ -106,7 +105,6 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     game = await start(client, rules=rules, goal=60)
     state = new_game(rules, 60)
     assert game["commitment"] == hashlib.sha256(seed).hexdigest()
-    assert game["house"] is None and game["names"] == ["Player 0", "Player 1"]
     assert game["board"] == payloads.board(state, ("Player 0", "Player 1"))
     results: list[TurnResult] = []
     while not state.over:
@@ -136,7 +134,8 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
 @pytest.mark.parametrize("rules", RULES)
 async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_cache, rules, level):
     game = await start(client, rules=rules, house=level.value)
-    assert game["names"] == ["Player 0 (you)", f"Player 1 ({level.value})"]
+    names = [player["name"] for player in game["board"]["players"]]
+    assert names == ["Player 0 (you)", f"Player 1 ({level.value})"]
     solution = solve(rules, 100, solver_cache) if level is HouseLevel.PERFECT else None
     while not game["board"]["over"]:
         assert game["board"]["mover"] == 0 and game["your_turn"]  # the person's, whenever answered
@@ -159,9 +158,9 @@ async def test_the_hint_is_every_choices_exact_chance_for_the_player_to_move(cli
     game = await start(client, rules=RULES[1], house="course")
     game = await move(client, game, -1)  # Pork Chop: from now on -1 rolls ten dice
     hint = await (await client.get(f"/api/games/{game['id']}/hint")).json()
-    now = new_game(RULES[1])
-    for turn in game["turns"]:
-        now = resolve_seeded(now, turn["choice"], bytes.fromhex(SEED)).after
+    now = resolve_seeded(new_game(RULES[1]), -1, bytes.fromhex(SEED)).after
+    while now.mover == 1:  # the house's answer
+        now = resolve_seeded(now, house_choice(HouseLevel.COURSE, now), bytes.fromhex(SEED)).after
     solution = solve(RULES[1], 100, solver_cache)
     assert hint["turn"] == now.turn == game["board"]["turn"]
     assert hint["best"] == solution.best_choice(now) and hint["chance"] == solution.win_probability(now)
@@ -413,13 +412,15 @@ async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, s
     names = ("Player 0", "Player 1")
     assert [step["board"] for step in viewed["steps"]] == [payloads.board(r.before, names) for r in results]
     assert viewed["end"]["board"] == payloads.board(results[-1].after, names)
-    costs = [(step["turn"]["player"], step["move"]["cost"]) for step in viewed["steps"]]
+    costs = [
+        (result.player, step["move"]["cost"]) for result, step in zip(results, viewed["steps"], strict=True)
+    ]
     assert all(cost >= 0 for _, cost in costs)
     assert [cost for player, cost in costs if player == 1] == [0.0] * sum(1 for p, _ in costs if p == 1)
     assert viewed["players"][1]["accuracy"] == 100.0  # the house bot played perfectly
     assert viewed["players"][0]["lost"] == pytest.approx(sum(cost for player, cost in costs if player == 0))
     seed = json.loads(export_file.read_text())["seed"]
-    assert viewed["seed"] == seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() in viewed["verdict"]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in viewed["verdict"]
     assert viewed["verdict"].startswith("Fair dice: every roll is the one the revealed seed gives")
     chart = win_probability_chart(analysis.series, names)
     assert viewed["chart"]["alt"] == chart.alt
@@ -430,7 +431,6 @@ async def test_a_record_without_its_seed_is_viewed_but_its_dice_are_not_vouched_
     unsealed = {key: value for key, value in exported.items() if key not in ("seed", "commitment")}
     viewed = await (await client.post("/api/replay", json=unsealed)).json()
     assert viewed["verdict"] == "The record reveals no dice seed, so its rolls cannot be checked."
-    assert viewed["seed"] is None
 
 
 def _tampered(exported: dict[str, Any]) -> dict[str, bytes]:
