@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.domain.errors import MatchNotFound
+from hogengine.cli.turns import seat_names
 from hogengine.dice import commitment
 from hogengine.game import State, TurnResult, resolve_seeded
 from hogengine.house import HouseLevel
@@ -32,14 +33,18 @@ class Game:
 
     @property
     def names(self) -> tuple[str, str]:
-        """How the seats are called, as `hog play` calls them (the engine's events say "Player N")."""
-        if self.house is None:
-            return ("Player 0", "Player 1")
-        return ("Player 0 (you)", f"Player 1 ({self.house.value})")
+        """How the seats are called, as `hog play` calls them."""
+        return seat_names(None if self.house is None else self.house.value, HOUSE_SEAT)
 
     @property
     def house_to_move(self) -> bool:
         return self.house is not None and not self.state.over and self.state.mover == HOUSE_SEAT
+
+    @property
+    def your_turn(self) -> bool:
+        """Whether the person (or either friend) at the screen moves now: the game goes on, the house not
+        to move."""
+        return not self.state.over and not self.house_to_move
 
     @property
     def commitment(self) -> str:

@@ -5,15 +5,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.web.games import Game
+from hogengine.cli.turns import status_line
 from hogengine.commentary import course_commentary
-from hogengine.game import State, TurnResult, choice_label, dice_for, dice_in_words, legal_choices
+from hogengine.game import State, TurnResult, choice_label, dice_for, legal_choices
 from hogengine.rules import RULE_SETS, RuleSet
 from hogengine.solver import Solution
 
 
 def rule_set(rules: RuleSet) -> dict[str, Any]:
-    """A rule set for the new-game form: its names and its rules for players."""
-    return {"id": rules.id, "aliases": list(rules.aliases), "title": rules.title, "text": rules.explain()}
+    """A rule set for the new-game form: its id, its title and its rules for players."""
+    return {"id": rules.id, "title": rules.title, "text": rules.explain()}
 
 
 def rule_sets() -> list[dict[str, Any]]:
@@ -21,10 +22,10 @@ def rule_sets() -> list[dict[str, Any]]:
 
 
 def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
-    """The board before a move: scores, every hidden part, who moves with which dice and why, and a button
-    for each legal choice (labelled as on the Discord board, with the dice it rolls now)."""
+    """The board before a move: scores, every hidden part, who moves with which dice and why (or who won),
+    and a button for each legal choice (labelled as on the Discord board, with the dice it rolls now)."""
     rules = state.ruleset
-    shown: dict[str, Any] = {
+    return {
         "turn": state.turn,
         "goal": state.goal,
         "mover": state.mover,
@@ -39,13 +40,9 @@ def board(state: State, names: tuple[str, str]) -> dict[str, Any]:
             for seat in (0, 1)
         ],
         "shared": list(rules.describe_hidden(state, None)),
-        "dice": None,
-        "choices": [],
+        "status": status_line(state, names),
+        "choices": [] if state.over else [_choice(state, choice) for choice in legal_choices(state)],
     }
-    if not state.over:
-        shown["dice"] = {"sides": dice_for(state, 1)[1], "words": dice_in_words(state)}
-        shown["choices"] = [_choice(state, choice) for choice in legal_choices(state)]
-    return shown
 
 
 def _choice(state: State, choice: int) -> dict[str, Any]:
@@ -63,9 +60,7 @@ def turns(results: Sequence[TurnResult], names: tuple[str, str]) -> list[dict[st
 def _turn(result: TurnResult, names: tuple[str, str], said: Sequence[str]) -> dict[str, Any]:
     return {
         "turn": result.before.turn,
-        "player": result.player,
         "name": names[result.player],
-        "choice": result.choice,
         "label": choice_label(result.before, result.choice),
         "dice": result.dice,
         "sides": result.sides,
@@ -78,14 +73,14 @@ def _turn(result: TurnResult, names: tuple[str, str], said: Sequence[str]) -> di
 
 
 def game(played: Game) -> dict[str, Any]:
-    """A game as the page draws it; the seed and the record `hog replay` takes appear once it is over."""
+    """A game as the page draws it, with whether the person at the screen may move now; the seed and the
+    record `hog replay` takes appear once it is over."""
     state = played.state
     return {
         "id": played.id,
         "rules": rule_set(state.ruleset),
-        "house": None if played.house is None else played.house.value,
-        "names": list(played.names),
         "commitment": played.commitment,
+        "your_turn": played.your_turn,
         "board": board(state, played.names),
         "turns": turns(played.results, played.names),
         "seed": played.seed.hex() if state.over else None,

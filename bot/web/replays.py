@@ -9,12 +9,11 @@ from typing import Any
 from bot.images import win_probability_chart
 from bot.web.payloads import board, turns
 from hogengine.analysis import Move, analyse
+from hogengine.cli.replay import NAMES
 from hogengine.dice import commitment
 from hogengine.game import State, TurnResult, choice_label
 from hogengine.replay import GameRecord
 from hogengine.solver import Solution
-
-NAMES = ("Player 0", "Player 1")  # a record does not say who played
 
 
 def verdict(record: GameRecord) -> str:
@@ -32,7 +31,6 @@ def _move(move: Move, state: State) -> dict[str, Any]:
     return {
         "label": choice_label(state, move.choice),
         "chance": move.value,
-        "best": move.best,
         "best_label": choice_label(state, move.best),
         "best_chance": move.best_value,
         "cost": move.cost,
@@ -51,7 +49,6 @@ def viewed(record: GameRecord, results: Sequence[TurnResult], solution: Solution
         "goal": record.start.goal,
         "names": list(NAMES),
         "verdict": verdict(record),
-        "seed": None if record.seed is None else record.seed.hex(),
         "chart": {"src": "data:image/png;base64," + base64.b64encode(chart.png).decode(), "alt": chart.alt},
         "steps": [
             {

@@ -16,13 +16,12 @@ from bot.domain.errors import (
     MatchOver,
     NoHintsAfterTheGame,
     NotJson,
-    NotYourTurn,
     RequestTooLarge,
     StaleAction,
     TurnAlreadyPlayed,
     TurnNotYet,
-    UnknownBotLevel,
 )
+from bot.services.games.house_bot import house_level
 from bot.services.solver import Solver
 from bot.web import payloads
 from bot.web.games import Game, Games
@@ -52,7 +51,6 @@ STATUS: tuple[tuple[type[HogError], int], ...] = (
     (RequestTooLarge, 413),
     (NotJson, 415),
     (StaleAction, 409),
-    (NotYourTurn, 409),
 )
 APOLOGY = "Something went wrong on the server (its terminal says what); the game is as it was."
 # The page's own files only: no inline script or style, nothing fetched from elsewhere.
@@ -125,12 +123,7 @@ def _fields(data: bytes, required: set[str], optional: set[str], example: str) -
 
 def _house(name: object) -> HouseLevel | None:
     """The house level a new game names (null: a second person at this screen)."""
-    if name is None:
-        return None
-    levels = [level.value for level in HOUSE_LEVELS]
-    if not isinstance(name, str) or name not in levels:
-        raise UnknownBotLevel(str(name), ", ".join(levels))
-    return HouseLevel(name)
+    return None if name is None else house_level(str(name))
 
 
 class Page:

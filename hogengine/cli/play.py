@@ -14,7 +14,7 @@ from collections.abc import Callable
 from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
 from hogengine.cli.specs import HELP, PLAYERS, cache_dir, load_table
-from hogengine.cli.turns import final_line, turn_lines
+from hogengine.cli.turns import final_line, seat_names, status_line, turn_lines
 from hogengine.commentary import course_commentary
 from hogengine.dice import commitment, new_seed
 from hogengine.errors import HogError
@@ -23,7 +23,6 @@ from hogengine.game import (
     State,
     TurnResult,
     choice_label,
-    dice_in_words,
     legal_choices,
     new_game,
     resolve_seeded,
@@ -112,7 +111,7 @@ def board(state: State, names: tuple[str, str]) -> str:
     lines = [f"--- Turn {state.turn} - {rules.title} - first to {state.goal} ---"]
     lines += [f"  {player_line(state, player, names)}" for player in (0, 1)]
     lines += [f"  {line}" for line in rules.describe_hidden(state, None)]
-    lines.append(f"{names[state.mover]} to move with {dice_in_words(state)}.")
+    lines.append(status_line(state, names))
     special = [choice_text(state, choice) for choice in legal_choices(state) if choice <= 0]
     lines.append(f"Choices: {' | '.join(special)} | 1 to {legal_choices(state)[-1]} dice")
     return "\n".join(lines)
@@ -147,11 +146,7 @@ def run(args: argparse.Namespace) -> int:
     opponent = opponent_for(args.vs, rules, args.goal)
     seed = parse_seed(args.seed) if args.seed is not None else new_seed()
     theirs = 0 if args.second else 1  # the opponent's seat, Player 0 moving first
-    seats = ["Player 0", "Player 1"]
-    if opponent:
-        seats[theirs] += f" ({args.vs})"
-        seats[1 - theirs] += " (you)"
-    names = (seats[0], seats[1])
+    names = seat_names(args.vs if opponent else None, theirs)
     print(f"Hog: {rules.title}. First to {state.goal} wins.")
     print(f"{plain(rules)}\n(`hog rules` shows every rule set's rules again.)")
     print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")

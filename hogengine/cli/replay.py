@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from hogengine.cli.turns import final_line, turn_lines
+from hogengine.cli.turns import final_line, seat_names, turn_lines
 from hogengine.game import choice_label
 from hogengine.replay import BadReplay, load_record, read_record, replay
 from hogengine.rules import DEFAULT_RULES
@@ -13,7 +13,7 @@ from hogengine.rules import DEFAULT_RULES
 EXAMPLE = json.dumps(
     {"rules": DEFAULT_RULES, "goal": 100, "score": [0, 0], "turns": [{"choice": 3, "rolls": [2, 4, 1]}]}
 )
-NAMES = ("Player 0", "Player 1")
+NAMES = seat_names()  # a record does not say who played
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

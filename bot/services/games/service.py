@@ -20,7 +20,6 @@ from bot.domain.errors import (
     RematchUnavailable,
     TurnAlreadyPlayed,
     TurnTimedOut,
-    UnknownBotLevel,
 )
 from bot.domain.matches import (
     PLAYED,
@@ -46,7 +45,6 @@ from bot.storage import turns as turn_table
 from bot.storage.database import NEW
 from hogengine.dice import commitment, new_seed
 from hogengine.game import State, new_game, resolve_seeded
-from hogengine.house import HOUSE_LEVELS
 from hogengine.replay import to_record
 from hogengine.rules import DEFAULT_RULES
 
@@ -141,10 +139,7 @@ class GameService:
         """
         bound, name = None, None
         if strategy is None:
-            bot_level = next((item for item in HOUSE_LEVELS if item.value == level), None)
-            if bot_level is None:
-                levels = ", ".join(item.value for item in HOUSE_LEVELS)
-                raise UnknownBotLevel(level, levels)
+            bot_level = house_bot.house_level(level)
         elif strategy.table is None:
             raise ValueError("vs_bot needs the strategy with its table")
         else:

@@ -100,7 +100,7 @@ function percent(chance) {
   return `${(100 * chance).toFixed(1)}%`;
 }
 
-// The board before a move: both players, the hidden parts, who moves with which dice (and why).
+// The board: both players, the hidden parts and the server's status line (who moves with which dice, or who won).
 function drawBoard(container, board) {
   container.replaceChildren();
   const players = el("div", { class: "players" });
@@ -116,10 +116,7 @@ function drawBoard(container, board) {
   });
   container.append(players);
   for (const line of board.shared) container.append(el("p", { class: "hidden-part" }, line));
-  const status = board.over
-    ? `${board.players[board.winner].name} wins, ${board.players[0].score} to ${board.players[1].score}.`
-    : `${board.players[board.mover].name} to move with ${board.dice.words}.`;
-  container.append(el("p", { class: "status" }, status));
+  container.append(el("p", { class: "status" }, board.status));
 }
 
 // One turn as played: the choice, the dice drawn as dice, the points, each rule that fired, the commentary.
@@ -182,11 +179,6 @@ async function start(event) {
 
 // ---- the game ----
 
-function yourTurn() {
-  const board = game.board;
-  return !board.over && (game.house === null || board.mover === 0);
-}
-
 function keyOf(choice) {
   return choice === -1 ? "-" : String(choice);
 }
@@ -197,12 +189,12 @@ function drawChoices() {
     const button = el("button", { type: "button", class: choice.choice > 0 ? "roll" : "special", title: rolls },
                       el("span", { class: "label" }, choice.label),
                       el("kbd", { "aria-hidden": "true" }, keyOf(choice.choice)));
-    button.disabled = busy || !yourTurn();
+    button.disabled = busy || !game.your_turn;
     button.addEventListener("click", () => play(choice.choice));
     return button;
   });
   $("choices").replaceChildren(...buttons);
-  $("hint-button").disabled = busy || !yourTurn();
+  $("hint-button").disabled = busy || !game.your_turn;
 }
 
 function drawGame() {
@@ -338,7 +330,7 @@ function openFile() {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea")) return;
-  if (!$("game").hidden && game && yourTurn() && !busy) {
+  if (!$("game").hidden && game && game.your_turn && !busy) {
     typeKey(event.key);
   } else if (!$("viewer").hidden && viewed && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
     goTo(step + (event.key === "ArrowLeft" ? -1 : 1));

@@ -12,10 +12,18 @@ import pytest
 
 from bot.config import Settings
 from bot.services import MatchStatus, Services
-from hogengine.game import legal_choices
+from hogengine.game import State, legal_choices
 from tests.helpers import ALICE, CHANNEL, GUILD, FakeClock, Served, counted_seeds
 
 EXPORTED_RULES = "pork-chop"  # Pork Chop's hidden flag and four-sided dice make the richest record
+
+
+def scripted_choice(state: State) -> int:
+    """The choices the game tests play: player 0 opens with the rule set's lowest choice (-1, Pork Chop
+    or Ham Hijinks where there is one), then rolls 5; player 1 (a friend at the screen) rolls 3."""
+    if state.turn == 0:
+        return state.ruleset.choices[0]
+    return 5 if state.mover == 0 else 3
 
 
 async def _export(folder: Path, solver_cache: Path) -> dict[str, Any]:

@@ -17,13 +17,15 @@ from PIL import Image, ImageStat
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from hogengine.analysis import analyse
+from hogengine.cli.turns import seat_names, status_line
 from hogengine.dice import commitment
 from hogengine.errors import HogError
-from hogengine.game import State, TurnResult, choice_label, dice_in_words, new_game, resolve_seeded
+from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
 from hogengine.house import HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import RULE_SETS
 from hogengine.solver import solve
+from tests.bot.web.conftest import scripted_choice
 from tests.helpers import Served
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -113,25 +115,12 @@ def shown_board(page: Page) -> tuple[list[str], list[list[str]], list[str], str]
 
 def expected_board(state: State, names: tuple[str, str]) -> tuple[list[str], list[list[str]], list[str], str]:
     rules = state.ruleset
-    if state.over:
-        winner = names[state.winner or 0]
-        status = f"{winner} wins, {state.scores[0]} to {state.scores[1]}."
-    else:
-        status = f"{names[state.mover]} to move with {dice_in_words(state)}."
     return (
         [str(score) for score in state.scores],
         [list(rules.describe_hidden(state, seat)) for seat in (0, 1)],
         list(rules.describe_hidden(state, None)),
-        status,
+        status_line(state, names),
     )
-
-
-def our_choice(state: State) -> int:
-    """Player 0 opens with the rule set's lowest choice (Pork Chop or Ham Hijinks where there is one),
-    then rolls 5; a friend in seat 1 rolls 3."""
-    if state.turn == 0:
-        return state.ruleset.choices[0]
-    return 5 if state.mover == 0 else 3
 
 
 @pytest.mark.parametrize("house", ["", HouseLevel.PERFECT.value], ids=["friend", "perfect"])
@@ -150,8 +139,8 @@ def test_a_whole_seeded_game_clicked_through_is_the_engines_game(
         assert shown_board(page) == expected_board(state, names)
         labels = [choice_label(state, choice) for choice in state.ruleset.choices]
         assert page.locator("#choices .label").all_inner_texts() == labels
-        page.get_by_role("button", name=choice_label(state, our_choice(state)), exact=True).click()
-        results.append(resolve_seeded(state, our_choice(state), seed))
+        page.get_by_role("button", name=choice_label(state, scripted_choice(state)), exact=True).click()
+        results.append(resolve_seeded(state, scripted_choice(state), seed))
         while house and not results[-1].after.over and results[-1].after.mover == 1:
             after = results[-1].after
             results.append(resolve_seeded(after, house_choice(HouseLevel(house), after, solution), seed))
@@ -249,11 +238,8 @@ def test_a_hog_export_is_watched_again_with_its_chart(
             shoot(page, screenshots, "viewer")
             page.get_by_label("Turn", exact=True).fill(str(len(results)))
             assert page.locator("#position").inner_text().startswith("The end.")
-            assert (
-                page.locator("#view-board .status")
-                .inner_text()
-                .endswith(f"wins, {results[-1].after.scores[0]} to {results[-1].after.scores[1]}.")
-            )
+            ended = status_line(results[-1].after, seat_names())
+            assert page.locator("#view-board .status").inner_text() == ended
             rows = page.locator("#accuracy tbody tr").all_inner_texts()
             assert len(rows) == 2 and "100.0%" in rows[1]  # the perfect house bot gave nothing away
             shoot(page, screenshots, "viewer-end")

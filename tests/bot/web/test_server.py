@@ -17,16 +17,17 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.images import win_probability_chart
 from bot.services.solver import Solver
 from bot.web import payloads
-from bot.web.games import MAX_GAMES
+from bot.web.games import MAX_GAMES, Games
 from bot.web.server import APOLOGY, MAX_BODY, make_app
 from hogengine.analysis import analyse
 from hogengine.commentary import course_commentary
 from hogengine.errors import HogError
-from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
+from hogengine.game import TurnResult, choice_label, new_game, resolve_seeded
 from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
 from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import DEFAULT_RULES, RULE_SETS
 from hogengine.solver import Solution, solve
+from tests.bot.web.conftest import scripted_choice
 
 RULES = [rules.id for rules in RULE_SETS]
 SEED = "5eed" * 16
@@ -80,19 +81,10 @@ async def move(client: TestClient[Any, Any], game: dict[str, Any], choice: int) 
     return played
 
 
-def friend_choice(state: State) -> int:
-    """Player 0 opens with the rule set's lowest choice (-1 where there is one), then rolls 5; player 1
-    rolls 3."""
-    if state.turn == 0:
-        return state.ruleset.choices[0]
-    return 5 if state.mover == 0 else 3
-
-
 async def test_the_form_offers_every_rule_set_with_its_rules_and_the_house_levels(client):
     setup = await (await client.get("/api/setup")).json()
     assert [rules["id"] for rules in setup["rules"]] == RULES
     assert [rules["text"] for rules in setup["rules"]] == [rules.explain() for rules in RULE_SETS]
-    assert setup["rules"][1]["aliases"] == list(RULE_SETS[1].aliases)
     assert setup["default"] == DEFAULT_RULES and setup["max_goal"] == 100 and setup["record"] is False
     levels = [{"id": level.value, "description": level.description} for level in HOUSE_LEVELS]
     assert setup["levels"] == levels and [level["id"] for level in levels] == ["easy", "course", "perfect"]
@@ -113,12 +105,12 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     game = await start(client, rules=rules, goal=60)
     state = new_game(rules, 60)
     assert game["commitment"] == hashlib.sha256(seed).hexdigest()
-    assert game["house"] is None and game["names"] == ["Player 0", "Player 1"]
     assert game["board"] == payloads.board(state, ("Player 0", "Player 1"))
     results: list[TurnResult] = []
     while not state.over:
+        assert game["your_turn"]  # a friend's turn is a person's too
         assert game["seed"] is None and game["record"] is None  # the seed stays secret while it is played
-        choice = friend_choice(state)
+        choice = scripted_choice(state)
         game = await move(client, game, choice)
         results.append(resolve_seeded(state, choice, seed))
         state = results[-1].after
@@ -133,7 +125,7 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
     assert (
         game["board"]["over"] and game["board"]["winner"] == state.winner and game["board"]["choices"] == []
     )
-    assert game["seed"] == SEED
+    assert game["seed"] == SEED and not game["your_turn"]
     assert game["record"] == to_record(new_game(rules, 60), results, seed)
     assert [r.after for r in replay(load_record(json.dumps(game["record"])))][-1] == state
 
@@ -142,23 +134,33 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
 @pytest.mark.parametrize("rules", RULES)
 async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_cache, rules, level):
     game = await start(client, rules=rules, house=level.value)
-    assert game["names"] == ["Player 0 (you)", f"Player 1 ({level.value})"]
+    names = [player["name"] for player in game["board"]["players"]]
+    assert names == ["Player 0 (you)", f"Player 1 ({level.value})"]
     solution = solve(rules, 100, solver_cache) if level is HouseLevel.PERFECT else None
     while not game["board"]["over"]:
-        assert game["board"]["mover"] == 0  # the person's turn whenever the page is answered
+        assert game["board"]["mover"] == 0 and game["your_turn"]  # the person's, whenever answered
         game = await move(client, game, 4)
+    assert not game["your_turn"]
     record = load_record(json.dumps(game["record"]))
     house = [result for result in replay(record) if result.player == 1]
     assert house and all(r.choice == house_choice(level, r.before, solution) for r in house)
+
+
+@pytest.mark.parametrize(("house", "after_a_move"), [(None, True), (HouseLevel.EASY, False)])
+def test_the_page_may_move_only_while_a_person_is_to_move(house, after_a_move):
+    game = Games().start(new_game(DEFAULT_RULES), bytes.fromhex(SEED), house)
+    assert payloads.game(game)["your_turn"]
+    game.play(4)  # player 0 moves, the house not (yet) answering
+    assert payloads.game(game)["your_turn"] is after_a_move
 
 
 async def test_the_hint_is_every_choices_exact_chance_for_the_player_to_move(client, solver_cache):
     game = await start(client, rules=RULES[1], house="course")
     game = await move(client, game, -1)  # Pork Chop: from now on -1 rolls ten dice
     hint = await (await client.get(f"/api/games/{game['id']}/hint")).json()
-    now = new_game(RULES[1])
-    for turn in game["turns"]:
-        now = resolve_seeded(now, turn["choice"], bytes.fromhex(SEED)).after
+    now = resolve_seeded(new_game(RULES[1]), -1, bytes.fromhex(SEED)).after
+    while now.mover == 1:  # the house's answer
+        now = resolve_seeded(now, house_choice(HouseLevel.COURSE, now), bytes.fromhex(SEED)).after
     solution = solve(RULES[1], 100, solver_cache)
     assert hint["turn"] == now.turn == game["board"]["turn"]
     assert hint["best"] == solution.best_choice(now) and hint["chance"] == solution.win_probability(now)
@@ -410,13 +412,15 @@ async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, s
     names = ("Player 0", "Player 1")
     assert [step["board"] for step in viewed["steps"]] == [payloads.board(r.before, names) for r in results]
     assert viewed["end"]["board"] == payloads.board(results[-1].after, names)
-    costs = [(step["turn"]["player"], step["move"]["cost"]) for step in viewed["steps"]]
+    costs = [
+        (result.player, step["move"]["cost"]) for result, step in zip(results, viewed["steps"], strict=True)
+    ]
     assert all(cost >= 0 for _, cost in costs)
     assert [cost for player, cost in costs if player == 1] == [0.0] * sum(1 for p, _ in costs if p == 1)
     assert viewed["players"][1]["accuracy"] == 100.0  # the house bot played perfectly
     assert viewed["players"][0]["lost"] == pytest.approx(sum(cost for player, cost in costs if player == 0))
     seed = json.loads(export_file.read_text())["seed"]
-    assert viewed["seed"] == seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() in viewed["verdict"]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in viewed["verdict"]
     assert viewed["verdict"].startswith("Fair dice: every roll is the one the revealed seed gives")
     chart = win_probability_chart(analysis.series, names)
     assert viewed["chart"]["alt"] == chart.alt
@@ -427,7 +431,6 @@ async def test_a_record_without_its_seed_is_viewed_but_its_dice_are_not_vouched_
     unsealed = {key: value for key, value in exported.items() if key not in ("seed", "commitment")}
     viewed = await (await client.post("/api/replay", json=unsealed)).json()
     assert viewed["verdict"] == "The record reveals no dice seed, so its rolls cannot be checked."
-    assert viewed["seed"] is None
 
 
 def _tampered(exported: dict[str, Any]) -> dict[str, bytes]:
