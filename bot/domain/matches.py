@@ -29,9 +29,6 @@ OPEN = (MatchStatus.PENDING, MatchStatus.ACTIVE)  # still to be decided
 PLAYED = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)  # a game was played to its end
 
 
-BotLevel = HouseLevel  # how well the house bot plays: the engine's levels, stored by their values
-
-
 @dataclass(frozen=True, slots=True)
 class Player:
     """A person: their platform id and the name to show."""
@@ -61,7 +58,7 @@ class Match:
     guild_id: int | None  # the server it is played on (None for games stored before servers were)
     channel_id: int
     players: tuple[Player | None, Player | None]  # by seat; None is the house bot's seat
-    bot_level: BotLevel | None
+    bot_level: HouseLevel | None  # how well the house bot plays, stored by the level's value
     strategy_name: str | None  # the stored strategy the house bot plays (bot level "strategy")
     state: State
     seed_hash: str | None  # SHA-256 of the dice seed, published when the game starts

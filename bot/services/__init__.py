@@ -28,7 +28,7 @@ from bot.domain.errors import (
     ServiceError,
     StaleAction,
 )
-from bot.domain.matches import BotLevel, Hint, Match, MatchStatus, Played, Player, TurnRecord
+from bot.domain.matches import Hint, Match, MatchStatus, Played, Player, TurnRecord
 from bot.domain.ratings import HistoryEntry, Rating, Stats
 from bot.domain.strategies import StoredStrategy, Upload
 from bot.domain.tournaments import Standing, Tournament
@@ -38,14 +38,13 @@ from bot.services.games.service import GameService
 from bot.services.strategies.service import MAX_NAME, choice_labels
 from bot.services.tournaments.service import FORMATS
 from hogengine.errors import HogError, IllegalChoice
-from hogengine.house import HOUSE_LEVELS
+from hogengine.house import HOUSE_LEVELS, HouseLevel
 
 __all__ = [
     "FORMATS",
     "HOUSE_LEVELS",
     "MAX_NAME",
     "AlreadyPlaying",
-    "BotLevel",
     "CannotChallenge",
     "ChallengeClosed",
     "Clock",
@@ -53,6 +52,7 @@ __all__ = [
     "Hint",
     "HistoryEntry",
     "HogError",
+    "HouseLevel",
     "IllegalChoice",
     "Match",
     "MatchAnalysis",

@@ -10,11 +10,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from bot.domain.matches import OPEN, BotLevel, Match, MatchStatus, Player
+from bot.domain.matches import OPEN, Match, MatchStatus, Player
 from bot.domain.shards import Shards
 from bot.storage.database import Connection, Reader, Record
 from bot.storage.sql import among, assignments, in_shards, marks
 from hogengine.game import State
+from hogengine.house import HouseLevel
 
 # A match with the names of its players and of the stored strategy the house bot plays, if any.
 MATCH_SELECT = (
@@ -80,7 +81,7 @@ def match_from(row: Record) -> Match:
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         players=(_player(row, 0), _player(row, 1)),
-        bot_level=None if level is None else BotLevel(level),
+        bot_level=None if level is None else HouseLevel(level),
         strategy_name=row["strategy_name"],
         state=_state_from(row),
         seed_hash=row["seed_hash"],

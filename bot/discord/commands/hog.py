@@ -16,7 +16,7 @@ from bot.discord.commands.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
 from bot.discord.parts import Parts
 from bot.domain.errors import NoOpenGame
-from bot.services import HOUSE_LEVELS, BotLevel, Match, MatchStatus
+from bot.services import HOUSE_LEVELS, HouseLevel, Match, MatchStatus
 from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
 
@@ -92,7 +92,7 @@ class HogCog(
         interaction: discord.Interaction[Any],
         rules: str | None = None,
         goal: Goal = 100,
-        level: str = BotLevel.EASY.value,
+        level: str = HouseLevel.EASY.value,
         strategy: str | None = None,
     ) -> None:
         if strategy is not None:

@@ -2,7 +2,6 @@
 one plays a stored table)."""
 
 from bot.domain.errors import UnknownBotLevel
-from bot.domain.matches import BotLevel
 from bot.services.solver import Solver
 from hogengine.game import State
 from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
@@ -17,8 +16,8 @@ def house_level(name: str) -> HouseLevel:
     return level
 
 
-async def choose(level: BotLevel, state: State, solver: Solver, table: Table | None = None) -> int:
+async def choose(level: HouseLevel, state: State, solver: Solver, table: Table | None = None) -> int:
     """The bot's choice in this state at this level (the perfect one asks the `solver`); a stored
     strategy's level plays its `table`."""
-    solution = await solver.solution(state.rules, state.goal) if level is BotLevel.PERFECT else None
+    solution = await solver.solution(state.rules, state.goal) if level is HouseLevel.PERFECT else None
     return house_choice(level, state, solution, table)

@@ -23,7 +23,6 @@ from bot.domain.errors import (
 )
 from bot.domain.matches import (
     PLAYED,
-    BotLevel,
     Hint,
     Match,
     MatchStatus,
@@ -45,6 +44,7 @@ from bot.storage import turns as turn_table
 from bot.storage.database import NEW
 from hogengine.dice import commitment, new_seed
 from hogengine.game import State, new_game, resolve_seeded
+from hogengine.house import HouseLevel
 from hogengine.replay import to_record
 from hogengine.rules import DEFAULT_RULES
 
@@ -143,7 +143,7 @@ class GameService:
         elif strategy.table is None:
             raise ValueError("vs_bot needs the strategy with its table")
         else:
-            bot_level, name = BotLevel.STRATEGY, strategy.name
+            bot_level, name = HouseLevel.STRATEGY, strategy.name
             bound = BotStrategy(strategy.id, strategy.name, strategy.table)
         game = self._new(
             channel_id,
@@ -329,7 +329,7 @@ class GameService:
         *,
         guild_id: int | None,
         seats: Seats,
-        bot_level: BotLevel | None,
+        bot_level: HouseLevel | None,
         state: State,
         strategy_name: str | None = None,
     ) -> Match:
@@ -376,7 +376,7 @@ class GameService:
 
     async def _bound(self, match: Match) -> BotStrategy | None:
         """The stored strategy the house bot plays in this match, if it plays one."""
-        if match.bot_level is not BotLevel.STRATEGY:
+        if match.bot_level is not HouseLevel.STRATEGY:
             return None
         return await strategy_table.bot_strategy(self._db, match.id)
 

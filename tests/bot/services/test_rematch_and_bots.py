@@ -4,8 +4,8 @@ import pytest
 
 from bot.services import (
     HOUSE_LEVELS,
-    BotLevel,
     GameService,
+    HouseLevel,
     MatchStatus,
     NotYourTurn,
     RematchUnavailable,
@@ -51,10 +51,10 @@ async def test_no_rematch_of_a_declined_challenge(service: GameService) -> None:
 
 @pytest.mark.parametrize("level", HOUSE_LEVELS)
 @pytest.mark.parametrize("rules", ["swine-align", "pork-chop", "piggy-back"])  # pig-fest: 9 s to solve
-async def test_bots_choose_legal_moves(level: BotLevel, rules: str) -> None:
+async def test_bots_choose_legal_moves(level: HouseLevel, rules: str) -> None:
     state = new_game(rules, 100, (37, 81))
     assert await choose(level, state, Solver()) in legal_choices(state)
-    if level is BotLevel.EASY:
+    if level is HouseLevel.EASY:
         assert await choose(level, state, Solver()) == 4
 
 

@@ -20,7 +20,7 @@ from bot.domain.errors import (
     UploadsUnavailable,
     WrongRules,
 )
-from bot.services import BotLevel, GameService
+from bot.services import GameService, HouseLevel
 from bot.services.ratings import RatingService
 from bot.services.strategies.cooldowns import FREE_TRIES
 from bot.services.strategies.service import StrategyService, strategy_name
@@ -415,7 +415,7 @@ async def test_a_bot_game_plays_the_stored_table_and_so_does_its_rematch(
     stored = await strategies.opponent(GUILD, "MOD", RULES)
     assert stored.table is not None
     match = await service.vs_bot(CHANNEL, BOB, RULES, strategy=stored, guild_id=GUILD)
-    assert (match.bot_level, match.strategy_name, match.guild_id) == (BotLevel.STRATEGY, "mod", GUILD)
+    assert (match.bot_level, match.strategy_name, match.guild_id) == (HouseLevel.STRATEGY, "mod", GUILD)
     assert match.rematch_votes == (False, True)  # the house bot's vote is cast from the start
     match = await play_out(match, lambda state: 5)
     await strategies.delete(GUILD, "mod", ALICE.id)  # the game keeps its copy of the table
