@@ -57,3 +57,21 @@ class Event:
             EventKind.GAME_OVER: f"Player {self.value} wins",
         }
         return texts[self.kind]
+
+    def brief(self) -> str:
+        """The event in a word or two, for one line per turn on a phone ("Pig Out", "Pig Fest x3"); empty
+        for what the line says anyway (the game's end, Free Bacon's choice, four-sided dice)."""
+        texts = {
+            EventKind.PIG_OUT: "Pig Out",
+            EventKind.FREE_BACON: "",
+            EventKind.PRIME_BOOST: "Hogtimus Prime",
+            EventKind.HOG_WILD: "",
+            EventKind.SWAP: "Swine Swap",
+            EventKind.PORK_CHOP: "scores swapped",
+            EventKind.HAM_HIJINKS: "dice exchanged",
+            EventKind.MULTIPLIER: f"Pig Fest x{self.value}",
+            EventKind.PIGGY_BACK: f"Piggy Back: Player {1 - self.player} +{self.value}",
+            EventKind.EXTRA_TURN: f"goes again ({self.note.replace('_', ' ').title()})",
+            EventKind.GAME_OVER: "",
+        }
+        return texts[self.kind]

@@ -121,6 +121,13 @@ def legal_choices(state: State) -> range:
     return state.ruleset.choices
 
 
+def distinct_choices(state: State) -> list[int]:
+    """The legal choices that each do something different now: a choice that plays exactly as another
+    (a spent Pork Chop's -1 is Roll 10) is left out, so buttons and hints offer each action once."""
+    position = state.position()
+    return [choice for choice in legal_choices(state) if state.ruleset.plays_as(position, choice) is None]
+
+
 def choice_label(state: State, choice: int) -> str:
     """How a choice reads on a button for the player to move in this state: what it does for them now."""
     return state.ruleset.label_at(state.position(), choice)

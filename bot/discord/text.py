@@ -1,22 +1,15 @@
-"""The board's words: player names, the last turn and the dice in play."""
+"""The board's words: player names, the recent turns in one line each, and commentary for people."""
 
 import re
+from collections.abc import Sequence
 
-from bot.services import Match
 from hogengine.game import TurnResult
+from hogengine.text import counted
 
-BOT_NAME = "Hog Bot"
 _PLAYER = re.compile(r"Player ([01])")
-
-
-def names(match: Match) -> tuple[str, str]:
-    """How each seat is called on the board: the person's name, or the house bot and its level (or the
-    stored strategy it plays)."""
-    level = match.bot_level.value if match.bot_level else ""
-    if match.strategy_name is not None:
-        level = f"strategy {match.strategy_name}"
-    seats = [player.name if player else f"{BOT_NAME} ({level})" for player in match.players]
-    return seats[0], seats[1]
+_POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
+MOST_RECENT = 8  # turns listed at most: a chain of extra turns must not fill a phone's screen
+DIE = "🎲"
 
 
 def with_names(text: str, seats: tuple[str, str]) -> str:
@@ -24,15 +17,50 @@ def with_names(text: str, seats: tuple[str, str]) -> str:
     return _PLAYER.sub(lambda found: seats[int(found[1])], text)
 
 
-def last_turn(turn: TurnResult, label: str, seats: tuple[str, str]) -> list[str]:
-    """The last turn in words: what was chosen and rolled, then every rule that fired."""
-    who = seats[turn.player]
+def for_people(line: str, seats: tuple[str, str]) -> str:
+    """A line of the course's commentary as the board says it: names, and "1 point" rather than "1 point(s)"
+    (the engine keeps the course's exact words for programs that compare them)."""
+    return with_names(_POINTS.sub(lambda found: counted(int(found[1]), "point"), line), seats)
+
+
+def turn_line(turn: TurnResult, label: str, seats: tuple[str, str]) -> str:
+    """One turn in one line: who, the dice as faces (or the choice without dice), the points, what fired.
+    "**alice** 🎲 3 1 1 2 1 → +1, Pig Out"."""
     if turn.dice:
-        rolls = " · ".join(str(outcome) for outcome in turn.outcomes)
-        head = f"**{who}** rolled {turn.dice} {turn.sides}-sided dice: {rolls} → **{turn.points}**"
+        four = " (four-sided)" if turn.sides == 4 else ""
+        what = f"{DIE} {' '.join(str(outcome) for outcome in turn.outcomes)}{four}"
     else:
-        head = f"**{who}** chose {label} → **{turn.points}**"
-    return [head, *(f"• {with_names(event.describe(), seats)}" for event in turn.events)]
+        what = label
+    said = [with_names(event.brief(), seats) for event in turn.events]
+    scored = [f"+{turn.points}"] if turn.points or turn.dice or not any(said) else []
+    return f"**{seats[turn.player]}** {what} → {', '.join([*scored, *filter(None, said)])}"
+
+
+def recent(turns: Sequence[TurnResult], mover: int) -> list[TurnResult]:
+    """The turns since the side to move last moved, its own last turn included: each side sees the other's
+    turns, and its own roll stays on the board until it moves again (the most recent MOST_RECENT)."""
+    start = len(turns)
+    while start > 0 and turns[start - 1].player != mover:  # the other side's turns since
+        start -= 1
+    while start > 0 and turns[start - 1].player == mover:  # the mover's own last turn(s)
+        start -= 1
+    return list(turns[start:])[-MOST_RECENT:]
+
+
+def fitted(lines: Sequence[str], limit: int) -> str:
+    """The lines joined within `limit` characters (an embed field holds 1,024): the first (the mover's own
+    turn) and the latest stay; the oldest of those between give way to a line saying how many."""
+    first, rest = list(lines[:1]), list(lines[1:])
+    dropped = 0
+
+    def joined() -> str:
+        skipped = [f"… {counted(dropped, 'earlier turn')}"] if dropped else []
+        return "\n".join([*first, *skipped, *rest])
+
+    while len(joined()) > limit and len(rest) > 1:
+        rest.pop(0)
+        dropped += 1
+    return joined()[:limit]
 
 
 def progress(score: int, goal: int, cells: int = 10) -> str:

@@ -7,6 +7,7 @@ again from the database (it may lag behind the game after a crash) and says so.
 """
 
 import re
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import discord
@@ -16,7 +17,7 @@ from bot.discord.errors import report
 from bot.discord.parts import Parts, parts_of
 from bot.domain.errors import BoardRedrawn
 from bot.services import ChallengeClosed, Match, MatchStatus, StaleAction
-from hogengine.game import choice_label, legal_choices
+from hogengine.game import choice_label, distinct_choices
 
 ROW = 5  # buttons per row
 REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
@@ -195,16 +196,20 @@ def _row(choice: int) -> int:
 
 
 def controls(match: Match) -> discord.ui.View | None:
-    """The buttons a match shows now: every legal choice, the challenge answers, or Rematch (until both
-    sides voted) and Analysis."""
+    """The buttons a match shows now: each distinct legal choice (greyed out while the house bot moves),
+    the challenge answers, or Rematch (until both sides voted) and Analysis."""
     view = discord.ui.View(timeout=None)
     if match.status is MatchStatus.PENDING:
         for action in ChallengeButton.STYLES:
             view.add_item(ChallengeButton(action, match.id))
-    elif match.status is MatchStatus.ACTIVE and not match.is_bot_turn:
-        for choice in legal_choices(match.state):
-            label = choice_label(match.state, choice)
-            view.add_item(PlayButton(match.id, match.state.turn, choice, label))
+    elif match.status is MatchStatus.ACTIVE:
+        # While the house bot moves, the person's own buttons stay, greyed out: the board keeps its height.
+        waiting = match.is_bot_turn
+        state = replace(match.state, mover=1 - match.state.mover) if waiting else match.state
+        for choice in distinct_choices(state):
+            button = PlayButton(match.id, match.state.turn, choice, choice_label(state, choice))
+            button.item.disabled = waiting
+            view.add_item(button)
     elif match.status in REMATCHABLE:
         if not all(match.rematch_votes):
             view.add_item(RematchButton(match.id))

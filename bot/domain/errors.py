@@ -23,7 +23,7 @@ class ServiceError(HogError):
 class MatchNotFound(ServiceError):
     """No such match (an old button, or a mistyped id)."""
 
-    message = "That game no longer exists."
+    message = "That game does not exist."
 
 
 class NotYourGame(ServiceError):
@@ -121,10 +121,10 @@ class ChallengeExpired(ChallengeClosed):
 class AlreadyPlaying(ServiceError):
     """A player already has an open challenge or game in this channel."""
 
-    def __init__(self, name: str) -> None:
-        super().__init__(
-            f"{name} already has a game or challenge open in this channel: finish or forfeit it first."
-        )
+    def __init__(self, name: str | None) -> None:
+        """`name`: the busy player, or None when it is the one who asked."""
+        who = "You already have" if name is None else f"{name} already has"
+        super().__init__(f"{who} a game or challenge open in this channel: finish or forfeit it first.")
 
 
 class CannotChallenge(ServiceError):
@@ -342,8 +342,8 @@ class GameNotOver(ServiceError):
     """An analysis asked for while the game is still open: it would tell the players their live chances."""
 
     message = (
-        "This game is not over yet: its analysis would show the live chances to win while it is played. "
-        "Ask again once it has ended."
+        "This game is still being played: its analysis would tell both sides their chances. Finish it "
+        "first, or take its record so far with `/hog export`."
     )
 
 

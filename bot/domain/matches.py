@@ -7,6 +7,8 @@ from enum import StrEnum
 from hogengine.game import State, TurnResult
 from hogengine.house import HouseLevel
 
+HOUSE_NAME = "Hog Bot"  # the house bot's one name, wherever it plays or is named
+
 
 class MatchStatus(StrEnum):
     """Where a match is in its life; every status but PENDING and ACTIVE is final."""
@@ -73,6 +75,7 @@ class Match:
     updated_at: float
     finished_at: float | None  # when it closed, whatever the way
     version: int  # bumped by every change; updates are conditional on it
+    strategy_owner: str | None = None  # who uploaded the stored strategy the house bot plays, if known
 
     @property
     def seed(self) -> str | None:
@@ -112,6 +115,22 @@ class Match:
             if player is not None and player.id == user_id:
                 return seat
         return None
+
+    def seat_name(self, seat: int) -> str:
+        """What everyone calls a seat: the person's name, the stored strategy the house bot plays and whose
+        it is ("Six Pack (alice's strategy)"), or the house bot and its level ("Hog Bot (easy)")."""
+        player = self.players[seat]
+        if player is not None:
+            return player.name
+        if self.strategy_name is not None:
+            owner = f"{self.strategy_owner}'s strategy" if self.strategy_owner else "a stored strategy"
+            return f"{self.strategy_name} ({owner})"
+        return f"{HOUSE_NAME} ({self.bot_level.value})" if self.bot_level else HOUSE_NAME
+
+    @property
+    def seat_names(self) -> tuple[str, str]:
+        """Both seats' names, seat 0 first."""
+        return self.seat_name(0), self.seat_name(1)
 
     @property
     def winner_player(self) -> Player | None:

@@ -5,24 +5,12 @@ import time
 
 from bot.domain.analysis import MatchAnalysis
 from bot.domain.errors import GameNotOver, NothingToAnalyse
-from bot.domain.matches import Match
 from bot.services.clock import Clock
 from bot.services.games.match_store import MatchStore
 from bot.services.solver import Solver
 from bot.storage import Database
 from bot.storage import turns as turn_table
 from hogengine.analysis import analyse
-
-
-def seat_name(match: Match, seat: int) -> str:
-    """Who sat in a seat: the player's name, the stored strategy the bot played, or the house bot."""
-    player = match.players[seat]
-    if player is not None:
-        return player.name
-    if match.strategy_name is not None:
-        return f"strategy '{match.strategy_name}'"
-    level = "" if match.bot_level is None else f" ({match.bot_level.value})"
-    return f"the house bot{level}"
 
 
 class AnalysisService:
@@ -40,13 +28,13 @@ class AnalysisService:
         chances as they play) or NothingToAnalyse.
         """
         match = await self._store.load_visible(match_id, guild_id, user_id, "analyse")
+        if match.status.is_open:
+            raise GameNotOver
         turns = await turn_table.get_turns(self._db, match_id)
         if not turns:
             raise NothingToAnalyse
-        if match.status.is_open:
-            raise GameNotOver
         results = [turn.result for turn in turns]
         solution = await self._solver.solution(match.rules, match.goal)
         analysis = await asyncio.to_thread(analyse, results[0].before, results, solution, match.winner)
-        names = (seat_name(match, 0), seat_name(match, 1))
+        names = match.seat_names
         return MatchAnalysis(match, names, analysis, tuple(result.before for result in results))

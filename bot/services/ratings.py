@@ -14,7 +14,6 @@ from openskill.models import PlackettLuce
 
 from bot.domain.matches import Match, Player
 from bot.domain.ratings import HistoryEntry, Rating, Stats
-from bot.services.analysis import seat_name
 from bot.services.clock import Clock
 from bot.storage import Connection, Database
 from bot.storage import ratings as rating_table
@@ -31,7 +30,7 @@ def _entry(match: Match, player_id: int) -> HistoryEntry:
         match.goal,
         match.status,
         seat,
-        seat_name(match, 1 - seat),
+        match.seat_name(1 - seat),
         match.winner == seat,
         match.state.scores,
         match.finished_at,

@@ -17,11 +17,13 @@ from bot.storage.sql import among, assignments, in_shards, marks
 from hogengine.game import State
 from hogengine.house import HouseLevel
 
-# A match with the names of its players and of the stored strategy the house bot plays, if any.
+# A match with its players' names, and the stored strategy the house bot plays and its owner's, if any.
 MATCH_SELECT = (
-    "SELECT m.*, p0.name AS player0_name, p1.name AS player1_name, ms.name AS strategy_name FROM matches m"
+    "SELECT m.*, p0.name AS player0_name, p1.name AS player1_name, ms.name AS strategy_name,"
+    " po.name AS strategy_owner FROM matches m"
     " LEFT JOIN players p0 ON p0.id = m.player0_id LEFT JOIN players p1 ON p1.id = m.player1_id"
     " LEFT JOIN match_strategies ms ON ms.match_id = m.id"
+    " LEFT JOIN strategies s ON s.id = ms.strategy_id LEFT JOIN players po ON po.id = s.owner_id"
 )
 
 
@@ -83,6 +85,7 @@ def match_from(row: Record) -> Match:
         players=(_player(row, 0), _player(row, 1)),
         bot_level=None if level is None else HouseLevel(level),
         strategy_name=row["strategy_name"],
+        strategy_owner=row["strategy_owner"],
         state=_state_from(row),
         seed_hash=row["seed_hash"],
         secret_seed=row["seed"],

@@ -100,13 +100,22 @@ class RuleSet(ABC):
         common = COMMON_RULES.format(most=self.choices[-1])
         return "\n".join((common, "", *(f"• {line}" for line in self.rule_lines)))
 
-    def describe_hidden(self, state: "State", seat: int | None) -> tuple[str, ...]:
-        """The hidden parts for people: one seat's own (`seat`), or those both share (None)."""
+    def describe_hidden(
+        self, state: "State", seat: int | None, *, changed_only: bool = False
+    ) -> tuple[str, ...]:
+        """The hidden parts for people: one seat's own (`seat`), or those both share (None); with
+        `changed_only`, only those no longer at their starting value (a board on a phone has no room for
+        "0 times")."""
         return tuple(
-            f"{part.title}: {state.hidden_value(part, seat)}"
+            self.describe_part(state, part, seat)
             for part in self.hidden_parts
             if part.per_seat == (seat is not None)
+            and not (changed_only and state.hidden_value(part, seat) == part.values.start)
         )
+
+    def describe_part(self, state: "State", part: HiddenPart, seat: int | None) -> str:
+        """One hidden part's value in words, for one seat (or shared: None)."""
+        return f"{part.title}: {state.hidden_value(part, seat)}"
 
     @property
     def layers(self) -> int:
@@ -153,6 +162,11 @@ class RuleSet(ABC):
     def label_at(self, position: Position, choice: int) -> str:
         """How a choice reads for the player to move at this position: what it does there."""
         return self.choice_label(choice)
+
+    def plays_as(self, position: Position, choice: int) -> int | None:
+        """Another choice that this one plays exactly like here (same dice, same rules), if any: buttons and
+        hints offer one action once."""
+        return None
 
     def hog_wild(self, position: Position) -> Flag:
         """Whether Hog Wild applies here: in a rule set that has it, when the scores add up to a multiple

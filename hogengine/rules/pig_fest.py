@@ -113,11 +113,11 @@ class PigFest(RuleSet):
         side = len(STREAK.values)
         return Position(mover, opponent, ((layer >> 1) % side,), ((layer >> 1) // side,), (layer & 1,))
 
-    def describe_hidden(self, state: "State", seat: int | None) -> tuple[str, ...]:
-        if seat is None:
-            return (f"Ham Hijinks: dice exchanged {counted(state.hidden_value(EXCHANGES, None), 'time')}",)
-        streak = state.hidden_value(STREAK, seat)
-        return (f"Pig Fest: {counted(streak, 'Pig Out')} in a row, next scoring turn x{multiplier(streak)}",)
+    def describe_part(self, state: "State", part: HiddenPart, seat: int | None) -> str:
+        value = state.hidden_value(part, seat)
+        if part is EXCHANGES:
+            return f"Ham Hijinks: dice exchanged {counted(value, 'time')}"
+        return f"Pig Fest: {counted(value, 'Pig Out')} in a row, next scoring turn x{multiplier(value)}"
 
     def dice_reason(self, state: "State", rule: EventKind) -> str:
         if rule is EventKind.HAM_HIJINKS:

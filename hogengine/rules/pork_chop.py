@@ -72,11 +72,8 @@ class PorkChop(RuleSet):
             values={EventKind.PRIME_BOOST: points},
         )
 
-    def describe_hidden(self, state: "State", seat: int | None) -> tuple[str, ...]:
-        if seat is None:
-            return ()
-        spent = state.hidden_value(SPENT, seat)
-        return (f"Pork Chop: used (-1 rolls {CHOPPED_DICE} dice)" if spent else "Pork Chop: ready",)
+    def describe_part(self, state: "State", part: HiddenPart, seat: int | None) -> str:
+        return "Pork Chop: used" if state.hidden_value(part, seat) else "Pork Chop: ready"
 
     def choice_label(self, choice: int) -> str:
         return "Pork Chop" if choice == PORK_CHOP else super().choice_label(choice)
@@ -86,3 +83,7 @@ class PorkChop(RuleSet):
         if choice == PORK_CHOP and spent:
             return f"Roll {CHOPPED_DICE} (-1)"  # the chop is spent: -1 only rolls dice now
         return self.choice_label(choice)
+
+    def plays_as(self, position: Position, choice: int) -> int | None:
+        (spent,) = position.mine
+        return CHOPPED_DICE if choice == PORK_CHOP and spent else None

@@ -84,11 +84,12 @@ class MatchStore:
 
         return await self.load(await self.db.write(work))
 
-    async def ensure_free(self, channel_id: int, players: Iterable[Player]) -> None:
-        """Raise AlreadyPlaying if any of these people has an open challenge or game in the channel."""
+    async def ensure_free(self, channel_id: int, players: Iterable[Player], asker_id: int) -> None:
+        """Raise AlreadyPlaying if any of these people has an open challenge or game in the channel (told
+        as "you" to the one who asked)."""
         people = {player.id: player for player in players}
         match = await match_table.open_match_for(self.db, channel_id, people)
         if match is None:
             return
         busy = next(people[p.id] for p in match.players if p is not None and p.id in people)
-        raise AlreadyPlaying(busy.name)
+        raise AlreadyPlaying(None if busy.id == asker_id else busy.name)

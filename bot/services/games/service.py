@@ -43,7 +43,7 @@ from bot.storage import strategies as strategy_table
 from bot.storage import turns as turn_table
 from bot.storage.database import NEW
 from hogengine.dice import commitment, new_seed
-from hogengine.game import State, new_game, resolve_seeded
+from hogengine.game import State, distinct_choices, new_game, resolve_seeded
 from hogengine.house import HouseLevel
 from hogengine.replay import to_record
 from hogengine.rules import DEFAULT_RULES
@@ -101,7 +101,7 @@ class GameService:
             bot_level=None,
             state=new_game(rules, goal),
         )
-        return await self._create(challenge)
+        return await self._create(challenge, challenger.id)
 
     async def accept(self, match_id: int, user_id: int) -> Match:
         """The challenged player accepts: the game starts (seed committed, turn clock running)."""
@@ -137,13 +137,13 @@ class GameService:
         With `strategy` (read with its table, for these rules: StrategyService.opponent) the bot plays
         that stored table, copied to the match, and `level` is not used.
         """
-        bound, name = None, None
+        bound, name, owner = None, None, None
         if strategy is None:
             bot_level = house_bot.house_level(level)
         elif strategy.table is None:
             raise ValueError("vs_bot needs the strategy with its table")
         else:
-            bot_level, name = HouseLevel.STRATEGY, strategy.name
+            bot_level, name, owner = HouseLevel.STRATEGY, strategy.name, strategy.owner.name
             bound = BotStrategy(strategy.id, strategy.name, strategy.table)
         game = self._new(
             channel_id,
@@ -152,8 +152,9 @@ class GameService:
             bot_level=bot_level,
             state=new_game(rules, goal),
             strategy_name=name,
+            strategy_owner=owner,
         )
-        return await self._create(self._started(game), strategy=bound)
+        return await self._create(self._started(game), player.id, strategy=bound)
 
     async def play(self, match_id: int, user_id: int, turn: int, choice: int) -> Played:
         """The person to move plays `choice` on turn number `turn` (from the button they pressed).
@@ -169,7 +170,7 @@ class GameService:
             if turn != match.state.turn:
                 raise TurnAlreadyPlayed
             if match.state.mover != seat:
-                raise NotYourTurn(_name(match, match.state.mover))
+                raise NotYourTurn(match.seat_name(match.state.mover))
             if _past(match.turn_deadline, self._clock()):
                 raise TurnTimedOut
             return await self._play(match, choice, user_id)
@@ -253,9 +254,12 @@ class GameService:
                 bot_level=match.bot_level,
                 state=new_game(match.rules, match.goal),
                 strategy_name=match.strategy_name,
+                strategy_owner=match.strategy_owner,
             )
             rematch = replace(self._started(game), rematch_of=match.id)
-            return await self._create(rematch, strategy=await self._bound(match), vote=(match, voted))
+            return await self._create(
+                rematch, user_id, strategy=await self._bound(match), vote=(match, voted)
+            )
 
     async def hint(self, match_id: int, user_id: int) -> Hint:
         """The solver's advice for the asking player; only on their own turn (else NotYourTurn)."""
@@ -268,11 +272,15 @@ class GameService:
         if match.state.mover != seat:
             raise HintsOnYourTurn
         solution = await self._solver.solution(match.rules, match.goal)
+        state = match.state
+        values = solution.choice_values(state)
+        best = solution.best_choice(state)
+        same = state.ruleset.plays_as(state.position(), best)  # each action once: a spent -1 is Roll 10
         return Hint(
-            match.state,
-            solution.best_choice(match.state),
-            solution.choice_values(match.state),
-            solution.win_probability(match.state),
+            state,
+            best if same is None else same,
+            {choice: values[choice] for choice in distinct_choices(state)},
+            solution.win_probability(state),
         )
 
     async def export(self, match_id: int, *, guild_id: int, user_id: int) -> dict[str, Any]:
@@ -332,6 +340,7 @@ class GameService:
         bot_level: HouseLevel | None,
         state: State,
         strategy_name: str | None = None,
+        strategy_owner: str | None = None,
     ) -> Match:
         """A new challenge, waiting for its answer until the challenge timeout."""
         now = self._clock()
@@ -358,6 +367,7 @@ class GameService:
             updated_at=now,
             finished_at=None,
             version=0,
+            strategy_owner=strategy_owner,
         )
 
     def _started(self, match: Match) -> Match:
@@ -381,12 +391,17 @@ class GameService:
         return await strategy_table.bot_strategy(self._db, match.id)
 
     async def _create(
-        self, match: Match, strategy: BotStrategy | None = None, vote: Change | None = None
+        self,
+        match: Match,
+        asker_id: int,
+        strategy: BotStrategy | None = None,
+        vote: Change | None = None,
     ) -> Match:
-        """Store a new match, after checking nobody in it is busy in the channel (one creation at a time)."""
+        """Store a new match `asker_id` asked for, after checking nobody in it is busy in the channel (one
+        creation at a time)."""
         people = [player for player in match.players if player is not None]
         async with self._store.lock(("channel", match.channel_id)):
-            await self._store.ensure_free(match.channel_id, people)
+            await self._store.ensure_free(match.channel_id, people, asker_id)
             return await self._store.create(match, vote, strategy)
 
     async def _pending(self, match_id: int, user_id: int, seat: int, verb: str) -> Match:
@@ -397,7 +412,7 @@ class GameService:
         if _past(match.challenge_expires_at, self._clock()):
             raise ChallengeExpired
         if _seat(match, user_id) != seat:
-            raise NotYourChallenge(_name(match, seat), verb)
+            raise NotYourChallenge(match.seat_name(seat), verb)
         return match
 
     async def _close(self, match: Match, status: MatchStatus, winner: int | None) -> Match:
@@ -430,11 +445,6 @@ def _seat(match: Match, user_id: int) -> int:
     if seat is None:
         raise NotYourGame
     return seat
-
-
-def _name(match: Match, seat: int) -> str:
-    player = match.players[seat]
-    return "the house bot" if player is None else player.name
 
 
 def _past(deadline: float | None, now: float) -> bool:

@@ -125,7 +125,10 @@ async def test_the_bot_stores_its_hidden_part_and_shows_it_on_the_board(tmp_path
             replayed = resolve(replayed, turn.result.choice, turn.result.outcomes).after
         assert (await service.get(match.id)).state == replayed
         fields = {field.name: field.value or "" for field in embeds.board(match, turns).fields}
-        assert fields["alice"].endswith(f"Charge: {replayed.hidden_value(CHARGE, 0)}")
-        assert fields["bob"].endswith(f"Charge: {replayed.hidden_value(CHARGE, 1)}")
+        for seat, name in enumerate(("alice", "bob")):  # a part shows once it left its starting value
+            charge = replayed.hidden_value(CHARGE, seat)
+            shows = fields[name].endswith(f"Charge: {charge}")
+            assert shows == (charge != CHARGE.values.start), (charge, fields[name])
+        assert {replayed.hidden_value(CHARGE, seat) for seat in (0, 1)} != {CHARGE.values.start}
     finally:
         await services.close()
