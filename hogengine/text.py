@@ -55,6 +55,12 @@ def counted(number: int, noun: str, plural: str = "") -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
+def percent(fraction: float) -> str:
+    """A share as players read it, with one decimal: 0.60223 is "60.2%". Every percentage shown to
+    players goes through here, so they all look alike."""
+    return f"{fraction:.1%}"
+
+
 def listed(values: Collection[object], most: int = 3) -> str:
     """Up to `most` values as `shown` quotes them, then how many more there are."""
     items = ", ".join(shown(value) for value in islice(values, most))

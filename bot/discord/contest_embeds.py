@@ -6,6 +6,7 @@ import discord
 from discord.utils import escape_markdown as md
 
 from bot.discord.embeds import timestamp
+from bot.domain.errors import upload_again
 from bot.images.standings import fitted
 from bot.services import (
     MAX_NAME,
@@ -22,20 +23,22 @@ from hogengine.analysis import MISTAKE, Move
 from hogengine.game import State, choice_label
 from hogengine.rules import get_rules
 from hogengine.solver import BEST_TABLE, PERFECT
+from hogengine.text import counted, percent
 
 GOOD = discord.Colour.green()
 BAD = discord.Colour.red()
 INFO = discord.Colour.blurple()
 # How the reference opponents read: the perfect bot is the one `/hog vs-bot level:perfect` plays.
 OPPONENTS = {PERFECT: "the perfect bot", BEST_TABLE: "the best score-only table"}
+# What breaks ties in each tournament format, which heads its last column.
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
-STANDINGS_HEADER = ("#", "strategy", "owner", "wins", "losses", "tie-break")
 # The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).
-ALIGN, LIMITS = "><<>>>", (4, MAX_NAME, 16, 4, 6, 9)
+ALIGN, LIMITS = "><<>>>", (4, MAX_NAME, 16, 4, 6, max(map(len, TIE_BREAKS.values())))
 TEXT_ROWS = 20  # places in the text at most; the picture shows them all
 MESSAGE_LIMIT = 2000  # characters Discord takes in a message
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
 MAX_LINES = 25
+TO = "\N{EN DASH}"  # between wins and losses, as in "5-2" typeset
 
 
 def _figures(embed: discord.Embed, strategy: StoredStrategy) -> discord.Embed:
@@ -43,7 +46,13 @@ def _figures(embed: discord.Embed, strategy: StoredStrategy) -> discord.Embed:
     for figure in strategy.figures:
         embed.add_field(
             name=f"vs {OPPONENTS.get(figure.opponent, figure.opponent)}",
-            value=f"**{figure.average:.4%}**\nfirst {figure.first:.4%}\nsecond {figure.second:.4%}",
+            value="\n".join(
+                [
+                    f"**{percent(figure.average)}**",
+                    f"first {percent(figure.first)}",
+                    f"second {percent(figure.second)}",
+                ]
+            ),
         )
     return embed
 
@@ -57,7 +66,7 @@ def _source(strategy: StoredStrategy) -> str:
 def _entry(strategy: StoredStrategy) -> list[str]:
     """What its file said besides its table: its TEAM_NAME, and whether it answers at random (read with
     its tables)."""
-    lines = [] if strategy.team_name is None else [f"Team: **{md(strategy.team_name)}**."]
+    lines = [] if strategy.team_name is None else [f"TEAM_NAME: **{md(strategy.team_name)}**."]
     if strategy.tables:
         lines.append(
             f"It answers at random: {len(strategy.tables)} tables of it were recorded, one per game of a "
@@ -67,9 +76,15 @@ def _entry(strategy: StoredStrategy) -> list[str]:
 
 
 def upload_verdict(upload: Upload) -> discord.Embed:
-    """An accepted upload: what it is, what it replaced or equals, and its exact win rates."""
+    """An accepted upload: whose it is, its TEAM_NAME, what it replaced or equals, when its owner may upload
+    again, and its exact win rates."""
     strategy = upload.strategy
-    lines = [f"**{md(strategy.name)}** plays {strategy.rules}: {_source(strategy)}.", *_entry(strategy)]
+    lines = [
+        f"**{md(strategy.name)}** by {md(strategy.owner.name)} plays {strategy.rules}: {_source(strategy)}.",
+        *_entry(strategy),
+    ]
+    if strategy.source_kind == "py" and strategy.team_name is None:
+        lines.append("The file sets no TEAM_NAME.")
     if upload.replaced is not None:
         lines.append("It replaces your earlier version (kept in the strategy's history).")
     if upload.duplicate_of is not None:
@@ -77,6 +92,8 @@ def upload_verdict(upload: Upload) -> discord.Embed:
         lines.append(
             f"Its table is identical to **{md(twin.name)}** by {md(twin.owner.name)} (same SHA-256)."
         )
+    if upload.retry_at is not None:
+        lines.append(upload_again(upload.retry_at))
     lines.append("Exact win rates over both seatings, against:")
     embed = discord.Embed(title=f"Accepted: {md(strategy.name)}", description="\n".join(lines), colour=GOOD)
     embed.set_footer(text=f"table SHA-256 {strategy.table_hash}")
@@ -111,14 +128,19 @@ def strategy_list(strategies: Sequence[StoredStrategy], title: str) -> discord.E
     lines = []
     for strategy in strategies:
         perfect = next((f.average for f in strategy.figures if f.opponent == PERFECT), None)
-        versus = "" if perfect is None else f" · {perfect:.2%} vs the perfect bot"
+        versus = "" if perfect is None else f" · {percent(perfect)} vs the perfect bot"
         lines.append(f"**{md(strategy.name)}** ({strategy.rules}) by {md(strategy.owner.name)}{versus}")
     text = _bounded(lines) or "No strategies yet: `/hog upload strategy` adds one."
     return discord.Embed(title=title, description=text, colour=INFO)
 
 
+def standings_header(tournament: Tournament) -> tuple[str, ...]:
+    """The standings' column heads, the last naming the tie-break of the tournament's format."""
+    return ("#", "strategy", "owner", "wins", "losses", TIE_BREAKS[tournament.format])
+
+
 def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
-    """Each place as cells under STANDINGS_HEADER: as `hog tournament` shows them, with the owner."""
+    """Each place as cells under standings_header: as `hog tournament` shows them, with the owner."""
     others = len(tournament.standings) - 1
     return [
         (
@@ -127,7 +149,7 @@ def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
             s.owner_name or "-",
             f"{s.points:g}",
             f"{others - s.points:g}",
-            f"{s.tiebreak:.6f}",
+            percent(s.tiebreak),
         )
         for s in tournament.standings
     ]
@@ -145,11 +167,11 @@ def standings_text(tournament: Tournament, lead: str = "") -> str:
     as many places (up to TEXT_ROWS) as fit in one message; the picture beside it shows every place."""
     head = (
         f"{lead}**{tournament.format} tournament** under {tournament.rules} to {tournament.goal}: "
-        f"{len(tournament.standings)} strategies; tie-break: {TIE_BREAKS[tournament.format]}."
+        f"{counted(len(tournament.standings), 'strategy', 'strategies')}; the last column breaks ties."
     )
     rows = standings_rows(tournament)
     for count in range(min(TEXT_ROWS, len(rows)), -1, -1):
-        shown = [STANDINGS_HEADER, *rows[:count]]
+        shown = [standings_header(tournament), *rows[:count]]
         columns = zip(*shown, strict=True)
         widths = [min(limit, max(map(len, column))) for limit, column in zip(LIMITS, columns, strict=True)]
         lines = [_text_row(row, widths) for row in shown]
@@ -171,16 +193,19 @@ def _replay(tournament: Tournament) -> list[str]:
     ]
 
 
+def _record(rating: Rating) -> str:
+    """A rating as players read it: the one number, and rated games won and lost."""
+    return f"{rating.score:,} · {rating.wins}{TO}{rating.losses}"
+
+
 def leaderboard(ratings: Sequence[Rating], rules: str) -> discord.Embed:
     """The best rated players of a server under one rule set (games against the bot are not rated)."""
-    lines = [
-        f"{place}. **{md(r.player.name)}** {r.score:.1f} (mu {r.mu:.1f}, sigma {r.sigma:.2f})"
-        f" · {r.games} game(s)"
-        for place, r in enumerate(ratings, start=1)
-    ]
+    lines = [f"{place}. **{md(r.player.name)}** · {_record(r)}" for place, r in enumerate(ratings, start=1)]
     text = "\n".join(lines) or "No rated games here yet: `/hog challenge` someone."
     embed = discord.Embed(title=f"Leaderboard · {get_rules(rules).title}", description=text, colour=INFO)
-    return embed.set_footer(text="openskill (Plackett-Luce): mu - 3 sigma; only games between people count")
+    return embed.set_footer(
+        text=f"rating · wins{TO}losses. Everyone starts at 0; only games between people count."
+    )
 
 
 def stats(found: Stats) -> discord.Embed:
@@ -191,15 +216,18 @@ def stats(found: Stats) -> discord.Embed:
         description="Games on this server; ratings count rated games on every server, as the leaderboard's.",
         colour=INFO,
     )
-    share = f" ({found.wins / found.games:.0%})" if found.games else ""
+    share = f" ({percent(found.wins / found.games)})" if found.games else ""
     embed.add_field(name="Games", value=f"{found.games} ({found.bot_games} against the house bot)")
     embed.add_field(name="Wins", value=f"{found.wins}{share}")
     dice = found.favourite_dice
-    favourite = "-" if dice is None else f"{dice} dice" + (" (Free Bacon)" if dice == 0 else "")
+    favourite = "-" if dice is None else counted(dice, "die", "dice") + (" (Free Bacon)" if dice == 0 else "")
     embed.add_field(name="Favourite number of dice", value=favourite)
     embed.add_field(name="Pork Chops used", value=str(found.pork_chops))
-    embed.add_field(name="Longest Pig Fest streak", value=f"{found.longest_pig_fest_streak} Pig Out(s)")
-    ratings = [f"{r.rules}: **{r.score:.1f}** after {r.games} game(s)" for r in found.ratings]
+    embed.add_field(name="Longest Pig Fest streak", value=counted(found.longest_pig_fest_streak, "Pig Out"))
+    ratings = [
+        f"{r.rules}: **{_record(r)}** ({'steady' if r.settled else 'settling: play a few more games'})"
+        for r in found.ratings
+    ]
     embed.add_field(name="Ratings", value="\n".join(ratings) or "not rated yet", inline=False)
     return embed
 
@@ -221,9 +249,10 @@ def history(entries: Sequence[HistoryEntry], name: str) -> discord.Embed:
 def _mistake(move: Move, before: State) -> str:
     """A costly choice, each choice named by what it did then (a spent Pork Chop's -1 rolls ten dice)."""
     me, you = move.scores[move.player], move.scores[1 - move.player]
+    played, best = choice_label(before, move.choice), choice_label(before, move.best)
     return (
-        f"turn {move.turn + 1} at {me}-{you}: **{choice_label(before, move.choice)}** ({move.value:.1%}) "
-        f"instead of **{choice_label(before, move.best)}** ({move.best_value:.1%})"
+        f"turn {move.turn + 1} at {me}-{you}: **{played}** ({percent(move.value)}) "
+        f"instead of **{best}** ({percent(move.best_value)})"
     )
 
 
@@ -233,24 +262,17 @@ def analysis(found: MatchAnalysis) -> discord.Embed:
     embed = discord.Embed(
         title=f"Analysis · match {match.id} ({match.rules})",
         description=(
-            "Chances to win are exact: the solver's values of every position, hidden state included. "
-            "A choice's cost is the chance it gave away against the best choice, before the dice fell."
+            "Accuracy is 100% when every choice was the best one; each choice that gave away some chance to "
+            "win lowers it. The chances are exact, worked out by the solver."
         ),
         colour=INFO,
     )
     for summary in found.analysis.players:
         mistakes = [_mistake(move, found.states[move.turn]) for move in summary.mistakes]
-        clean = f"No mistakes: every choice within {MISTAKE:.1%} of the best."
+        clean = f"No mistakes: every choice within {percent(MISTAKE)} of the best."
         embed.add_field(
-            name=f"{md(found.names[summary.player])}: accuracy {summary.accuracy:.1f}%",
-            value="\n".join(
-                [
-                    # Summed over choices, in points: a long game's bad choices can add up past 100.
-                    f"{summary.moves} choice(s), {100 * summary.expected_loss:.1f} points of winning chance "
-                    "given away in all.",
-                    *(mistakes or [clean]),
-                ]
-            ),
+            name=f"{md(found.names[summary.player])}: accuracy {percent(summary.accuracy / 100)}",
+            value="\n".join([f"{counted(summary.moves, 'choice')}.", *(mistakes or [clean])]),
             inline=False,
         )
     return embed

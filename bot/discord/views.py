@@ -18,6 +18,7 @@ from bot.discord.parts import Parts, parts_of
 from bot.domain.errors import BoardRedrawn
 from bot.services import ChallengeClosed, Match, MatchStatus, StaleAction
 from hogengine.game import choice_label, distinct_choices
+from hogengine.text import counted
 
 ROW = 5  # buttons per row
 REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
@@ -180,10 +181,11 @@ class ForgetButton(HogButton, template=r"hog:forget"):
 
     async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         done = await parts.services.privacy.forget(interaction.user.id)
-        text = (
-            f"Done: {done.strategies_deleted} strategy version(s) deleted and {done.matches_anonymised} "
-            "game(s) now played by an anonymous player."
+        versions, games = (
+            counted(done.strategies_deleted, "strategy version"),
+            counted(done.matches_anonymised, "game"),
         )
+        text = f"Done: {versions} deleted, and {games} now played by an anonymous player."
         await interaction.edit_original_response(content=text, view=None)
 
 

@@ -3,6 +3,7 @@ built from the class's arguments. Code that raises names what happened and never
 
 # ruff: noqa: N818 - names say what happened, as the engine's errors do (IllegalChoice, GameOver)
 
+import math
 from typing import ClassVar
 
 from hogengine.errors import HogError
@@ -188,14 +189,29 @@ class BadStrategyName(UploadRefused):
         super().__init__(f"A strategy name is 1 to {longest} letters, digits, spaces, '_', '.' or '-'.")
 
 
-class StrategyRefused(ServiceError):
-    """The strategy was checked and refused, in the checker's words; `kind` is the sandbox's code (or
-    "bad_table" for JSON), and `cpu_seconds` the sandbox's CPU time (None when it did not run)."""
+def upload_again(at: float | None) -> str:
+    """When its author may upload next, as a Discord timestamp that counts down in each reader's own time
+    (None: right away)."""
+    return (
+        "Fix it and upload again right away."
+        if at is None
+        else f"You can upload again <t:{math.ceil(at)}:R>."
+    )
 
-    def __init__(self, reason: str, kind: str, cpu_seconds: float | None = None) -> None:
-        super().__init__(reason)
+
+class StrategyRefused(ServiceError):
+    """The strategy was checked and refused, in the checker's words (`reason`), then when the author may
+    upload again (`retry_at`, Unix seconds; None: at once); `kind` is the sandbox's code (or "bad_table" for
+    JSON), and `cpu_seconds` the sandbox's CPU time (None when it did not run)."""
+
+    def __init__(
+        self, reason: str, kind: str, cpu_seconds: float | None = None, retry_at: float | None = None
+    ) -> None:
+        super().__init__(f"{reason} {upload_again(retry_at)}")
+        self.reason = reason
         self.kind = kind
         self.cpu_seconds = cpu_seconds
+        self.retry_at = retry_at
 
 
 class BadTable(StrategyRefused):
@@ -211,11 +227,11 @@ class NotUtf8(StrategyRefused):
 
 
 class OnCooldown(ServiceError):
-    """The user uploaded too recently; `retry_after` is in seconds."""
+    """The user uploaded too recently; `retry_at` is when they may again, in Unix seconds."""
 
-    def __init__(self, retry_after: float) -> None:
-        super().__init__(f"You can upload again in {max(1, round(retry_after))} s.")
-        self.retry_after = retry_after
+    def __init__(self, retry_at: float) -> None:
+        super().__init__(upload_again(retry_at))
+        self.retry_at = retry_at
 
 
 class UploadsBusy(ServiceError):

@@ -4,30 +4,52 @@ from dataclasses import dataclass
 
 from bot.domain.matches import MatchStatus, Player
 
+# The public rating is openskill's ordinal (mu - 3 sigma) times RATING_SCALE, rounded and never below 0: a
+# newcomer (mu 25, sigma 25/3) starts at 0, and the strongest regulars of a server reach about 1,000-2,000.
+RATING_SCALE = 50
+# Below this sigma (about a dozen rated games) a rating is steady; above it, it is still settling.
+SETTLED_SIGMA = 6.0
+
+
+def shown_rating(mu: float, sigma: float) -> int:
+    """The one number players see for an openskill rating: whole, familiar in size, never negative."""
+    return max(0, round((mu - 3 * sigma) * RATING_SCALE))
+
 
 @dataclass(frozen=True, slots=True)
 class Rating:
-    """A player's openskill rating under one rule set; `score` (mu - 3 sigma) is what ranks them."""
+    """A player's openskill rating under one rule set, with their rated games won (`wins`) and played."""
 
     player: Player
     rules: str
     mu: float
     sigma: float
     games: int
+    wins: int
 
     @property
-    def score(self) -> float:
-        return self.mu - 3 * self.sigma
+    def score(self) -> int:
+        """The rating players see (see shown_rating)."""
+        return shown_rating(self.mu, self.sigma)
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.wins
+
+    @property
+    def settled(self) -> bool:
+        """Whether enough games were played for the rating to be steady."""
+        return self.sigma < SETTLED_SIGMA
 
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """How one rated game moved a player's rating score."""
+    """How one rated game moved a player's rating, as players see it (shown_rating)."""
 
     match_id: int
     rules: str
-    before: float
-    after: float
+    before: int
+    after: int
     at: float
 
 

@@ -54,11 +54,13 @@ class Ticket:
 
 @dataclass(frozen=True, slots=True)
 class Upload:
-    """An accepted upload: the stored strategy, the version it replaced and an identical table, if any."""
+    """An accepted upload: the stored strategy, the version it replaced and an identical table, if any, and
+    when its owner may upload again."""
 
     strategy: StoredStrategy
     replaced: StoredStrategy | None
     duplicate_of: StoredStrategy | None  # an active strategy of this server with the very same table
+    retry_at: float | None = None  # Unix seconds; None: at once
 
 
 @dataclass(frozen=True, slots=True)

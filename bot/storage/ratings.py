@@ -5,28 +5,33 @@ transaction.
 """
 
 from bot.domain.matches import PLAYED, Match, Player, TurnRecord
-from bot.domain.ratings import Rating, RatingChange
+from bot.domain.ratings import Rating, RatingChange, shown_rating
 from bot.storage.database import Connection, Reader, Record
 from bot.storage.matches import MATCH_SELECT, match_from
 from bot.storage.sql import among
 from bot.storage.turns import TURN_SELECT, by_match
 
+# Rated games won: the rating history's matches under these rules whose winner sat in the player's seat.
+_WINS = (
+    "(SELECT COUNT(*) FROM rating_history h JOIN matches m ON m.id = h.match_id"
+    " WHERE h.player_id = r.player_id AND h.rules = r.rules"
+    " AND ((m.winner = 0 AND m.player0_id = r.player_id) OR (m.winner = 1 AND m.player1_id = r.player_id)))"
+)
 _RATING_SELECT = (
-    "SELECT r.player_id, p.name AS player_name, r.rules, r.mu, r.sigma, r.games FROM ratings r"
-    " JOIN players p ON p.id = r.player_id"
+    f"SELECT r.player_id, p.name AS player_name, r.rules, r.mu, r.sigma, r.games, {_WINS} AS wins"
+    " FROM ratings r JOIN players p ON p.id = r.player_id"
 )
 _PLAYED_BY = f"m.status IN {among(PLAYED)} AND (m.player0_id = ? OR m.player1_id = ?) AND m.guild_id = ?"
 
 
 def _rating(row: Record) -> Rating:
-    return Rating(
-        Player(row["player_id"], row["player_name"]), row["rules"], row["mu"], row["sigma"], row["games"]
-    )
+    player = Player(row["player_id"], row["player_name"])
+    return Rating(player, row["rules"], row["mu"], row["sigma"], row["games"], row["wins"])
 
 
 def _change(row: Record) -> RatingChange:
-    before = row["mu_before"] - 3 * row["sigma_before"]
-    after = row["mu_after"] - 3 * row["sigma_after"]
+    before = shown_rating(row["mu_before"], row["sigma_before"])
+    after = shown_rating(row["mu_after"], row["sigma_after"])
     return RatingChange(row["match_id"], row["rules"], before, after, row["rated_at"])
 
 
@@ -90,8 +95,8 @@ async def save_rating(
 
 
 async def leaderboard(db: Reader, rules: str, limit: int, guild_id: int | None = None) -> list[Rating]:
-    """The best ratings under a rule set, by mu - 3 sigma; with `guild_id`, of the players who played a
-    rated game under these rules on that server."""
+    """The best ratings under a rule set, by mu - 3 sigma (shown_rating's order, its ties kept apart);
+    with `guild_id`, of the players who played a rated game under these rules on that server."""
     here = (
         ""
         if guild_id is None

@@ -28,6 +28,7 @@ SAMPLE_SIZE = 200  # pairs re-called in the first child, and called in the secon
 PR_SET_DUMPABLE = 4
 _PROBE = "def final_strategy(score, opponent_score):\n    return 0\n"
 _INTERFERED = "The file interfered with the evaluation harness."
+_LOOP = "Look for a loop that never ends or runs very long."  # the likely cause of a too_slow verdict
 _SIGNAL_HINTS: dict[int, str] = {
     signal.SIGSEGV: " (a segmentation fault, e.g. from recursion that is too deep)"
 }
@@ -190,15 +191,20 @@ def _judge(exit: runner.Exit, job: protocol.Job, time_limit: float, wall_limit: 
     """The values one child reported, or the verdict its exit, its CPU time or its report calls for."""
     cpu = exit.cpu_seconds
     calls = {
-        "sweep": "all 10,000 pairs",
-        "sample": f"{len(job.pairs)} pairs in a second run",
-        "record": f"all 10,000 pairs {job.tables} times",
+        "sweep": "all 10,000 calls",
+        "sample": f"{len(job.pairs)} calls in a second run",
+        "record": f"all 10,000 calls {job.tables} times",
     }[job.mode]
-    slow = f"The file needs more than {time_limit:g} s of CPU time to load and answer {calls}."
+    allowed = f"{time_limit:g} s of CPU time to load and answer {calls}"
+    slow = f"Too slow: the file needs more than the {allowed}. {_LOOP}"
     if exit.killed == "overflow":
         return rejected("forbidden", _INTERFERED, cpu)
     if exit.killed == "deadline":
-        return rejected("too_slow", f"The evaluation did not finish within {wall_limit:g} s.", cpu)
+        return rejected(
+            "too_slow",
+            f"The check did not finish within {wall_limit:g} s (a file has {allowed}). {_LOOP}",
+            cpu,
+        )
     if os.WIFSIGNALED(exit.status):
         number = os.WTERMSIG(exit.status)
         if number == signal.SIGKILL and cpu >= time_limit:  # RLIMIT_CPU's hard limit

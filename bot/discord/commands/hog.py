@@ -19,6 +19,7 @@ from bot.domain.errors import NoOpenGame
 from bot.services import HOUSE_LEVELS, HouseLevel, Match, MatchStatus
 from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
+from hogengine.text import percent
 
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in HOUSE_LEVELS]
 Goal = app_commands.Range[int, 1, 100]
@@ -151,9 +152,9 @@ class HogCog(
             return choice_label(hint.state, choice)
 
         lines = [
-            f"Best: **{label(hint.best)}** — you win {hint.win_probability:.1%} of the time.",
+            f"Best: **{label(hint.best)}** — you win {percent(hint.win_probability)} of the time.",
             "```",
-            *(f"{label(choice):>12}  {chance:6.1%}" for choice, chance in sorted(hint.values.items())),
+            *(f"{label(choice):>12}  {percent(chance):>6}" for choice, chance in sorted(hint.values.items())),
             "```",
         ]
         await interaction.followup.send("\n".join(lines), ephemeral=True)

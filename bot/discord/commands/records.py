@@ -18,6 +18,7 @@ from bot.discord.views import ForgetButton
 from bot.images import rating_history_chart, standings_table
 from bot.services import FORMATS, Stats, Tournament
 from hogengine.rules import DEFAULT_RULES
+from hogengine.text import percent
 
 PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
 TOKEN_MARGIN = timedelta(minutes=1)  # an answer is edited no later than this before its token runs out
@@ -50,7 +51,7 @@ class Progress:
             return
         self._shown = now
         await self._interaction.edit_original_response(
-            content=f"Tournament running: {done} of {total} steps done ({done / max(total, 1):.0%})…"
+            content=f"Tournament running: {done} of {total} steps done ({percent(done / max(total, 1))})…"
         )
 
 
@@ -59,7 +60,7 @@ async def standings_message(result: Tournament, lead: str = "") -> tuple[str, di
     off the event loop)."""
     title = f"{result.format} tournament · {result.rules}"
     rows = contest_embeds.standings_rows(result)
-    picture = await rendered(standings_table, title, contest_embeds.STANDINGS_HEADER, rows)
+    picture = await rendered(standings_table, title, contest_embeds.standings_header(result), rows)
     return contest_embeds.standings_text(result, lead), picture
 
 

@@ -7,7 +7,7 @@ import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any, TypeVar
 
@@ -200,7 +200,7 @@ class StrategyService:
         ruleset = get_rules(ticket.rules)
         await self._rations.check(ticket.owner.id)
         async with self._leases.held(self._upload, ticket.owner.id) as taking:
-            checked = await self._run(ticket, data, ruleset)
+            checked, retry_at = await self._run(ticket, data, ruleset)
             table_hash = _sha256(table_bytes(checked.table))
             figures = await self._figures(ruleset.id, checked.table, table_hash)
             team = checked.team_name
@@ -222,7 +222,7 @@ class StrategyService:
                 table=checked.table,
                 tables=checked.tables,
             )
-            return await self._store(strategy, taking)
+            return replace(await self._store(strategy, taking), retry_at=retry_at)
 
     async def _figures(self, rules: str, table: Table, table_hash: str) -> tuple[Matchup, ...]:
         """The table's figures: those of an identical table stored before, else computed in the pool."""
@@ -253,15 +253,17 @@ class StrategyService:
             return
         raise TooManyStrategies(rules, names)
 
-    async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> _Checked:
-        """What checking the upload found, rationing the owner by what the check cost."""
+    async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> tuple[_Checked, float | None]:
+        """What checking the upload found, and when its owner may upload again: they are rationed by what
+        the check cost. A refusal says when, too."""
         try:
             checked = await self._evaluate(ticket.kind, data, ruleset)
         except StrategyRefused as refused:
-            await self._rations.refused(ticket.owner, refused.kind, refused.cpu_seconds)
-            raise
-        await self._rations.charge(ticket.owner)
-        return checked
+            retry_at = await self._rations.refused(ticket.owner, refused.kind, refused.cpu_seconds)
+            if retry_at is None:
+                raise
+            raise StrategyRefused(refused.reason, refused.kind, refused.cpu_seconds, retry_at) from refused
+        return checked, await self._rations.charge(ticket.owner)
 
     async def _evaluate(self, kind: str, data: bytes, ruleset: RuleSet) -> _Checked:
         """A JSON table as read, or a Python file as the sandbox found it under the rule set's contest

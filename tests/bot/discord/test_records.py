@@ -5,6 +5,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bot.domain.ratings import RATING_SCALE
 from bot.services import Match, Player
 from bot.services.privacy import FORGOTTEN_NAME
 from hogengine.rules.pig_fest import MAX_STREAK
@@ -41,11 +42,15 @@ async def test_games_between_people_are_rated_as_they_end_and_bot_games_never(wo
     for winner, loser in games:
         (won,), (lost,) = model.rate([[expected[winner]], [expected[loser]]], ranks=[0, 1])
         expected[winner], expected[loser] = won, lost
+    # One number each, the openskill ordinal scaled and never negative, then rated games won and lost.
+    shown = {name: max(0, round(expected[name].ordinal() * RATING_SCALE)) for name in expected}
+    assert expected["carol"].ordinal() < 0 and shown["carol"] == 0
     assert (board.description or "").splitlines() == [
-        f"{place}. **{name}** {expected[name].ordinal():.1f} (mu {expected[name].mu:.1f}, "
-        f"sigma {expected[name].sigma:.2f}) · 2 game(s)"
-        for place, name in enumerate(("alice", "bob", "carol"), start=1)
+        f"1. **alice** · {shown['alice']:,} · 2\N{EN DASH}0",
+        f"2. **bob** · {shown['bob']:,} · 1\N{EN DASH}1",
+        "3. **carol** · 0 · 0\N{EN DASH}2",
     ]
+    assert "mu" not in str(board.to_dict()) and "sigma" not in str(board.to_dict())
     assert board.title == "Leaderboard · Swine Align / Pig Pass (CS 61A Fall 2020)"
     empty = private_embed(await world.carol.slash(world.channel, "hog leaderboard", rules="pig-fest"))
     assert empty.description == "No rated games here yet: `/hog challenge` someone."
@@ -67,11 +72,14 @@ async def test_stats_show_a_players_record_and_rating_history(world: World) -> N
     assert embed.description == (
         "Games on this server; ratings count rated games on every server, as the leaderboard's."
     )
-    assert shown["Games"] == "3 (1 against the house bot)" and shown["Wins"] == "1 (33%)"
-    assert shown["Favourite number of dice"] == "1 dice"
-    assert shown["Pork Chops used"] == "0" and shown["Longest Pig Fest streak"] == "0 Pig Out(s)"
+    assert shown["Games"] == "3 (1 against the house bot)" and shown["Wins"] == "1 (33.3%)"
+    assert shown["Favourite number of dice"] == "1 die"
+    assert shown["Pork Chops used"] == "0" and shown["Longest Pig Fest streak"] == "0 Pig Outs"
     stats = await world.services.ratings.stats(Player(world.alice.id, "alice"), world.channel.guild.id)
-    assert shown["Ratings"] == f"swine-align: **{stats.ratings[0].score:.1f}** after 2 game(s)"
+    # Her one number with her rated record, and how sure it is in words (two games: not sure yet).
+    assert shown["Ratings"] == (
+        f"swine-align: **{stats.ratings[0].score:,} · 1\N{EN DASH}1** (settling: play a few more games)"
+    )
     (chart,) = private(result).attachments
     await picture(chart)
     assert chart.description == (
@@ -110,10 +118,10 @@ async def test_stats_count_pork_chops_and_the_longest_pig_fest_streak(world: Wor
     games = [await world.match(match.id) for match in (chops, fest)]
     wins = sum(game.winner == 0 for game in games)
     shown = {field.name: field.value for field in private_embed(result).fields}
-    assert shown["Games"] == "2 (0 against the house bot)" and shown["Wins"] == f"{wins} ({wins / 2:.0%})"
+    assert shown["Games"] == "2 (0 against the house bot)" and shown["Wins"] == f"{wins} ({wins / 2:.1%})"
     assert shown["Favourite number of dice"] == "10 dice"
     assert shown["Pork Chops used"] == "1"
-    assert shown["Longest Pig Fest streak"] == f"{streak} Pig Out(s)"
+    assert shown["Longest Pig Fest streak"] == f"{streak} Pig Outs"  # at least 2
     (chart,) = private(result).attachments
     await picture(chart)
     assert (chart.description or "").startswith("Rating history of alice: ")
@@ -151,9 +159,7 @@ async def test_forget_me_asks_first_then_forgets(world: World) -> None:
     assert "cannot be undone" in question.content and labels(question.message) == ["Forget me"]
     await world.alice.click(question, label="Forget me")
     done = world.env.backend.get_message(question.channel_id, question.id)
-    assert done.content == (
-        "Done: 1 strategy version(s) deleted and 1 game(s) now played by an anonymous player."
-    )
+    assert done.content == "Done: 1 strategy version deleted, and 1 game now played by an anonymous player."
     assert done.components == []
     assert await world.services.strategies.active(world.channel.guild.id) == []
     history = private_embed(await world.bob.slash(world.channel, "hog history"))

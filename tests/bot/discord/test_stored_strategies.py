@@ -38,8 +38,8 @@ async def test_strategies_are_listed_with_their_strength(world: World) -> None:
     mod = exact_winrate(RULES, MOD, perfect).average
     assert everyone.title == "Strategies on this server"
     assert (everyone.description or "").splitlines() == [
-        f"**four** (swine-align) by alice · {four:.2%} vs the perfect bot",
-        f"**mod** (swine-align) by bob · {mod:.2%} vs the perfect bot",
+        f"**four** (swine-align) by alice · {four:.1%} vs the perfect bot",
+        f"**mod** (swine-align) by bob · {mod:.1%} vs the perfect bot",
     ]
     assert bobs.title == "bob's strategies" and (bobs.description or "").startswith("**mod**")
 
@@ -54,7 +54,7 @@ async def test_a_strategy_is_shown_with_its_heatmap(world: World) -> None:
     assert embed.title == "four" and "version 2 of 2" in (embed.description or "")
     rate = exact_winrate(RULES, table_from_function(always_roll(4), RULES), solve(RULES).policy)
     assert (
-        f"**{rate.average:.4%}**" in {field.name: field.value for field in embed.fields}["vs the perfect bot"]
+        f"**{rate.average:.1%}**" in {field.name: field.value for field in embed.fields}["vs the perfect bot"]
     )
     (heatmap,) = private(result).attachments
     await picture(heatmap)

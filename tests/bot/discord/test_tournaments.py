@@ -71,18 +71,19 @@ async def test_the_standings_are_the_solvers(
     assert message is not None and not message.ephemeral
     lines = message.content.splitlines()
     assert lines[0] == (
-        "**exact tournament** under swine-align to 100: 4 strategies; tie-break: mean win rate."
+        "**exact tournament** under swine-align to 100: 4 strategies; the last column breaks ties."
     )
+    assert lines[lines.index("```") + 1].endswith("losses  mean win rate")  # the tie-break, named
     rows = table_rows(message.content)
     expected = tournament_exact(RULES, entered)
     owners = {"fours": "alice", "sixes": "bob", "course": "carol", "mixed": "alice"}
     assert rows == [
-        [str(place), row.name, owners[row.name], str(row.wins), str(row.losses), f"{row.tie_break:.6f}"]
+        [str(place), row.name, owners[row.name], str(row.wins), str(row.losses), f"{row.tie_break:.1%}"]
         for place, row in enumerate(expected.rows, start=1)
     ]
     checked = hog_tournament(entered, tmp_path)
     assert [(r[1], r[3], r[4], r[5]) for r in rows] == [
-        (s["name"], str(s["wins"]), str(s["losses"]), f"{s['tie_break']:.6f}") for s in checked
+        (s["name"], str(s["wins"]), str(s["losses"]), f"{s['tie_break']:.1%}") for s in checked
     ]
     (standings,) = message.attachments
     await picture(standings)
@@ -101,12 +102,14 @@ async def test_the_sampled_format_breaks_ties_exactly_and_its_seed_replays_it(
 
     assert result.response is not None
     rows = table_rows(result.response.content)
+    lines = result.response.content.splitlines()
+    assert lines[lines.index("```") + 1].endswith("losses  vs always_roll(5)")  # what breaks ties, named
     five = table_from_function(always_roll(5), RULES)
     tables = dict(entered)
     assert sorted(row[1] for row in rows) == sorted(tables)
     for row in rows:
         assert int(row[3]) + int(row[4]) == 3
-        assert row[5] == f"{exact_winrate(RULES, tables[row[1]], five).average:.6f}"
+        assert row[5] == f"{exact_winrate(RULES, tables[row[1]], five).average:.1%}"  # e.g. 60.2%
     stored = await world.services.tournaments.latest(GUILD_ID)
     assert stored is not None and stored.seed is not None
     command = f"hog tournament --rules {RULES} --format sampled --seed {stored.seed}"
@@ -234,9 +237,9 @@ async def test_progress_is_shown_at_most_once_a_second() -> None:
         await progress(done, 6)
 
     assert answer.edits == [
-        "Tournament running: 1 of 6 steps done (17%)…",
-        "Tournament running: 4 of 6 steps done (67%)…",
-        "Tournament running: 6 of 6 steps done (100%)…",
+        "Tournament running: 1 of 6 steps done (16.7%)…",
+        "Tournament running: 4 of 6 steps done (66.7%)…",
+        "Tournament running: 6 of 6 steps done (100.0%)…",
     ]
 
 
@@ -284,7 +287,7 @@ def test_the_text_standings_show_whole_names_in_columns_that_fit_them() -> None:
     lines = standings_text(tournament).splitlines()
 
     assert lines[2:5] == [
-        f"#  {'strategy':<32}  owner  wins  losses  tie-break",
-        f"1  {name}  alice     1       0   0.610000",
-        f"2  {'short':<32}  bob       0       1   0.390000",
+        f"#  {'strategy':<32}  owner  wins  losses  mean win rate",
+        f"1  {name}  alice     1       0          61.0%",
+        f"2  {'short':<32}  bob       0       1          39.0%",
     ]

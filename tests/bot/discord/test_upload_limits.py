@@ -2,6 +2,7 @@
 sandbox checks a slow upload."""
 
 import asyncio
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -32,14 +33,26 @@ async def until(condition: Callable[[], Awaitable[bool]], seconds: float = 10.0)
         await asyncio.sleep(0.01)
 
 
+def next_upload(text: str) -> int:
+    """When a message says its reader may upload again: the Unix time of its Discord relative timestamp."""
+    found = re.search(r"You can upload again <t:(\d+):R>\.", text)
+    assert found is not None, text
+    return int(found.group(1))
+
+
 async def test_a_second_upload_within_the_cooldown_is_refused_before_its_download(
     world: World, downloads: list[str]
 ) -> None:
-    assert private_embed(await world.upload(world.alice, "a.py", ROLL_4)).title == "Accepted: a"
+    start = world.env.now().timestamp()
+    accepted = private_embed(await world.upload(world.alice, "a.py", ROLL_4))
+    end = world.env.now().timestamp()
+    assert accepted.title == "Accepted: a"
+    ends = next_upload(accepted.description or "")  # counts down in each reader's own time
+    assert math.ceil(start + COOLDOWN) <= ends <= math.ceil(end + COOLDOWN)
 
     again = await world.upload(world.alice, "b.py", ROLL_4)
 
-    assert re.fullmatch(r"You can upload again in (59|60) s\.", said(again))
+    assert said(again) == f"You can upload again <t:{ends}:R>."
     assert private(again).embeds == [] and len(downloads) == 1  # refused at once, nothing downloaded
     assert world.domain_errors() == [said(again)]
     assert private_embed(await world.upload(world.bob, "c.py", ROLL_4)).title == "Accepted: c"
@@ -55,7 +68,30 @@ async def test_a_mistake_can_be_fixed_and_uploaded_again_at_once(world: World) -
 
     assert (broken.title, not_json.title, fixed.title) == ("Not accepted", "Not accepted", "Accepted: a")
     again = await world.upload(world.alice, "b.py", ROLL_4)  # a completed run starts the cooldown
-    assert said(again).startswith("You can upload again in")
+    assert said(again).startswith("You can upload again <t:")
+    assert world.domain_errors() == [said(again)]
+
+
+async def test_a_file_that_imports_the_course_files_can_be_fixed_and_uploaded_again_at_once(
+    world: World,
+) -> None:
+    refused = private_embed(await world.upload(world.alice, "a.py", b"from hog import *\n" + ROLL_4))
+
+    fixed = private_embed(await world.upload(world.alice, "a.py", ROLL_4))
+
+    assert refused.title == "Not accepted" and "ModuleNotFoundError" in (refused.description or "")
+    assert (refused.description or "").endswith(" Fix it and upload again right away.")
+    assert fixed.title == "Accepted: a"
+
+
+async def test_a_refusal_that_cost_real_sandbox_time_says_when_to_upload_again(world: World) -> None:
+    busy = b"import time\nwhile time.process_time() < 1.2:\n    pass\n1 // 0\n"  # a second of CPU, then fails
+
+    refused = private_embed(await world.upload(world.alice, "a.py", busy))
+    again = await world.upload(world.alice, "a.py", ROLL_4)
+
+    assert refused.title == "Not accepted" and "ZeroDivisionError" in (refused.description or "")
+    assert said(again) == f"You can upload again <t:{next_upload(refused.description or '')}:R>."
     assert world.domain_errors() == [said(again)]
 
 

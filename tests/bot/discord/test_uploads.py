@@ -23,6 +23,7 @@ from tests.bot.discord.conftest import GUILD_ID, UPLOAD_TIME_LIMIT
 from tests.bot.discord.harness import World, picture, private_embed, said
 
 RULES = "swine-align"
+FREE = " Fix it and upload again right away."  # after every refusal here: these tests have no cooldown
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
 SCORE_MOD = b"def final_strategy(score, opponent_score):\n    return score % 11\n"
 
@@ -37,7 +38,9 @@ async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: W
     assert first_edit["content"] == "Checking **mod.py** in the sandbox…"  # while the sandbox works
     embed = private_embed(result)
     assert embed.title == "Accepted: mod"
-    assert "**mod** plays swine-align: a Python file" in (embed.description or "")
+    lines = (embed.description or "").splitlines()
+    assert lines[0].startswith("**mod** by alice plays swine-align: a Python file")  # whose, under what rules
+    assert lines[1] == "The file sets no TEAM_NAME."
     table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
     opponents = {f"always_roll({n})": table_from_function(always_roll(n), RULES) for n in (4, 5, 6)}
     opponents["the perfect bot"] = solve(RULES).policy  # the very player of vs-bot level:perfect
@@ -45,8 +48,9 @@ async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: W
     assert list(shown) == [f"vs {name}" for name in opponents]
     for name, opponent in opponents.items():
         rate = exact_winrate(RULES, table, opponent)
+        # One decimal, as every percentage players see.
         assert (
-            shown[f"vs {name}"] == f"**{rate.average:.4%}**\nfirst {rate.first:.4%}\nsecond {rate.second:.4%}"
+            shown[f"vs {name}"] == f"**{rate.average:.1%}**\nfirst {rate.first:.1%}\nsecond {rate.second:.1%}"
         )
     assert result.response is not None
     (heatmap,) = result.response.attachments
@@ -68,7 +72,7 @@ async def test_a_pig_fest_upload_is_measured_against_the_full_state_perfect_bot(
     rate = exact_winrate("pig-fest", table, perfect)
     shown = {field.name: field.value for field in embed.fields}
     assert shown["vs the perfect bot"] == (
-        f"**{rate.average:.4%}**\nfirst {rate.first:.4%}\nsecond {rate.second:.4%}"
+        f"**{rate.average:.1%}**\nfirst {rate.first:.1%}\nsecond {rate.second:.1%}"
     )
     assert rate.average < 0.5
     assert result.response is not None
@@ -88,7 +92,7 @@ async def test_a_json_table_is_accepted_and_an_identical_table_recognised(world:
     ]
     assert first_edit["content"] == "Checking **fours.json**…"  # a table is read, never run
     text = private_embed(result).description or ""
-    assert "**Fours** plays swine-align: a JSON table." in text
+    assert "**Fours** by bob plays swine-align: a JSON table." in text and "TEAM_NAME" not in text
     assert "identical to **four** by alice (same SHA-256)" in text
 
 
@@ -134,9 +138,12 @@ async def test_a_hostile_upload_gets_exactly_the_sandboxs_verdict(world: World, 
     assert verdict.kind == kind and verdict.reason is not None
     assert embed.title == "Not accepted" and embed.description is not None
     if kind == "not_deterministic":  # the values it returned are random
-        assert numbers_blanked(embed.description) == numbers_blanked(verdict.reason)
+        assert numbers_blanked(embed.description) == numbers_blanked(verdict.reason + FREE)
+    elif kind == "too_slow":  # out of CPU time, or (on a busy machine) of wall time: either names the limit
+        assert "0.5 s of CPU time to load and answer all 10,000 calls" in embed.description
+        assert embed.description.endswith(f" Look for a loop that never ends or runs very long.{FREE}")
     else:
-        assert embed.description == verdict.reason
+        assert embed.description == verdict.reason + FREE
     assert result.response is not None and result.response.attachments == []
     assert await world.services.strategies.active(GUILD_ID) == []
 
@@ -168,11 +175,14 @@ async def test_an_archive_or_image_named_py_gets_the_sandboxs_verdict(world: Wor
     verdict = check_entry(data, get_rules("swine-align"), UPLOAD_TIME_LIMIT)
     assert (private_embed(result).title, private_embed(result).description) == (
         "Not accepted",
-        verdict.reason,
+        f"{verdict.reason}{FREE}",
     )
     assert verdict.kind == "not_utf8"
     named_json = private_embed(await world.upload(world.alice, "strategy.json", data))
-    assert (named_json.title, named_json.description) == ("Not accepted", "The file is not valid UTF-8.")
+    assert (named_json.title, named_json.description) == (
+        "Not accepted",
+        f"The file is not valid UTF-8.{FREE}",
+    )
     assert await world.services.strategies.active(GUILD_ID) == []
 
 
@@ -211,7 +221,7 @@ async def test_a_bad_json_table_gets_exactly_the_checkers_reason(world: World, t
     with pytest.raises(BadStrategy) as expected:
         table_from_json(text, get_rules(RULES))
     embed = private_embed(result)
-    assert (embed.title, embed.description) == ("Not accepted", str(expected.value))
+    assert (embed.title, embed.description) == ("Not accepted", f"{expected.value}{FREE}")
     assert await world.services.strategies.active(GUILD_ID) == []
 
 
@@ -317,14 +327,14 @@ async def test_the_bot_makes_itself_undumpable_at_start(undumpable: list[str], w
 async def test_a_team_name_names_the_upload_and_is_shown_without_markup(world: World) -> None:
     bacon = private_embed(await world.upload(world.alice, "bacon.py", b"TEAM_NAME = 'Bacon Bits'\n" + ROLL_4))
     assert bacon.title == "Accepted: Bacon Bits"
-    assert "Team: **Bacon Bits**." in (bacon.description or "")
+    assert "TEAM_NAME: **Bacon Bits**." in (bacon.description or "")
     hostile = b"TEAM_NAME = '**Pigs** @everyone __x__'\n" + ROLL_4
     shown = private_embed(await world.upload(world.bob, "pigs.py", hostile, name="pigs"))
-    assert "Team: **\\*\\*Pigs\\*\\* @\u200beveryone \\_\\_x\\_\\_**." in (shown.description or "")
+    assert "TEAM_NAME: **\\*\\*Pigs\\*\\* @\u200beveryone \\_\\_x\\_\\_**." in (shown.description or "")
     refused = private_embed(await world.upload(world.carol, "three.py", b"TEAM_NAME = 3\n" + ROLL_4))
     assert (refused.title, refused.description) == (
         "Not accepted",
-        "TEAM_NAME must be a string of 1 to 80 characters, not 3.",
+        f"TEAM_NAME must be a string of 1 to 80 characters, not 3.{FREE}",
     )
 
 
@@ -335,5 +345,5 @@ async def test_a_random_strategy_is_accepted_under_pig_fest_only(world: World) -
     assert "It answers at random: 9 tables of it were recorded" in (accepted.description or "")
     refused = private_embed(await world.upload(world.bob, "chance.py", dice, rules="pork-chop"))
     assert refused.title == "Not accepted" and (refused.description or "").endswith(
-        "Under pork-chop a strategy must be deterministic; only pig-fest takes random strategies."
+        f"Under pork-chop a strategy must be deterministic; only pig-fest takes random strategies.{FREE}"
     )

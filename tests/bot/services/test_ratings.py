@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.domain.ratings import RATING_SCALE
 from bot.domain.strategies import BotStrategy
 from bot.services import GameService, Match, MatchStatus, Player
 from bot.services.ratings import RatingService
@@ -69,8 +70,12 @@ async def test_leaderboard_rates_people_only(
         assert (entry.mu, entry.sigma) == pytest.approx(
             (expected[entry.player.id].mu, expected[entry.player.id].sigma)
         )
-        assert entry.score == pytest.approx(expected[entry.player.id].ordinal())
+        # The one number players see: the ordinal (mu - 3 sigma) scaled, rounded and never negative.
+        ordinal = expected[entry.player.id].ordinal()
+        assert entry.score == max(0, round(ordinal * RATING_SCALE))
     assert [entry.games for entry in board] == [3, 3, 2]  # carol's bot game is not rated
+    assert [(entry.wins, entry.losses) for entry in board] == [(3, 0), (1, 2), (0, 2)]
+    assert expected[CAROL.id].ordinal() < 0 and board[-1].score == 0  # two losses: floored at 0
     assert await ratings.leaderboard("pork-chop") == []
 
 
@@ -132,7 +137,10 @@ async def test_stats(
     assert [rating.rules for rating in stats.ratings] == ["pig-fest", "pork-chop", "swine-align"]
     rated = [chops.id, fest.id, lost.id, elsewhere.id]  # ratings are global, as on the leaderboard
     assert [change.match_id for change in stats.rating_history] == rated
-    assert stats.rating_history[-2].after < stats.rating_history[-2].before  # the forfeit lost rating
+    # Alice's first swine-align game was the forfeit she lost: her rating stays at its floor, 0, until the
+    # win elsewhere lifts it.
+    assert (stats.rating_history[-2].before, stats.rating_history[-2].after) == (0, 0)
+    assert stats.rating_history[-1].after > stats.rating_history[-1].before == 0
     there = await ratings.stats(ALICE, GUILD + 1)
     assert (there.games, there.wins, there.rating_history) == (1, 1, stats.rating_history)
 

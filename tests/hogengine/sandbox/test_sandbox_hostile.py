@@ -475,7 +475,8 @@ def test_too_slow_in_the_second_run_reports_that_runs_cpu_time(sandbox: Evaluate
     verdict = sandbox(steal_job("while job.mode == 'sample':\n    pass\nreturn 4\n"), 0.5)
     assert (verdict.kind, verdict.reason) == (
         "too_slow",
-        "The file needs more than 0.5 s of CPU time to load and answer 200 pairs in a second run.",
+        "Too slow: the file needs more than the 0.5 s of CPU time to load and answer 200 calls in a second "
+        "run. Look for a loop that never ends or runs very long.",
     )
     assert verdict.cpu_seconds >= 0.5  # the sweep itself took a few milliseconds
 
