@@ -27,7 +27,7 @@ SERIES = ("#8c96ff", "#f0b232", "#4cc26e", "#eb459e", "#f28e2b", "#36c5f0")
 WIDTH = 4.8  # inches: Discord's phone preview (about 400 px wide) shows FONT points as 12-13 px text
 DPI = 150  # pixels per inch: about 720 px wide, sharp when opened full size
 FONT = 11  # points of titles and labels
-SMALL = 9.5  # points of tick labels and legends
+SMALL = 10  # points of tick labels and legends
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ def styled(axes: Axes, title: str = "", xlabel: str = "", ylabel: str = "") -> A
     axes.tick_params(colors=MUTED, labelcolor=INK, labelsize=SMALL)
     axes.grid(color=GRID, linewidth=0.7)
     axes.set_axisbelow(True)
-    axes.set_title(as_written(title), color=INK, fontsize=FONT, loc="left")
+    # The centre title moved to the left: the one title `to_png` can reach to shrink it to fit.
+    axes.set_title(as_written(title), color=INK, fontsize=FONT, x=0, horizontalalignment="left")
     axes.set_xlabel(xlabel, color=INK, fontsize=SMALL)
     axes.set_ylabel(ylabel, color=INK, fontsize=SMALL)
     return axes
@@ -85,9 +86,21 @@ def legend_style(legend: Legend) -> Legend:
     return legend
 
 
+def _fit_titles(figure: Figure) -> None:
+    """Shrink a title too long for the card (a name of 32 wide letters) to end at the card's edge: the
+    picture keeps its width, so the phone preview keeps its text size."""
+    figure.draw_without_rendering()  # lays the figure out: the titles' places are known
+    for axes in figure.axes:
+        box = axes.title.get_window_extent()
+        room = figure.bbox.x1 - box.x0
+        if box.width > room:
+            axes.title.set_fontsize(FONT * room / box.width)
+
+
 def to_png(figure: Figure, filename: str, alt: str) -> Picture:
     """Render a figure to PNG bytes on the card (Agg, thread-safe for separate figures)."""
     FigureCanvasAgg(figure)
+    _fit_titles(figure)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=DPI, facecolor=CARD, bbox_inches="tight", pad_inches=0.12)
     return Picture(buffer.getvalue(), filename, alt[:1000])

@@ -60,6 +60,17 @@ def test_every_picture_is_a_dark_card_sized_for_a_phone(name: str) -> None:
     assert 600 <= image.width <= 800 and 250 <= image.height <= 800
 
 
+def test_a_long_wide_name_is_shrunk_to_fit_the_card_not_widening_the_picture() -> None:
+    """A wider picture would show all its text smaller in the phone preview."""
+    wide = "W" * 32  # Discord names and strategy names go up to 32 characters
+    pictures = [
+        win_probability_chart([0.5, 0.4, 1.0], (wide, "bob")),
+        strategy_heatmap(np.full((100, 100), 4).tolist(), f"{wide} (swine-align)", LABELS),
+    ]
+    for picture in pictures:
+        assert decoded(picture).width <= 800
+
+
 def test_the_chance_chart_is_one_line_of_the_viewers_chance_with_their_mistakes_marked(
     figures: list[Figure],
 ) -> None:
@@ -202,5 +213,5 @@ def test_names_are_drawn_as_written_never_as_tex(figures: list[Figure]) -> None:
 
     for picture in pictures:
         assert decoded(picture).width > 200
-    assert figures[0].axes[0].get_title(loc="left") == "\\$\\frac\\$'s chance to win"
+    assert figures[0].axes[0].get_title() == "\\$\\frac\\$'s chance to win"
     assert pictures[0].alt.startswith(f"{tex}'s chance to win over 2 turns")
