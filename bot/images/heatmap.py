@@ -51,5 +51,5 @@ def strategy_heatmap(table: Sequence[Sequence[int]], title: str, labels: dict[in
     )
     counts = Counter(int(v) for v in grid.flat)
     common = ", ".join(f"{labels.get(c, c)} in {n} cells" for c, n in counts.most_common(3))
-    alt = f"Heat map of the strategy '{title[:60]}' over 100 by 100 score pairs. Most common: {common}."
+    alt = f"Heatmap of the strategy '{title[:60]}' over 100 by 100 score pairs. Most common: {common}."
     return to_png(figure, "strategy.png", alt)

@@ -138,7 +138,7 @@ def test_the_heat_map_tells_neighbouring_choices_apart_and_names_each_in_its_leg
     (legend,) = figures[0].legends
     assert [text.get_text() for text in legend.get_texts()] == ["Roll 4", "Roll 5", "Roll 6"]
     assert picture.alt == (
-        "Heat map of the strategy 'four five six' over 100 by 100 score pairs. Most common: Roll 6 in 3400 "
+        "Heatmap of the strategy 'four five six' over 100 by 100 score pairs. Most common: Roll 6 in 3400 "
         "cells, Roll 4 in 3300 cells, Roll 5 in 3300 cells."
     )
 
