@@ -16,6 +16,9 @@ async def send_analysis(parts: Parts, interaction: discord.Interaction[Any], mat
     found = await parts.services.analysis.analyse(
         match_id, guild_id=guild_of(interaction), user_id=interaction.user.id
     )
-    chart = await rendered(win_probability_chart, found.analysis.series, found.names)
+    seat = found.match.seat_of(interaction.user.id)
+    seat = 0 if seat is None else seat  # someone who did not play sees player 0's chances
+    mistakes = [move.turn for move in found.analysis.players[seat].mistakes]  # as the text lists them
+    chart = await rendered(win_probability_chart, found.analysis.series, found.names, seat, mistakes)
     embed = shown_in(contest_embeds.analysis(found), chart)
     await interaction.followup.send(embed=embed, file=chart, ephemeral=True)

@@ -1,38 +1,54 @@
-"""A 100x100 strategy table as a heatmap: one colour per choice, with a legend."""
+"""A 100x100 strategy table as a heat map: one distinct colour per choice, each named in a legend."""
 
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
-from matplotlib import colormaps
-from matplotlib.colors import BoundaryNorm, ListedColormap
-from matplotlib.figure import Figure
+from matplotlib.colors import to_rgb
+from matplotlib.patches import Patch
 
-from bot.images.picture import Picture, as_written, to_png
+from bot.images.picture import MUTED, SMALL, Picture, card, legend_style, styled, to_png
 
-# Choices -1 (Pork Chop / Ham Hijinks) and 0 (Free Bacon) stand out; 1..10 dice run along viridis.
-_SPECIAL = {-1: "#000000", 0: "#f28e2b"}
-_DICE = colormaps["viridis"]
-
-
-def _colour(choice: int) -> tuple[float, float, float, float] | str:
-    return _SPECIAL.get(choice) or _DICE((choice - 1) / 9)
+# A qualitative palette fixed per choice (Roll 4 is blue in every picture), so that neighbouring counts
+# (4, 5, 6) are different hues rather than shades of one; Free Bacon is orange, the -1 choice near-white.
+CHOICE_COLOURS = {
+    -1: "#f5f5f5",
+    0: "#f28e2b",
+    1: "#9c755f",
+    2: "#bab0ac",
+    3: "#76b7b2",
+    4: "#4e79a7",
+    5: "#edc948",
+    6: "#e15759",
+    7: "#59a14f",
+    8: "#b07aa1",
+    9: "#ff9da7",
+    10: "#000000",
+}
 
 
 def strategy_heatmap(table: Sequence[Sequence[int]], title: str, labels: dict[int, str]) -> Picture:
-    """Choices of a strategy by (score, opponent score); `labels` names each legal choice."""
+    """Choices of a strategy by (score, opponent score); `labels` names each legal choice, and the legend
+    lists the choices the table makes, in order."""
     grid = np.asarray(table, dtype=np.int64)
-    choices = sorted(labels)
-    colours = ListedColormap([_colour(c) for c in choices])
-    norm = BoundaryNorm([c - 0.5 for c in choices] + [choices[-1] + 0.5], colours.N)
-    figure = Figure(figsize=(6.4, 5.4))
-    axes = figure.add_subplot()
-    image = axes.imshow(grid, origin="lower", cmap=colours, norm=norm, interpolation="nearest")
-    axes.set_xlabel("opponent score")
-    axes.set_ylabel("your score")
-    axes.set_title(as_written(title[:80]))
-    bar = figure.colorbar(image, ax=axes, ticks=choices)
-    bar.ax.set_yticklabels([labels[c] for c in choices])
+    present = sorted(int(choice) for choice in np.unique(grid))
+    palette = np.array([to_rgb(CHOICE_COLOURS[choice]) for choice in range(-1, 11)])
+    figure = card(3.9)
+    axes = styled(figure.add_subplot(), title[:60], "opponent score", "your score")
+    axes.imshow(palette[grid + 1], origin="lower", interpolation="nearest")
+    axes.grid(False)
+    swatches = [
+        Patch(
+            facecolor=CHOICE_COLOURS[choice],
+            edgecolor=MUTED,
+            linewidth=0.6,
+            label=labels.get(choice, str(choice)),
+        )
+        for choice in present
+    ]
+    legend_style(
+        figure.legend(handles=swatches, loc="outside right center", fontsize=SMALL, handlelength=1.2)
+    )
     counts = Counter(int(v) for v in grid.flat)
     common = ", ".join(f"{labels.get(c, c)} in {n} cells" for c, n in counts.most_common(3))
     alt = f"Heatmap of the strategy '{title[:60]}' over 100 by 100 score pairs. Most common: {common}."

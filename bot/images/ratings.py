@@ -2,25 +2,31 @@
 
 from collections.abc import Mapping, Sequence
 
-from matplotlib.figure import Figure
-
-from bot.images.picture import Picture, as_written, to_png
+from bot.images.picture import SERIES, SMALL, Picture, card, legend_style, styled, to_png, whole_ticks
+from hogengine.text import counted
 
 
 def rating_history_chart(history: Mapping[str, Sequence[float]], name: str) -> Picture:
     """`history` maps a rule set to the rating score (mu - 3 sigma) before the first rated game and after
     each one."""
-    figure = Figure(figsize=(6.4, 3.2))
-    axes = figure.add_subplot()
-    for rules, scores in history.items():
-        axes.plot(range(len(scores)), scores, marker="o", markersize=3, label=rules[:32])
-    axes.set_xlabel("rated games")
-    axes.set_ylabel("rating (mu - 3 sigma)")
-    axes.set_title(as_written(f"{name[:40]}'s rating"))
+    figure = card(2.9)
+    axes = styled(figure.add_subplot(), f"{name[:40]}'s rating", "rated games", "rating")
+    for colour, (rules, scores) in zip(SERIES * len(history), history.items(), strict=False):
+        axes.plot(
+            range(len(scores)),
+            scores,
+            marker="o",
+            markersize=3.5,
+            linewidth=2,
+            color=colour,
+            label=rules[:32],
+        )
+    whole_ticks(axes)
     if history:
-        axes.legend(loc="upper left")
+        legend = figure.legend(loc="outside lower right", fontsize=SMALL, ncols=min(len(history), 3))
+        legend_style(legend)  # below the data, never over a line
     latest = "; ".join(
-        f"{rules[:32]}: {scores[0]:.1f} to {scores[-1]:.1f} over {len(scores) - 1} games"
+        f"{rules[:32]}: {scores[0]:.1f} to {scores[-1]:.1f} over {counted(len(scores) - 1, 'game')}"
         for rules, scores in history.items()
         if scores
     )

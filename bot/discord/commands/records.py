@@ -15,7 +15,7 @@ from bot.discord.commands.common import RULES, Commands, guild_of, player
 from bot.discord.embeds import timestamp
 from bot.discord.pictures import rendered, shown_in
 from bot.discord.views import ForgetButton
-from bot.images import rating_history_chart, standings_table
+from bot.images import Place, rating_history_chart, standings_chart
 from bot.services import FORMATS, Stats, Tournament
 from hogengine.rules import DEFAULT_RULES
 from hogengine.text import percent
@@ -56,11 +56,11 @@ class Progress:
 
 
 async def standings_message(result: Tournament, lead: str = "") -> tuple[str, discord.File]:
-    """A tournament's standings as text after `lead` (one message in all) and as a table picture (rendered
-    off the event loop)."""
+    """A tournament's standings as text after `lead` (one message in all) and as a chart of the places'
+    win rates (rendered off the event loop)."""
     title = f"{result.format} tournament · {result.rules}"
-    rows = contest_embeds.standings_rows(result)
-    picture = await rendered(standings_table, title, contest_embeds.standings_header(result), rows)
+    places = [Place(s.place, s.name, s.points, s.tiebreak) for s in result.standings]
+    picture = await rendered(standings_chart, title, places, contest_embeds.TIE_BREAKS[result.format])
     return contest_embeds.standings_text(result, lead), picture
 
 

@@ -11,6 +11,7 @@ from hogengine.analysis import MISTAKE
 from hogengine.game import State, choice_label, new_game
 from hogengine.replay import GameRecord, Turn, replay
 from hogengine.solver import solve
+from hogengine.text import counted
 from tests.bot.discord.conftest import GUILD_ID
 from tests.bot.discord.harness import World, picture, private, private_embed, said
 
@@ -50,6 +51,23 @@ def solvers_view(
     return series, choices
 
 
+def alt_text(name: str, chances: list[float], choices: list[tuple[float, str]]) -> str:
+    """The chart's description for one seat: its chance in percent and the turns of its listed mistakes
+    (the worst three of at least MISTAKE, as the embed lists them)."""
+    worst = sorted((c for c in choices if c[0] >= MISTAKE), key=lambda c: -c[0])[:3]
+    turns = sorted(int(line.split()[1]) for _, line in worst)  # each line starts "turn N at"
+    mistakes = (
+        f"{counted(len(turns), 'mistake')} marked, on {'turn' if len(turns) == 1 else 'turns'} "
+        f"{', '.join(map(str, turns))}"
+        if turns
+        else "no mistakes"
+    )
+    return (
+        f"{name}'s chance to win over {counted(len(chances) - 1, 'turn')}: it ranged from "
+        f"{min(chances):.0f}% to {max(chances):.0f}% and ended at {chances[-1]:.0f}%; {mistakes}."
+    )
+
+
 @pytest.mark.parametrize(
     ("rules", "choose"),
     [("swine-align", tens_then_fives), ("pork-chop", chops_then_fives), ("pig-fest", tens_then_fives)],
@@ -70,10 +88,8 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(
     assert any(cost >= MISTAKE for cost, _ in choices[0])  # alice's habit costs her: mistakes to see
     (chart,) = private(pressed).attachments
     await picture(chart)
-    assert chart.description == (
-        f"Win probability over {len(series) - 1} turns: alice's chance ranged from {100 * min(series):.0f}% "
-        f"to {100 * max(series):.0f}% and ended at {100 * series[-1]:.0f}%."
-    )
+    # carol did not play: she sees player 0's chance, and the turns of alice's listed mistakes marked.
+    assert chart.description == alt_text("alice", [100 * p for p in series], choices[0])
     embed = private_embed(pressed)
     assert embed.title == f"Analysis · match {match.id} ({rules})"
     assert embed.description == (  # one measure, explained once
@@ -98,6 +114,9 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(
     again = private_embed(asked)
     assert [(f.name, f.value) for f in again.fields] == [(f.name, f.value) for f in embed.fields]
     assert private(asked).attachments[0].description == chart.description
+    bobs = await world.bob.slash(world.channel, "hog analyze", match=match.id)
+    bobs_chances = [100 - 100 * p for p in series]  # bob asked: his own chance, his own mistakes
+    assert private(bobs).attachments[0].description == alt_text("bob", bobs_chances, choices[1])
 
 
 async def test_nothing_to_analyse(world: World) -> None:

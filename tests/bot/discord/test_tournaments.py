@@ -87,9 +87,9 @@ async def test_the_standings_are_the_solvers(
     ]
     (standings,) = message.attachments
     await picture(standings)
-    assert (
-        standings.description
-        == f"Standings table 'exact tournament · swine-align' with 4 entries. {rows[0][1]} leads."
+    assert standings.description == (
+        f"Standings chart 'exact tournament · swine-align' with 4 entries. {rows[0][1]} leads with "
+        f"{100 * expected.rows[0].tie_break:.1f}%."
     )
     stored = await world.services.tournaments.latest(GUILD_ID, RULES)
     assert stored is not None and [s.name for s in stored.standings] == [r[1] for r in rows]

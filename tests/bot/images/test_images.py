@@ -1,87 +1,199 @@
-"""The pictures decode as PNGs of a sensible size and carry alt text that says what they show."""
+"""The pictures read on Discord's dark and light themes at phone size, say what they show in alt text, and
+draw what a player looks for: one line of their own chance with their mistakes on it, whole turns and games,
+a distinct colour per strategy choice, every place of a tournament."""
 
 import io
+from collections.abc import Iterator
+from itertools import combinations
 
 import numpy as np
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
 from bot.images import (
+    Place,
     charts,
     heatmap,
     rating_history_chart,
     ratings,
     standings,
-    standings_table,
+    standings_chart,
     strategy_heatmap,
     win_probability_chart,
 )
-from bot.images.picture import Picture, to_png
-from bot.images.standings import MAX_CELL, standings_figure
+from bot.images.picture import CARD, Picture, to_png
+from bot.images.samples import LABELS, samples
+from bot.images.standings import MAX_CELL, MAX_PLACES
 
-LABELS = {-1: "Pork Chop", 0: "Free Bacon", **{n: f"Roll {n}" for n in range(1, 11)}}
+CARD_RGB = tuple(int(CARD[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def decoded(picture: Picture) -> Image.Image:
     image = Image.open(io.BytesIO(picture.png))
     image.load()
     assert image.format == "PNG"
-    return image
+    return image.convert("RGB")
 
 
-def test_heatmap_shows_each_choice_in_its_own_colour() -> None:
-    table = np.full((100, 100), 4, dtype=np.int8)
-    table[:, :50] = 0
-    table[90:, :] = -1
-    picture = strategy_heatmap(table.tolist(), "bacon then four", LABELS)
-    image = decoded(picture).convert("RGB")
-    assert 300 <= image.width <= 1200 and 300 <= image.height <= 1000
-    colours = {colour for _, colour in image.getcolors(maxcolors=100_000) or []}
-    assert (242, 142, 43) in colours  # Free Bacon's orange
-    assert (0, 0, 0) in colours  # Pork Chop's black
-    assert "Roll 4" in picture.alt and "Free Bacon" in picture.alt
-    assert "bacon then four" in picture.alt
+@pytest.fixture
+def figures(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Figure]]:
+    """Every figure the renderers save, in order, to inspect what they drew."""
+    kept: list[Figure] = []
+
+    def keeping(figure: Figure, filename: str, alt: str) -> Picture:
+        kept.append(figure)
+        return to_png(figure, filename, alt)
+
+    for module in (charts, heatmap, ratings, standings):
+        monkeypatch.setattr(module, "to_png", keeping)
+    yield kept
 
 
-def test_win_probability_chart_alt_text_reports_the_swing() -> None:
-    picture = win_probability_chart([0.5, 0.62, 0.31, 1.0], ("alice", "bob"))
-    assert decoded(picture).width > 200
+@pytest.mark.parametrize("name", sorted(samples()))
+def test_every_picture_is_a_dark_card_sized_for_a_phone(name: str) -> None:
+    """On the card, not white (it glared in the dark theme) nor transparent (no text colour reads on
+    both themes); about 720 px wide, so Discord's 400 px preview shows 11-point text at 12 px or more."""
+    image = decoded(samples()[name])
+    corners = [(0, 0), (image.width - 1, 0), (0, image.height - 1), (image.width - 1, image.height - 1)]
+    assert {image.getpixel(corner) for corner in corners} == {CARD_RGB}
+    assert 600 <= image.width <= 800 and 250 <= image.height <= 800
+
+
+def test_a_long_wide_name_is_shrunk_to_fit_the_card_not_widening_the_picture() -> None:
+    """A wider picture would show all its text smaller in the phone preview."""
+    wide = "W" * 32  # Discord names and strategy names go up to 32 characters
+    pictures = [
+        win_probability_chart([0.5, 0.4, 1.0], (wide, "bob")),
+        strategy_heatmap(np.full((100, 100), 4).tolist(), f"{wide} (swine-align)", LABELS),
+    ]
+    for picture in pictures:
+        assert decoded(picture).width <= 800
+
+
+def test_the_chance_chart_is_one_line_of_the_viewers_chance_with_their_mistakes_marked(
+    figures: list[Figure],
+) -> None:
+    series = [0.5, 0.62, 0.31, 0.4, 1.0]
+    picture = win_probability_chart(series, ("alice", "bob"), seat=1, mistakes=[1, 3])
+
+    (axes,) = figures[0].axes
+    drawn = [line for line in axes.get_lines() if line.get_linestyle() != "None"]
+    chance = [line for line in drawn if len(line.get_xdata()) > 2]
+    assert len(chance) == 1  # bob's chance alone, no mirror image of alice's
+    assert list(chance[0].get_ydata()) == pytest.approx([50, 38, 69, 60, 0])
+    (marks,) = [line for line in axes.get_lines() if line.get_linestyle() == "None"]
+    # At turns 2 and 4 as the analysis text counts them, on the line where bob chose.
+    assert list(marks.get_xdata()) == [2, 4] and list(marks.get_ydata()) == pytest.approx([38, 60])
+    assert axes.get_ylim() == (0, 100)
+    assert [label.get_text() for label in axes.get_xticklabels()] == ["1", "2", "3", "4", "end"]
     assert picture.alt == (
-        "Win probability over 3 turns: alice's chance ranged from 31% to 100% and ended at 100%."
+        "bob's chance to win over 4 turns: it ranged from 0% to 69% and ended at 0%; 2 mistakes marked, "
+        "on turns 2, 4."
     )
 
 
-@pytest.mark.parametrize("rows", [[], [["1", "ham", "2", "0", "71.0%"], ["2", "chop", "0", "2", "40.2%"]]])
-def test_standings_table_renders_with_and_without_entries(rows: list[list[str]]) -> None:
-    picture = standings_table("pork-chop, exact", ["#", "strategy", "W", "L", "vs always(5)"], rows)
-    assert decoded(picture).height > 20
-    assert f"with {len(rows)} entries" in picture.alt
-    if rows:
-        assert "ham leads" in picture.alt
+def test_the_chance_charts_legend_is_off_the_data(figures: list[Figure]) -> None:
+    win_probability_chart([0.5, 0.9, 0.2, 0.6, 0.95, 0.1, 0.5, 1.0], ("alice", "bob"), mistakes=[0, 2, 4])
+
+    (axes,) = figures[0].axes
+    renderer = figures[0].canvas.get_renderer()
+    (legend,) = figures[0].legends
+    assert [text.get_text() for text in legend.get_texts()] == ["mistake"]
+    assert not legend.get_window_extent(renderer).overlaps(axes.get_window_extent(renderer))
 
 
-def test_standings_columns_are_as_wide_as_their_text_and_long_names_are_cut() -> None:
-    header = ("#", "strategy", "owner", "wins", "losses", "tie-break")
-    long_name, owner = "the-longest-strategy-name-is-32", "Someone With A Long Display Name"
-    rows = [(str(n), long_name if n == 1 else f"s{n}", owner, "3", "0", "0.612345") for n in range(1, 5)]
-    figure = standings_figure("exact tournament · swine-align", header, rows)
-    canvas = FigureCanvasAgg(figure)
-    canvas.draw()
-    renderer = canvas.get_renderer()
+def test_a_long_game_gets_whole_turn_ticks_and_a_spectator_sees_player_0(figures: list[Figure]) -> None:
+    series = [0.5 + 0.4 * np.sin(turn / 5) for turn in range(37)] + [0.0]
+    picture = win_probability_chart(series, ("alice", "bob"))
 
-    (table,) = figure.axes[0].tables
-    cells = table.get_celld()
-    for (row, column), cell in cells.items():
-        text = cell.get_text().get_window_extent(renderer)
-        box = cell.get_window_extent(renderer)
-        assert box.x0 <= text.x0 and text.x1 <= box.x1, (row, column, cell.get_text().get_text())
-        if (row, column + 1) in cells:
-            assert box.x1 <= cells[row, column + 1].get_window_extent(renderer).x0 + 0.5  # side by side
-    assert cells[1, 1].get_text().get_text() == long_name[: MAX_CELL - 1] + "…"
-    assert cells[2, 1].get_text().get_text() == "s2" and cells[1, 2].get_text().get_text() == owner[:27] + "…"
-    assert 300 <= decoded(standings_table("t", header, rows)).width <= 1200
+    labels = [label.get_text() for label in figures[0].axes[0].get_xticklabels()]
+    assert labels[-1] == "end" and all(label.isdigit() for label in labels[:-1]) and len(labels) > 4
+    assert picture.alt.startswith("alice's chance to win over 37 turns:")
+    assert picture.alt.endswith("; no mistakes.")
+
+
+def colour_of(image: Image.Image, share: float) -> list[tuple[int, int, int]]:
+    """The colours covering at least `share` of the picture, the card's left out."""
+    counted = image.getcolors(maxcolors=image.width * image.height) or []
+    return [
+        colour
+        for count, colour in counted
+        if count >= share * image.width * image.height and colour != CARD_RGB
+    ]
+
+
+def test_the_heat_map_tells_neighbouring_choices_apart_and_names_each_in_its_legend(
+    figures: list[Figure],
+) -> None:
+    table = np.full((100, 100), 4, dtype=np.int8)
+    table[:, 33:66] = 5
+    table[:, 66:] = 6
+    picture = strategy_heatmap(table.tolist(), "four five six", LABELS)
+
+    bands = colour_of(decoded(picture), 0.05)
+    assert len(bands) == 3  # one colour per choice, each a third of the map
+    for first, second in combinations(bands, 2):
+        assert np.linalg.norm(np.subtract(first, second)) > 100, (first, second)  # not shades of one hue
+    (legend,) = figures[0].legends
+    assert [text.get_text() for text in legend.get_texts()] == ["Roll 4", "Roll 5", "Roll 6"]
+    assert picture.alt == (
+        "Heatmap of the strategy 'four five six' over 100 by 100 score pairs. Most common: Roll 6 in 3400 "
+        "cells, Roll 4 in 3300 cells, Roll 5 in 3300 cells."
+    )
+
+
+def test_a_choice_keeps_its_colour_from_one_strategy_to_the_next() -> None:
+    alone = np.full((100, 100), 5, dtype=np.int8)
+    mixed = alone.copy()
+    mixed[:50] = 0
+    assert colour_of(decoded(strategy_heatmap(alone.tolist(), "x", LABELS)), 0.2) == [(0xED, 0xC9, 0x48)]
+    assert (0xED, 0xC9, 0x48) in colour_of(decoded(strategy_heatmap(mixed.tolist(), "x", LABELS)), 0.1)
+
+
+def test_the_rating_chart_counts_whole_games_with_its_legend_off_the_lines(figures: list[Figure]) -> None:
+    picture = rating_history_chart({"swine-align": [0.0, 2.1, 4.5], "pork-chop": [0.0, -1.3]}, "alice")
+
+    (axes,) = figures[0].axes
+    low, high = axes.get_xlim()
+    shown = [label.get_text() for label in axes.get_xticklabels() if low <= label.get_position()[0] <= high]
+    assert shown == ["0", "1", "2"]  # whole games, never 0.5 of one
+    assert len(axes.get_lines()) == 2
+    renderer = figures[0].canvas.get_renderer()
+    (legend,) = figures[0].legends
+    assert not legend.get_window_extent(renderer).overlaps(axes.get_window_extent(renderer))
+    assert picture.filename == "ratings.png"
+    assert picture.alt == (
+        "Rating history of alice: swine-align: 0.0 to 4.5 over 2 games; pork-chop: 0.0 to -1.3 over 1 game."
+    )
+
+
+def test_the_standings_chart_shows_every_place_as_a_bar_of_its_win_rate(figures: list[Figure]) -> None:
+    long_name = "the-longest-strategy-name-is-32"
+    places = [Place(1, "ham", 2, 0.71), Place(2, long_name, 1, 0.52), Place(3, "chop", 0, 0.402)]
+    picture = standings_chart("exact tournament · pork-chop", places, "mean win rate")
+
+    (axes,) = figures[0].axes
+    assert [bar.get_width() for bar in axes.patches] == pytest.approx([71, 52, 40.2])
+    labels = [label.get_text() for label in axes.get_yticklabels()]
+    assert labels == ["1. ham", f"2. {long_name[: MAX_CELL - 1]}…", "3. chop"]
+    assert {text.get_text() for text in axes.texts} == {"2 wins", "1 win", "0 wins"}
+    assert axes.get_xlabel() == "tie-break: mean win rate"
+    assert (
+        picture.alt == "Standings chart 'exact tournament · pork-chop' with 3 entries. ham leads with 71.0%."
+    )
+
+
+@pytest.mark.parametrize("count", [2, MAX_PLACES, 400])
+def test_the_standings_picture_stays_a_sensible_size(count: int, figures: list[Figure]) -> None:
+    places = [Place(n + 1, f"s{n}", count - n, 1 - n / count) for n in range(count)]
+    image = decoded(standings_chart("t", places, "vs always_roll(5)"))
+
+    assert 600 <= image.width <= 800 and 150 <= image.height <= 1600
+    (axes,) = figures[0].axes
+    assert len(axes.patches) == min(count, MAX_PLACES)
+    more = "" if count <= MAX_PLACES else "\n… and 360 more places not drawn"
+    assert axes.get_xlabel() == f"tie-break: vs always_roll(5){more}"
 
 
 def test_hostile_titles_are_bounded_in_alt_text() -> None:
@@ -89,36 +201,17 @@ def test_hostile_titles_are_bounded_in_alt_text() -> None:
     assert len(picture.alt) <= 1000
 
 
-def test_rating_history_chart_draws_a_line_per_rule_set() -> None:
-    picture = rating_history_chart({"swine-align": [0.0, 2.1, 4.5], "pork-chop": [0.0, -1.3]}, "alice")
-    image = decoded(picture)
-    assert 300 <= image.width <= 1200 and 150 <= image.height <= 600
-    assert picture.filename == "ratings.png"
-    assert picture.alt == (
-        "Rating history of alice: swine-align: 0.0 to 4.5 over 2 games; pork-chop: 0.0 to -1.3 over 1 games."
-    )
-
-
-def test_names_are_drawn_as_written_never_as_tex_or_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
-    figures: list[Figure] = []
-
-    def kept(figure: Figure, filename: str, alt: str) -> Picture:
-        figures.append(figure)
-        return to_png(figure, filename, alt)
-
-    for module in (charts, heatmap, ratings, standings):
-        monkeypatch.setattr(module, "to_png", kept)
+def test_names_are_drawn_as_written_never_as_tex(figures: list[Figure]) -> None:
     tex = "$\\frac$"  # matplotlib's mathtext cannot parse it: the whole picture would fail
 
     pictures = [
         win_probability_chart([0.5, 0.25, 1.0], (tex, "_bob")),
         rating_history_chart({"swine-align": [0.0, 1.5]}, tex),
-        standings_table(tex, ("#", "owner"), [("1", tex), ("2", "$x^2$")]),
+        standings_chart(tex, [Place(1, tex, 1, 0.6), Place(2, "$x^2$", 0, 0.4)], "mean win rate"),
         strategy_heatmap(np.zeros((100, 100), dtype=np.int8).tolist(), tex, LABELS),
     ]
 
     for picture in pictures:
         assert decoded(picture).width > 200
-    legend = figures[0].axes[0].get_legend()
-    assert legend is not None and len(legend.get_texts()) == 2  # "_bob" is not left out
-    assert pictures[0].alt.startswith(f"Win probability over 2 turns: {tex}'s chance")
+    assert figures[0].axes[0].get_title() == "\\$\\frac\\$'s chance to win"
+    assert pictures[0].alt.startswith(f"{tex}'s chance to win over 2 turns")

@@ -1,0 +1,71 @@
+"""A sample of every picture, written to docs/pictures/ to be looked at: `python -m bot.images.samples`.
+
+The data is made up but shaped like a real game, strategy, rating history and tournament."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bot.images.charts import win_probability_chart
+from bot.images.heatmap import strategy_heatmap
+from bot.images.picture import Picture
+from bot.images.ratings import rating_history_chart
+from bot.images.standings import Place, standings_chart
+
+LABELS = {-1: "Pork Chop", 0: "Free Bacon", **{n: f"Roll {n}" for n in range(1, 11)}}
+NAMES = ("alice", "bob")
+
+
+def strategy_table() -> list[list[int]]:
+    """A plausible strategy: bacon near the goal or far ahead, fewer dice when ahead, Pork Chop when far
+    behind late; rows are the player's score, columns the opponent's."""
+    mine, theirs = np.meshgrid(np.arange(100), np.arange(100), indexing="ij")
+    lead = mine - theirs
+    table = np.clip(6 - lead // 15, 3, 8)
+    table[(mine >= 90) | (lead >= 60)] = 0
+    table[(theirs >= 85) & (lead <= -30)] = -1
+    table[(mine < 10) & (theirs < 10)] = 5
+    rows: list[list[int]] = table.tolist()
+    return rows
+
+
+def samples() -> dict[str, Picture]:
+    """Each picture by the name of its sample file."""
+    series = [0.5, 0.58, 0.47, 0.52, 0.71, 0.64, 0.36, 0.41, 0.33, 0.55, 0.49, 0.62, 0.78, 0.7, 0.92, 1.0]
+    ranked = [
+        ("ham-hog", 8, 0.712),
+        ("bacon-bits", 7, 0.668),
+        ("six-or-bust", 5, 0.611),
+        ("the-longest-strategy-name-is-32", 5, 0.604),
+        ("swine", 4, 0.552),
+        ("always-4", 3, 0.481),
+        ("greedy", 3, 0.455),
+        ("porky", 1, 0.377),
+        ("always-1", 0, 0.201),
+    ]
+    return {
+        "win-probability.png": win_probability_chart(series, NAMES, seat=1, mistakes=[6, 10]),
+        "strategy.png": strategy_heatmap(strategy_table(), "ham-hog (pork-chop)", LABELS),
+        "ratings.png": rating_history_chart(
+            {"swine-align": [0.0, 1.9, 4.2, 3.1, 5.6, 7.4, 6.8, 8.9], "pork-chop": [0.0, -1.2, 0.8, 2.5]},
+            "alice",
+        ),
+        "standings.png": standings_chart(
+            "exact tournament · pork-chop",
+            [Place(rank, name, wins, rate) for rank, (name, wins, rate) in enumerate(ranked, start=1)],
+            "mean win rate",
+        ),
+    }
+
+
+def main(directory: str = "docs/pictures") -> None:
+    """Write every sample into `directory`."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, picture in samples().items():
+        (folder / name).write_bytes(picture.png)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
