@@ -7,6 +7,7 @@ from discord.utils import escape_markdown as md
 
 from bot.discord.embeds import timestamp
 from bot.domain.errors import upload_again
+from bot.domain.matches import HOUSE_NAME
 from bot.images.standings import fitted
 from bot.services import (
     MAX_NAME,
@@ -38,6 +39,7 @@ TEXT_ROWS = 20  # places in the text at most; the picture shows them all
 MESSAGE_LIMIT = 2000  # characters Discord takes in a message
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
 MAX_LINES = 25
+TABLE_HASH = 12  # hex digits of a table's SHA-256 in a footer: enough to tell two tables apart by eye
 TO = "\N{EN DASH}"  # between wins and losses, as in "5-2" typeset
 
 
@@ -96,7 +98,7 @@ def upload_verdict(upload: Upload) -> discord.Embed:
         lines.append(upload_again(upload.retry_at))
     lines.append("Exact win rates over both seatings, against:")
     embed = discord.Embed(title=f"Accepted: {md(strategy.name)}", description="\n".join(lines), colour=GOOD)
-    embed.set_footer(text=f"table SHA-256 {strategy.table_hash}")
+    embed.set_footer(text=f"table {strategy.table_hash[:TABLE_HASH]}")
     return _figures(embed, strategy)
 
 
@@ -114,7 +116,7 @@ def strategy_card(strategy: StoredStrategy, versions: int) -> discord.Embed:
     embed = discord.Embed(
         title=md(strategy.name), description="\n".join([described, *_entry(strategy)]), colour=INFO
     )
-    embed.set_footer(text=f"table SHA-256 {strategy.table_hash}")
+    embed.set_footer(text=f"table {strategy.table_hash[:TABLE_HASH]}")
     return _figures(embed, strategy)
 
 
@@ -217,13 +219,17 @@ def stats(found: Stats) -> discord.Embed:
         colour=INFO,
     )
     share = f" ({percent(found.wins / found.games)})" if found.games else ""
-    embed.add_field(name="Games", value=f"{found.games} ({found.bot_games} against the house bot)")
+    embed.add_field(name="Games", value=f"{found.games} ({found.bot_games} against {HOUSE_NAME})")
     embed.add_field(name="Wins", value=f"{found.wins}{share}")
     dice = found.favourite_dice
     favourite = "-" if dice is None else counted(dice, "die", "dice") + (" (Free Bacon)" if dice == 0 else "")
     embed.add_field(name="Favourite number of dice", value=favourite)
-    embed.add_field(name="Pork Chops used", value=str(found.pork_chops))
-    embed.add_field(name="Longest Pig Fest streak", value=counted(found.longest_pig_fest_streak, "Pig Out"))
+    if found.pork_chops:  # a rule set's count shows once its rule was met
+        embed.add_field(name="Pork Chops used", value=str(found.pork_chops))
+    if found.longest_pig_fest_streak:
+        embed.add_field(
+            name="Longest Pig Fest streak", value=counted(found.longest_pig_fest_streak, "Pig Out")
+        )
     ratings = [
         f"{r.rules}: **{_record(r)}** ({'steady' if r.settled else 'settling: play a few more games'})"
         for r in found.ratings

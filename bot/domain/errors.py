@@ -133,7 +133,7 @@ class CannotChallenge(ServiceError):
 
 
 class ChallengedABot(CannotChallenge):
-    message = "Bot accounts can't play: use vs-bot to play the house bot."
+    message = "Bot accounts can't play: use /hog vs-bot to play Hog Bot."
 
 
 class ChallengedYourself(CannotChallenge):
@@ -207,7 +207,8 @@ class StrategyRefused(ServiceError):
     def __init__(
         self, reason: str, kind: str, cpu_seconds: float | None = None, retry_at: float | None = None
     ) -> None:
-        super().__init__(f"{reason} {upload_again(retry_at)}")
+        sentence = reason if reason.endswith((".", "!", "?")) else f"{reason}."
+        super().__init__(f"{sentence} {upload_again(retry_at)}")
         self.reason = reason
         self.kind = kind
         self.cpu_seconds = cpu_seconds

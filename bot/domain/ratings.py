@@ -77,7 +77,7 @@ class HistoryEntry:
     goal: int
     status: MatchStatus
     seat: int
-    opponent: str  # a name, "the house bot (easy)" or "strategy 'name'"
+    opponent: str  # as Match.seat_name says it: "bob", "Hog Bot (easy)", "Six Pack (alice's strategy)"
     won: bool
     scores: tuple[int, int]  # by seat
     finished_at: float | None

@@ -7,8 +7,8 @@ from hogengine.text import counted
 
 
 def rating_history_chart(history: Mapping[str, Sequence[float]], name: str) -> Picture:
-    """`history` maps a rule set to the rating score (mu - 3 sigma) before the first rated game and after
-    each one."""
+    """`history` maps a rule set to the rating players see (whole, never negative) before the first rated
+    game and after each one."""
     figure = card(2.9)
     axes = styled(figure.add_subplot(), f"{name[:40]}'s rating", "rated games", "rating")
     for colour, (rules, scores) in zip(SERIES * len(history), history.items(), strict=False):
@@ -26,7 +26,7 @@ def rating_history_chart(history: Mapping[str, Sequence[float]], name: str) -> P
         legend = figure.legend(loc="outside lower right", fontsize=SMALL, ncols=min(len(history), 3))
         legend_style(legend)  # below the data, never over a line
     latest = "; ".join(
-        f"{rules[:32]}: {scores[0]:.1f} to {scores[-1]:.1f} over {counted(len(scores) - 1, 'game')}"
+        f"{rules[:32]}: {scores[0]:,.0f} to {scores[-1]:,.0f} over {counted(len(scores) - 1, 'game')}"
         for rules, scores in history.items()
         if scores
     )

@@ -12,8 +12,10 @@ from bot.images.heatmap import strategy_heatmap
 from bot.images.picture import Picture
 from bot.images.ratings import rating_history_chart
 from bot.images.standings import Place, standings_chart
+from hogengine.rules import RULE_SETS
 
-LABELS = {-1: "Pork Chop", 0: "Free Bacon", **{n: f"Roll {n}" for n in range(1, 11)}}
+SWINE, PORK = RULE_SETS[:2]  # a rule set with no Pork Chop, and the one with it (for the heat map's -1)
+LABELS = {choice: PORK.choice_label(choice) for choice in PORK.choices}
 NAMES = ("alice", "bob")
 
 
@@ -46,13 +48,13 @@ def samples() -> dict[str, Picture]:
     ]
     return {
         "win-probability.png": win_probability_chart(series, NAMES, seat=1, mistakes=[6, 10]),
-        "strategy.png": strategy_heatmap(strategy_table(), "ham-hog (pork-chop)", LABELS),
+        "strategy.png": strategy_heatmap(strategy_table(), f"ham-hog ({PORK.id})", LABELS),
         "ratings.png": rating_history_chart(
-            {"swine-align": [0.0, 1.9, 4.2, 3.1, 5.6, 7.4, 6.8, 8.9], "pork-chop": [0.0, -1.2, 0.8, 2.5]},
+            {SWINE.id: [0, 95, 210, 155, 280, 370, 340, 445], PORK.id: [0, 0, 40, 125]},
             "alice",
         ),
         "standings.png": standings_chart(
-            "exact tournament · pork-chop",
+            f"exact tournament · {PORK.id}",
             [Place(rank, name, wins, rate) for rank, (name, wins, rate) in enumerate(ranked, start=1)],
             "mean win rate",
         ),

@@ -79,11 +79,11 @@ class HogCog(
         )
         await self.parts.boards.post(match.id, interaction)
 
-    @app_commands.command(name="vs-bot", description="Play against the house bot, or a stored strategy")
+    @app_commands.command(name="vs-bot", description="Play against Hog Bot, or a stored strategy")
     @app_commands.describe(
         rules="Which rule set (with a strategy: its own)",
         goal="Points to win",
-        level="How well the house bot plays",
+        level="How well Hog Bot plays",
         strategy="Play this server's stored strategy instead (anyone's: it replaces the level)",
     )
     @app_commands.choices(rules=RULES, level=LEVELS)

@@ -204,6 +204,18 @@ def fields(message: discord.Message) -> dict[str, str]:
     return {field.name or "": field.value or "" for field in message.embeds[0].fields}
 
 
+def last_turn(message: discord.Message) -> str:
+    """The latest turn a board shows, in its one line ("**alice** 🎲 3 1 4 → +1, Pig Out")."""
+    return fields(message)["Recent turns"].splitlines()[-1]
+
+
+def turn_of(line: str) -> tuple[str, int]:
+    """Who played a turn's line and how many dice they rolled (0: no roll)."""
+    who, _, rest = line.removeprefix("**").partition("** ")
+    faces = rest.split(" → ")[0].split()
+    return who, len(faces) - 1 if faces and faces[0] == "🎲" else 0
+
+
 def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Run `python -m hogengine replay --json` on an exported game, as a user would."""
     done = subprocess.run(

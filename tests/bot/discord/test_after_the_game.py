@@ -1,10 +1,10 @@
 """Rematches both players confirm, and the private helpers: hint, export and rules."""
 
 from bot.services import Player
-from hogengine.game import State, choice_label
+from hogengine.game import State, choice_label, distinct_choices
 from hogengine.solver import solve
 from tests.bot.discord.conftest import GUILD_ID
-from tests.bot.discord.harness import World, fields, labels, private, said
+from tests.bot.discord.harness import World, fields, labels, last_turn, private, said, turn_of
 
 
 async def test_a_rematch_needs_both_players(world: World) -> None:
@@ -42,7 +42,7 @@ async def test_a_rematch_against_the_bot_starts_with_the_bot(world: World) -> No
     rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert rematch is not None and rematch.players[1] is not None
     board = await world.board(rematch.id)
-    assert fields(board)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")  # it has already moved
+    assert turn_of(last_turn(board)) == ("Hog Bot (easy)", 4)  # it has already moved
     assert board.content == f"{world.alice.mention}, your move."
 
 
@@ -94,9 +94,10 @@ async def test_a_hint_in_the_middle_of_a_game_sees_the_hidden_state(world: World
         f"Best: **{choice_label(state, solution.best_choice(state))}** — you win "
         f"{solution.win_probability(state):.1%} of the time."
     )
-    assert f"Roll 10 (-1)  {values[-1]:6.1%}" in text and "Pork Chop" not in text
-    for choice, chance in values.items():
-        assert f"{choice_label(state, choice):>12}  {chance:6.1%}" in text
+    assert "Roll 10 (-1)" not in text and "Pork Chop" not in text  # the spent -1 is Roll 10: listed once
+    for choice in distinct_choices(state):
+        assert f"{choice_label(state, choice):>12}  {values[choice]:6.1%}" in text
+    assert text.count("Roll 10 ") == 1
 
 
 async def test_export_of_a_game_in_progress_keeps_the_seed_secret(world: World) -> None:
@@ -112,7 +113,7 @@ async def test_export_of_a_game_in_progress_keeps_the_seed_secret(world: World) 
 
 async def test_export_of_an_unknown_match(world: World) -> None:
     result = await world.alice.slash(world.channel, "hog export", match=404)
-    assert said(result) == "That game no longer exists."
+    assert said(result) == "That game does not exist."
     assert world.domain_errors() == [said(result)]
 
 

@@ -21,8 +21,10 @@ def tens_then_fives(state: State) -> int:
 
 
 def chops_then_fives(state: State) -> int:
-    """alice always plays -1: a Pork Chop first, ten dice once it is spent."""
-    return -1 if state.mover == 0 else 5
+    """alice plays her Pork Chop first, then ten dice every turn (the board's one button for -1 and 10)."""
+    if state.mover == 1:
+        return 5
+    return 10 if state.hidden_by_name()["pork_chop"][0] else -1
 
 
 def solvers_view(
@@ -106,8 +108,8 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(
             [line for _, line in worst] or ["No mistakes: every choice within 0.5% of the best."]
         )
     assert embed.fields[0].value != embed.fields[1].value
-    if rules == "pork-chop":  # a spent Pork Chop's -1 is named by what it did
-        assert "**Roll 10 (-1)**" in (embed.fields[0].value or "")
+    if rules == "pork-chop":  # the ten dice after the Pork Chop, named as the board's button was
+        assert "**Roll 10**" in (embed.fields[0].value or "")
 
     asked = await world.alice.slash(world.channel, "hog analyze", match=match.id)
 
@@ -120,15 +122,14 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(
 
 
 async def test_nothing_to_analyse(world: World) -> None:
-    await world.alice.slash(world.channel, "hog challenge", opponent=world.bob)
-    pending = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
-    assert pending is not None
+    unplayed = await world.challenge()
+    await world.alice.slash(world.channel, "hog forfeit")  # over before anyone rolled
 
-    empty = await world.alice.slash(world.channel, "hog analyze", match=pending.id)
-    unknown = await world.alice.slash(world.channel, "hog analyze", match=pending.id + 1)
+    empty = await world.alice.slash(world.channel, "hog analyze", match=unplayed.id)
+    unknown = await world.alice.slash(world.channel, "hog analyze", match=unplayed.id + 1)
 
     assert said(empty) == "No turns were played in this game."
-    assert said(unknown) == "That game no longer exists."
+    assert said(unknown) == "That game does not exist."
     assert world.domain_errors() == [said(empty), said(unknown)]
 
 
@@ -145,8 +146,8 @@ async def test_only_finished_games_of_this_server_or_ones_own(world: World) -> N
 
     assert said(foreign) == "That game was not played on this server: only its players can analyse it here."
     assert said(running) == (
-        "This game is not over yet: its analysis would show the live chances to win while it is played. "
-        "Ask again once it has ended."
+        "This game is still being played: its analysis would tell both sides their chances. Finish it "
+        "first, or take its record so far with `/hog export`."
     )
     assert private(running).embeds == [] and private(running).attachments == []
     assert world.domain_errors() == [said(foreign), said(running)]

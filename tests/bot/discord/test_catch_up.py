@@ -12,7 +12,7 @@ import simcord
 from bot.config import Settings
 from bot.services import Player
 from tests.bot.discord.conftest import TURN_TIMEOUT
-from tests.bot.discord.harness import Network, World, fields, labels, said
+from tests.bot.discord.harness import Network, World, labels, last_turn, said, turn_of
 from tests.helpers import upload_file
 
 BOT_PAUSE = 60.0
@@ -47,9 +47,9 @@ async def test_a_stale_press_redraws_the_board_and_says_so(world: World, network
     assert said(pressed) == f"That turn was already played. {REDRAWN}"
     redrawn = world.message(board.id)
     assert redrawn.content == f"{world.bob.mention}, your move."
-    assert fields(redrawn)["Last turn"].startswith("**alice** rolled 3")
+    assert turn_of(last_turn(redrawn)) == ("alice", 3)
     await world.bob.click(redrawn, label="Roll 4")  # and the game goes on from the same message
-    assert fields(world.message(board.id))["Last turn"].startswith("**bob** rolled 4")
+    assert turn_of(last_turn(world.message(board.id))) == ("bob", 4)
 
 
 async def test_a_stale_accept_shows_the_game_it_started(world: World, network: Network) -> None:
@@ -79,11 +79,11 @@ async def test_a_restart_redraws_a_turn_and_an_accept_it_never_showed(world: Wor
     await world.restart()
 
     assert world.message(board.id).content == f"{world.bob.mention}, your move."
-    assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 3")
+    assert turn_of(last_turn(world.message(board.id))) == ("alice", 3)
     assert world.message(challenge.id).content == f"{world.mod.mention}, your move."
     await world.bob.click(world.message(board.id), label="Roll 4")
     await world.mod.click(world.message(challenge.id), label="Roll 2")
-    assert fields(world.message(challenge.id))["Last turn"].startswith("**mod** rolled 2")
+    assert turn_of(last_turn(world.message(challenge.id))) == ("mod", 2)
 
 
 async def test_a_restart_shows_the_house_bots_move_and_a_clock_close(world: World, network: Network) -> None:
@@ -99,12 +99,12 @@ async def test_a_restart_shows_the_house_bots_move_and_a_clock_close(world: Worl
     await world.alice.click(board, label="Roll 2")
     drop_board_edits(network)
     await world.env.advance_time(BOT_PAUSE + 1)  # the house bot moved: stored, its board not edited
-    assert "is thinking…" in (world.message(board.id).embeds[0].description or "")
+    assert "is rolling…" in (world.message(board.id).embeds[0].description or "")
 
     await world.restart()
 
     moved = world.message(board.id)
-    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert turn_of(last_turn(moved)) == ("Hog Bot (easy)", 4)
     assert moved.content == f"{world.alice.mention}, your move."
     over = await world.board(idle.id)
     assert over.embeds[0].description == "**mod** ran out of time: **carol** wins."
@@ -126,7 +126,7 @@ async def test_a_restart_posts_a_rematch_and_a_challenge_it_stored_but_never_pos
     assert rematch is not None
     assert labels(world.message(old_board.id)) == []  # the rematch started: no Rematch any more
     posted = await world.board(rematch.id)  # the house bot moves first in it
-    assert posted.id != old_board.id and "is thinking…" in (posted.embeds[0].description or "")
+    assert posted.id != old_board.id and "is rolling…" in (posted.embeds[0].description or "")
     asked = await world.board(challenge.id)
     assert asked.content == f"{world.carol.mention}, you are challenged!"
     await world.carol.click(asked, label="Accept")

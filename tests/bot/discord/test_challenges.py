@@ -28,12 +28,14 @@ async def test_accepting_turns_the_challenge_into_the_board(world: World) -> Non
 
     board = world.message(challenge.id)  # edited in place
     assert board.content == f"{world.alice.mention}, your move."
-    assert "**alice** to move with four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in (
+    assert "**alice** to move, with four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in (
         board.embeds[0].description or ""
     )
     assert labels(board) == ["Pork Chop", "Free Bacon", *(f"Roll {n}" for n in range(1, 11))]
-    assert fields(board)["▶ alice"].endswith("Pork Chop: ready")
-    assert "dice SHA-256" in (board.embeds[0].footer.text or "")
+    assert fields(board)["▶ alice"].endswith("`░░░░░░░░░░`")  # a Pork Chop still ready goes unsaid
+    match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
+    assert match is not None and match.seed_hash is not None
+    assert (board.embeds[0].footer.text or "").endswith(f" · dice {match.seed_hash[:8]}")
 
 
 async def test_only_the_challenged_player_may_accept_or_decline(world: World) -> None:
@@ -85,7 +87,7 @@ async def test_impossible_challenges_are_refused_privately(world: World) -> None
     a_bot = await world.alice.slash(world.channel, "hog challenge", opponent=robot)
 
     assert said(myself) == "You can't challenge yourself."
-    assert said(a_bot) == "Bot accounts can't play: use vs-bot to play the house bot."
+    assert said(a_bot) == "Bot accounts can't play: use /hog vs-bot to play Hog Bot."
     assert world.domain_errors() == [said(myself), said(a_bot)]
     assert all(message.flags.ephemeral for message in world.channel.history())
 

@@ -10,8 +10,8 @@ import discord
 import pytest
 
 from hogengine.dice import seeded_rolls
-from hogengine.game import State, TurnResult, choice_label, legal_choices, new_game, resolve
-from tests.bot.discord.harness import World, fields, labels, replay
+from hogengine.game import State, TurnResult, choice_label, distinct_choices, new_game, resolve
+from tests.bot.discord.harness import World, fields, labels, last_turn, replay
 
 NAMES = ("alice", "bob")
 
@@ -21,7 +21,7 @@ def swine_align(state: State) -> int:
 
 
 def pork_chop(state: State) -> int:
-    return -1 if state.turn in (2, 3, 6) else 6  # each Pork Chop, then alice's -1 that rolls ten dice
+    return -1 if state.turn in (2, 3) else 10 if state.turn == 6 else 6  # each Pork Chop, then ten dice
 
 
 def pig_fest(state: State) -> int:
@@ -36,15 +36,15 @@ GAMES = {  # how both players choose, what the boards must have said, the button
     "swine-align": (swine_align, ["Free Bacon"], ["Free Bacon"]),
     "pork-chop": (
         pork_chop,
-        ["plays Pork Chop: the scores trade places", "Pork Chop: used", "**alice** rolled 10 "],
-        ["Pork Chop", "Roll 10 (-1)"],
+        ["Pork Chop → scores swapped", "Pork Chop: used", "**alice** 🎲 "],
+        ["Pork Chop", "Roll 10"],
     ),
     "pig-fest": (
         pig_fest,
-        ["plays Ham Hijinks: the dice are exchanged", "the dice were exchanged 1 time, an odd number"],
+        ["**alice** Ham Hijinks → +1, dice exchanged", "the dice were exchanged 1 time, an odd number"],
         ["Ham Hijinks"],
     ),
-    "piggy-back": (piggy_back, ["Piggy Back gives the opponent"], ["Free Bacon"]),
+    "piggy-back": (piggy_back, ["Piggy Back: "], ["Free Bacon"]),
 }
 
 
@@ -71,7 +71,7 @@ def commentary(scores: Sequence[tuple[int, int]]) -> list[str]:
         for seat in (0, 1):
             gain = pair[seat] - last[seat]
             if gain > record[seat]:
-                said.append(f"{gain} point(s)! The most yet for {NAMES[seat]}")
+                said.append(f"{gain} point{'' if gain == 1 else 's'}! The most yet for {NAMES[seat]}")
                 record[seat] = gain
             last[seat] = pair[seat]
         ahead = 0 if pair[0] > pair[1] else 1 if pair[1] > pair[0] else None
@@ -89,22 +89,23 @@ def player_fields(board: discord.Message) -> list[str]:
 
 def check_boards(boards: list[discord.Message], results: list[TurnResult]) -> list[str]:
     """Every board after a turn shows the scores with their bars towards the goal, the Pig Fest streaks
-    and multipliers, every rule that fired in the last turn, the commentary on the scores so far, and a
-    button for each legal choice while the game is on; every commentary line seen."""
+    and multipliers once they started, the last turn's dice, points and every rule that fired, the
+    commentary on the scores so far, and a button for each distinct legal choice while the game is on;
+    every commentary line seen."""
     seen = []
     states = [result.after for result in results]
     assert len(boards) == len(states) + 1  # the first board, then one after each press
     for number, (board, result) in enumerate(zip(boards[1:], results, strict=True), 1):
         state = result.after
-        rules_fired = [line for line in fields(board)["Last turn"].splitlines() if line.startswith("• ")]
-        described = [
-            event.describe().replace("Player 0", "alice").replace("Player 1", "bob")
-            for event in result.events
-        ]
-        assert rules_fired == [f"• {text}" for text in described]
+        line = last_turn(board)
+        assert line.startswith(f"**{NAMES[result.player]}** ")
+        if result.dice:
+            assert f"🎲 {' '.join(map(str, result.outcomes))}" in line
+        for event in result.events:
+            assert event.brief().replace("Player 0", "alice").replace("Player 1", "bob") in line
         if not state.over:
             assert sorted(labels(board)) == sorted(
-                choice_label(state, choice) for choice in legal_choices(state)
+                choice_label(state, choice) for choice in distinct_choices(state)
             )
         for seat, field in enumerate(player_fields(board)):
             score = state.scores[seat]
@@ -114,7 +115,8 @@ def check_boards(boards: list[discord.Message], results: list[TurnResult]) -> li
                 streak = state.hidden_by_name()["streak"][seat]
                 times = min(3, max(1, streak))
                 pig_outs = "1 Pig Out" if streak == 1 else f"{streak} Pig Outs"
-                assert f"Pig Fest: {pig_outs} in a row, next scoring turn x{times}" in field
+                told = f"Pig Fest: {pig_outs} in a row, next scoring turn x{times}" in field
+                assert told == (streak > 0) and (streak > 0 or "Pig Fest" not in field)
         said = commentary([s.scores for s in states[:number]])
         assert fields(board).get("Commentary") == ("\n".join(said) or None)
         seen += said
@@ -133,15 +135,16 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     for text in sightings:
         assert text in seen
     shown = {label for board in boards for label in labels(board)}
-    assert set(buttons) <= shown
+    assert set(buttons) <= shown and "Roll 10 (-1)" not in shown  # one button per action
     final = boards[-1]
     over = await world.match(match.id)
     winner = ("alice", "bob")[over.winner or 0]
-    assert final.embeds[0].title == f"Game over · {over.state.scores[0]}-{over.state.scores[1]}"
+    loser = ("alice", "bob")[1 - (over.winner or 0)]
+    scores = sorted(over.state.scores, reverse=True)  # the winner reached the goal: theirs is higher
+    assert final.embeds[0].title == f"🏆 {winner} beats {loser} {scores[0]}\u2013{scores[1]}"
     assert final.embeds[0].description == f"**{winner}** reached 100 and wins!"
-    assert f"{winner} wins" in fields(final)["Last turn"]
     assert labels(final) == ["Rematch", "Analysis"]
-    seed = fields(final)["Dice seed (revealed)"].strip("`")
+    seed = fields(final)["Fair dice"].splitlines()[0].removeprefix("Seed ").strip("`")
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
 
     record = await world.export(match.id)

@@ -121,8 +121,8 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         person = next(p for p in (ALICE, BOB) if mover == f"<@{p['id']}>, your move.")
         token = await press(fake, person, board, label)
         await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
-        (last_turn,) = [f for f in fake.messages[board]["embeds"][0]["fields"] if f["name"] == "Last turn"]
-        assert last_turn["value"].startswith(f"**{person['username']}** ")
+        (recent,) = [f for f in fake.messages[board]["embeds"][0]["fields"] if f["name"] == "Recent turns"]
+        assert recent["value"].splitlines()[-1].startswith(f"**{person['username']}** ")
     assert (await bot.parts.services.games.get(1)).state.turn == 3
     assert fake.unknown == []
 
@@ -135,7 +135,7 @@ HOSTILE = [  # what Discord's own checks of the synced options keep out, and a c
     ("vs-bot", [{"name": "level", "type": 3, "value": "godlike"}], "Unknown bot level 'godlike': choose"),
     ("challenge", [{"name": "opponent", "type": 6, "value": ALICE["id"]}], "You can't challenge yourself."),
     ("challenge", [{"name": "opponent", "type": 6, "value": BOT["id"]}], "Bot accounts can't play"),
-    ("export", [{"name": "match", "type": 4, "value": -5}], "That game no longer exists."),
+    ("export", [{"name": "match", "type": 4, "value": -5}], "That game does not exist."),
 ]
 
 

@@ -8,6 +8,7 @@ from openskill.models import PlackettLuce
 from bot.domain.ratings import RATING_SCALE
 from bot.services import Match, Player
 from bot.services.privacy import FORGOTTEN_NAME
+from hogengine.game import State
 from hogengine.rules.pig_fest import MAX_STREAK
 from tests.bot.discord.harness import World, labels, picture, private, private_embed, replay, said
 
@@ -72,9 +73,9 @@ async def test_stats_show_a_players_record_and_rating_history(world: World) -> N
     assert embed.description == (
         "Games on this server; ratings count rated games on every server, as the leaderboard's."
     )
-    assert shown["Games"] == "3 (1 against the house bot)" and shown["Wins"] == "1 (33.3%)"
+    assert shown["Games"] == "3 (1 against Hog Bot)" and shown["Wins"] == "1 (33.3%)"
     assert shown["Favourite number of dice"] == "1 die"
-    assert shown["Pork Chops used"] == "0" and shown["Longest Pig Fest streak"] == "0 Pig Outs"
+    assert "Pork Chops used" not in shown and "Longest Pig Fest streak" not in shown  # never met: unsaid
     stats = await world.services.ratings.stats(Player(world.alice.id, "alice"), world.channel.guild.id)
     # Her one number with her rated record, and how sure it is in words (two games: not sure yet).
     assert shown["Ratings"] == (
@@ -83,8 +84,8 @@ async def test_stats_show_a_players_record_and_rating_history(world: World) -> N
     (chart,) = private(result).attachments
     await picture(chart)
     assert chart.description == (
-        f"Rating history of alice: swine-align: {stats.rating_history[0].before:.1f} to "
-        f"{stats.rating_history[-1].after:.1f} over 2 games."
+        f"Rating history of alice: swine-align: {stats.rating_history[0].before:,.0f} to "
+        f"{stats.rating_history[-1].after:,.0f} over 2 games."
     )
     fresh = await world.carol.slash(world.channel, "hog stats")
     assert private(fresh).attachments == []  # no rated game, no chart
@@ -101,16 +102,22 @@ def longest_pig_out_run(turns: list[dict[str, Any]], seat: int) -> int:
     return best
 
 
+def chopped_yet(state: State) -> bool:
+    return bool(state.hidden_by_name()["pork_chop"][state.mover])
+
+
 async def test_stats_count_pork_chops_and_the_longest_pig_fest_streak(world: World) -> None:
-    chops = await world.challenge("pork-chop")  # alice always plays -1: her first one is a Pork Chop
-    await world.play_to_end(chops.id, lambda state: -1 if state.mover == 0 else 5)
+    chops = await world.challenge("pork-chop")  # alice plays her Pork Chop, then always ten dice
+    await world.play_to_end(
+        chops.id, lambda state: (10 if chopped_yet(state) else -1) if state.mover == 0 else 5
+    )
     fest = await world.challenge("pig-fest")  # alice always rolls ten dice: Pig Outs in a row
     await world.play_to_end(fest.id, lambda state: 10 if state.mover == 0 else 5)
 
     result = await world.carol.slash(world.channel, "hog stats", user=world.alice)
 
     chopped = replay(await world.export(chops.id))
-    assert [turn["choice"] for turn in chopped if turn["player"] == 0].count(-1) > 1
+    assert [turn["choice"] for turn in chopped if turn["player"] == 0].count(-1) == 1
     assert sum(event["kind"] == "pork_chop" for turn in chopped for event in turn["events"]) == 1
     # The streak the engine keeps: Pig Outs in a row, counted up to the cap where the multiplier stops.
     streak = min(longest_pig_out_run(replay(await world.export(fest.id)), 0), MAX_STREAK)
@@ -118,7 +125,7 @@ async def test_stats_count_pork_chops_and_the_longest_pig_fest_streak(world: Wor
     games = [await world.match(match.id) for match in (chops, fest)]
     wins = sum(game.winner == 0 for game in games)
     shown = {field.name: field.value for field in private_embed(result).fields}
-    assert shown["Games"] == "2 (0 against the house bot)" and shown["Wins"] == f"{wins} ({wins / 2:.1%})"
+    assert shown["Games"] == "2 (0 against Hog Bot)" and shown["Wins"] == f"{wins} ({wins / 2:.1%})"
     assert shown["Favourite number of dice"] == "10 dice"
     assert shown["Pork Chops used"] == "1"
     assert shown["Longest Pig Fest streak"] == f"{streak} Pig Outs"  # at least 2
@@ -141,7 +148,7 @@ async def test_history_lists_the_latest_games(world: World) -> None:
     assert embed.title == "alice's latest games on this server"
     assert len(lines) == 2
     assert lines[0].startswith(
-        f"`#{bot_game.id}` swine-align vs the house bot (course): **lost by forfeit** 0-0 <t:"
+        f"`#{bot_game.id}` swine-align vs Hog Bot (course): **lost by forfeit** 0-0 <t:"
     )
     score = first.state.scores
     assert lines[1].startswith(

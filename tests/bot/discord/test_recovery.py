@@ -12,7 +12,7 @@ from bot.services import MatchStatus, Played
 from bot.services.games.follow_up import MOVE_ATTEMPTS as BOT_MOVE_ATTEMPTS
 from bot.services.games.follow_up import RETRY_SECONDS as BOT_RETRY_SECONDS
 from tests.bot.discord.conftest import TURN_TIMEOUT
-from tests.bot.discord.harness import Network, World, fields, labels, said
+from tests.bot.discord.harness import Network, World, labels, last_turn, said, turn_of
 
 BOT_PAUSE = 60.0
 BotTurn = Callable[[int], Awaitable[Played | None]]
@@ -57,7 +57,7 @@ async def test_the_bot_moves_though_the_board_and_its_first_try_fail(
 
     moved = await world.board(match.id)
     assert len(calls) == 2
-    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert turn_of(last_turn(moved)) == ("Hog Bot (easy)", 4)
     assert moved.content == f"{world.alice.mention}, your move."
     assert "Roll 10" in labels(moved)
 
@@ -81,7 +81,7 @@ async def test_the_clock_starts_the_bot_over_once_its_tries_ran_out(
     await world.env.advance_time(tick + BOT_PAUSE + 1)  # no restart needed
 
     moved = await world.board(match.id)
-    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert turn_of(last_turn(moved)) == ("Hog Bot (easy)", 4)
     assert moved.content == f"{world.alice.mention}, your move."
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from bot.config import Settings
 from tests.bot.discord.conftest import TURN_TIMEOUT
-from tests.bot.discord.harness import World, fields, labels
+from tests.bot.discord.harness import World, labels, last_turn, turn_of
 
 BOT_PAUSE = 60.0
 
@@ -24,7 +24,7 @@ async def test_a_game_goes_on_after_a_restart(world: World) -> None:
     await world.bob.click(world.message(board.id), label="Roll 4")  # a button the old process rendered
 
     after = world.message(board.id)
-    assert fields(after)["Last turn"].startswith("**bob** rolled 4")
+    assert turn_of(last_turn(after)) == ("bob", 4)
     assert after.content == f"{world.alice.mention}, your move."
 
 
@@ -58,12 +58,13 @@ async def test_the_house_bot_finishes_its_turn_after_a_restart(world: World) -> 
     match = await world.vs_bot()
     await world.alice.click(await world.board(match.id), label="Roll 2")
     thinking = await world.board(match.id)
-    assert "Hog Bot (easy) is thinking…" in (thinking.embeds[0].description or "")
-    assert labels(thinking) == []
+    assert "**Hog Bot (easy)** is rolling…" in (thinking.embeds[0].description or "")
+    buttons = [child for row in thinking.components for child in getattr(row, "children", [])]
+    assert "Roll 10" in labels(thinking) and all(button.disabled for button in buttons)  # greyed out
 
     await world.restart()  # the pause was not over: the old process never moved
     await world.env.advance_time(BOT_PAUSE + 1)
 
     moved = await world.board(match.id)
-    assert fields(moved)["Last turn"].startswith("**Hog Bot (easy)** rolled 4")
+    assert turn_of(last_turn(moved)) == ("Hog Bot (easy)", 4)
     assert moved.content == f"{world.alice.mention}, your move."

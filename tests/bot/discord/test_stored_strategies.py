@@ -133,7 +133,7 @@ async def test_anyone_plays_a_stored_strategy_and_it_moves_by_its_table(world: W
     match = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
     assert match is not None
     board = await world.board(match.id)
-    assert "Hog Bot (strategy mod)" in fields(board)
+    assert "mod (alice's strategy)" in fields(board)
     boards = await world.play_to_end(match.id, lambda state: 6)
     assert labels(boards[-1]) == ["Rematch", "Analysis"]
     turns = replay(await world.export(match.id))
@@ -145,8 +145,8 @@ async def test_anyone_plays_a_stored_strategy_and_it_moves_by_its_table(world: W
     await world.carol.click(boards[-1], label="Rematch")
     rematch = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
     assert rematch is not None and rematch.strategy_name == "mod" and rematch.bot_seat == 0
-    first = fields(await world.board(rematch.id))["Last turn"]
-    assert first.startswith("**Hog Bot (strategy mod)** chose Free Bacon")  # MOD[0, 0] is 0
+    first = fields(await world.board(rematch.id))["Recent turns"]
+    assert first.startswith("**mod (alice's strategy)** Free Bacon → +")  # MOD[0, 0] is 0
 
 
 async def test_a_strategy_plays_only_its_own_rules(world: World) -> None:

@@ -17,7 +17,8 @@ async def test_a_press_plays_the_turn_and_passes_the_move(world: World) -> None:
     assert result.acknowledged and not result.followups
     after = world.message(board.id)
     assert after.content == f"{world.bob.mention}, your move."
-    assert fields(after)["Last turn"].startswith("**alice** rolled 3 6-sided dice: ")
+    (line,) = fields(after)["Recent turns"].splitlines()
+    assert line.startswith("**alice** 🎲 ") and len(line.split(" → ")[0].split()) == 2 + 3  # three dice
     assert "▶ bob" in fields(after)
     assert "Turn ends <t:" in (after.embeds[0].description or "")
 
@@ -75,7 +76,7 @@ async def test_forfeit_gives_the_game_away(world: World) -> None:
     assert said(result) == "You gave up. Good game!"
     over = await world.board(match.id)
     assert over.embeds[0].description == "**bob** gave up: **alice** wins."
-    assert fields(over)["Dice seed (revealed)"]
+    assert fields(over)["Fair dice"].startswith("Seed `")
 
 
 async def test_forfeit_withdraws_a_challenge(world: World) -> None:
@@ -92,21 +93,6 @@ async def test_forfeit_without_a_game(world: World) -> None:
     result = await world.carol.slash(world.channel, "hog forfeit")
     assert said(result) == "You have no open game in this channel."
     assert world.domain_errors() == [said(result)]
-
-
-async def test_a_spent_pork_chop_button_says_it_rolls_ten_dice(world: World) -> None:
-    match = await world.challenge("pork-chop")
-    board = await world.board(match.id)
-    await world.alice.click(board, label="Pork Chop")
-    assert labels(world.message(board.id))[0] == "Pork Chop"  # bob still has his
-
-    await world.bob.click(world.message(board.id), label="Roll 3")
-
-    mine = world.message(board.id)
-    assert labels(mine)[0] == "Roll 10 (-1)" and "Pork Chop" not in labels(mine)
-    assert "Pork Chop: used (-1 rolls 10 dice)" in fields(mine)["▶ alice"]
-    await world.alice.click(mine, label="Roll 10 (-1)")
-    assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 10 ")
 
 
 async def test_two_presses_at_once_play_one_turn(world: World) -> None:

@@ -9,7 +9,7 @@ from bot.services import Match
 from hogengine.game import State, new_game, resolve
 from hogengine.house import course_table
 from hogengine.solver import solve
-from tests.bot.discord.harness import World, fields, labels, replay
+from tests.bot.discord.harness import World, fields, labels, last_turn, replay, turn_of
 
 Expected = Callable[[State], int]
 
@@ -45,7 +45,7 @@ async def test_the_board_against_the_bot(world: World) -> None:
 
     after = world.message(board.id)
     assert after.content == f"{world.alice.mention}, your move."  # the bot has already answered
-    assert fields(after)["Last turn"].startswith("**Hog Bot (easy)** rolled 4 6-sided dice")
+    assert turn_of(last_turn(after)) == ("Hog Bot (easy)", 4)
 
 
 @pytest.mark.parametrize(

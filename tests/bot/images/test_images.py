@@ -152,7 +152,7 @@ def test_a_choice_keeps_its_colour_from_one_strategy_to_the_next() -> None:
 
 
 def test_the_rating_chart_counts_whole_games_with_its_legend_off_the_lines(figures: list[Figure]) -> None:
-    picture = rating_history_chart({"swine-align": [0.0, 2.1, 4.5], "pork-chop": [0.0, -1.3]}, "alice")
+    picture = rating_history_chart({"swine-align": [0, 105, 1225], "pork-chop": [0, 0]}, "alice")
 
     (axes,) = figures[0].axes
     low, high = axes.get_xlim()
@@ -164,7 +164,7 @@ def test_the_rating_chart_counts_whole_games_with_its_legend_off_the_lines(figur
     assert not legend.get_window_extent(renderer).overlaps(axes.get_window_extent(renderer))
     assert picture.filename == "ratings.png"
     assert picture.alt == (
-        "Rating history of alice: swine-align: 0.0 to 4.5 over 2 games; pork-chop: 0.0 to -1.3 over 1 game."
+        "Rating history of alice: swine-align: 0 to 1,225 over 2 games; pork-chop: 0 to 0 over 1 game."
     )
 
 

@@ -27,7 +27,7 @@ async def test_series_and_costs_are_the_solvers_values(
         expected.append(chance if result.before.mover == 0 else 1 - chance)
     expected.append(1.0 if match.winner == 0 else 0.0)
     assert found.analysis.series == pytest.approx(expected, abs=0)
-    assert found.names == ("alice", "the house bot (perfect)")
+    assert found.names == ("alice", "Hog Bot (perfect)")
     for move, result in zip(found.analysis.moves, results, strict=True):
         values = solution.choice_values(result.before)
         assert (move.player, move.choice, move.scores) == (result.player, result.choice, result.before.scores)
@@ -58,6 +58,10 @@ async def test_a_forfeit_ends_the_series_with_the_result(
 
 async def test_nothing_to_analyse(service: GameService, analysis: AnalysisService) -> None:
     match = await service.challenge(CHANNEL, ALICE, BOB)
+    with pytest.raises(GameNotOver):  # a challenge is not over: no word of turns yet
+        await analysis.analyse(match.id, guild_id=GUILD, user_id=ALICE.id)
+    await service.accept(match.id, BOB.id)
+    await service.forfeit(match.id, ALICE.id)
     with pytest.raises(NothingToAnalyse):
         await analysis.analyse(match.id, guild_id=GUILD, user_id=ALICE.id)
     with pytest.raises(MatchNotFound):
@@ -70,7 +74,7 @@ async def test_only_a_game_of_this_server_or_ones_own_and_only_once_it_is_over(
     match = await service.challenge(CHANNEL, ALICE, BOB, guild_id=GUILD)
     match = await service.accept(match.id, BOB.id)
     await service.play(match.id, ALICE.id, 0, 5)
-    with pytest.raises(GameNotOver, match="would show the live chances to win"):
+    with pytest.raises(GameNotOver, match=r"still being played.*/hog export"):
         await analysis.analyse(match.id, guild_id=GUILD, user_id=CAROL.id)
     await service.forfeit(match.id, BOB.id)
 

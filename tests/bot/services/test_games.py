@@ -83,7 +83,7 @@ async def test_one_open_match_per_player_and_channel(service: GameService) -> No
     match = await service.challenge(CHANNEL, ALICE, BOB)
     with pytest.raises(AlreadyPlaying, match="bob already has a game"):
         await service.challenge(CHANNEL, CAROL, BOB)
-    with pytest.raises(AlreadyPlaying, match="alice"):
+    with pytest.raises(AlreadyPlaying, match=r"^You already have a game"):  # alice asked: "you"
         await service.vs_bot(CHANNEL, ALICE)
     other_channel = await service.vs_bot(CHANNEL + 1, ALICE)
     assert other_channel.status is MatchStatus.ACTIVE

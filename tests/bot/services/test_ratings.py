@@ -168,7 +168,7 @@ async def test_history_names_each_opponent(
     versus = await play_out(versus)
     history = await ratings.history(ALICE.id, GUILD)
     assert [entry.match_id for entry in history] == [versus.id, easy.id, first.id]
-    assert [entry.opponent for entry in history] == ["strategy 'Fours'", "the house bot (easy)", "bob"]
+    assert [entry.opponent for entry in history] == ["Fours (a stored strategy)", "Hog Bot (easy)", "bob"]
     assert [entry.won for entry in history] == [m.winner == 0 for m in (versus, easy, first)]
     assert history[2].scores == first.state.scores and history[2].seat == 0
     assert (await ratings.history(BOB.id, GUILD))[0].opponent == "alice"
