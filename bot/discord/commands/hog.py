@@ -3,7 +3,7 @@ with the strategy and record commands of the other modules of this package."""
 
 import io
 import json
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -22,6 +22,10 @@ from hogengine.rules import DEFAULT_RULES, get_rules
 
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in HOUSE_LEVELS]
 Goal = app_commands.Range[int, 1, 100]
+NOTICES = {
+    "on": "You will get a message that mentions you when it's your move.",
+    "off": "No more messages that mention you when it's your move. The board still shows whose move it is.",
+}
 
 
 @app_commands.guild_only()  # a game is played in a server channel, where both players can see it
@@ -177,3 +181,12 @@ class HogCog(
     @app_commands.choices(rules=RULES)
     async def rules(self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES) -> None:
         await interaction.response.send_message(embed=embeds.rules(get_rules(rules)), ephemeral=True)
+
+    @app_commands.command(
+        name="notices", description="Be told or not when it's your move (a message mentions you)"
+    )
+    @app_commands.describe(setting="on: a message mentions you when it's your move; off: no such message")
+    async def notices(self, interaction: discord.Interaction[Any], setting: Literal["on", "off"]) -> None:
+        wanted = setting == "on"
+        await self.parts.services.games.set_turn_notices(player(interaction.user), wanted)
+        await reply(interaction, NOTICES["on" if wanted else "off"])

@@ -87,6 +87,7 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "hint",
         "export",
         "rules",
+        "notices",
         "upload",
         "strategies",
         "strategy",
