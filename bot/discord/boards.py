@@ -89,8 +89,8 @@ class Boards:
                 log.warning("answering a press failed: %s", error, extra={"match": match_id})
                 await self._publish(match, message, acting)
                 return
-            await self.service.shown(match)
-            await self._notify(match, pressed.id, acting)
+            if await self._notify(match, pressed.id, acting):
+                await self.service.shown(match)
 
     async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
         """Post the first message of a new match in answer to a command or press, and remember it; if
@@ -120,8 +120,8 @@ class Boards:
             try:
                 if not _too_old(match.message_id):
                     await old.edit(**message)
-                    await self.service.shown(match)
-                    await self._notify(match, old.id, acting)
+                    if await self._notify(match, old.id, acting):
+                        await self.service.shown(match)
                     return
                 await old.edit(content=MOVED, embed=None, view=None)
             except DISCORD_FAILURES as error:
@@ -150,14 +150,16 @@ class Boards:
         await self.service.set_message(match, match.channel_id, sent.id)
         await self._notify(match, sent.id, acting)
 
-    async def _notify(self, match: Match, board_id: int, acting: int | None) -> None:
+    async def _notify(self, match: Match, board_id: int, acting: int | None) -> bool:
         """Bring the game's turn notice up to date now that message `board_id` shows `match`: a new message
         tells the person to move (mentioning only them, so only they are notified), then the previous
-        notice is deleted (one delete per notice, never a burst). A notice Discord will not take is tried
-        again at the next show; a notice that cannot be deleted is left."""
+        notice is deleted (one delete per notice, never a burst; one that cannot be deleted is left).
+        False if Discord would not take the notice for now: the board is then not recorded as shown, so the
+        clock shows it again and its turn clock waits (a new board is recorded at once, and its notice is
+        tried again at the next show)."""
         change = await self.service.notice(match, acting)
         if change is None:
-            return
+            return True
         channel = self.client.get_partial_messageable(match.channel_id)
         sent: discord.Message | None = None
         if change.person is not None:
@@ -169,15 +171,18 @@ class Boards:
             )
             try:
                 sent = await channel.send(text, allowed_mentions=_only(change.person.id))
+            except (discord.NotFound, discord.Forbidden) as error:  # never: the channel is closed to notices
+                log.warning("could not post a turn notice: %s", error, extra={"match": match.id})
             except DISCORD_FAILURES as error:
                 log.warning("could not post a turn notice: %s", error, extra={"match": match.id})
-                return
+                return False
         await self.service.noticed(match.id, change.since, None if sent is None else sent.id)
         if change.stale is not None:
             try:
                 await channel.get_partial_message(change.stale).delete()
             except DISCORD_FAILURES as error:
                 log.warning("could not delete a turn notice: %s", error, extra={"match": match.id})
+        return True
 
 
 def _only(user_id: int) -> discord.AllowedMentions:

@@ -6,6 +6,7 @@ against the house bot, none for someone who turned them off."""
 import discord
 
 from bot.services import MatchStatus
+from tests.bot.discord.conftest import TURN_TIMEOUT
 from tests.bot.discord.harness import World, said
 
 
@@ -120,3 +121,19 @@ async def test_a_board_shown_again_posts_no_second_notice(world: World) -> None:
     await world.restart()
 
     assert [notice.id for notice in notices(world)] == [told.id]
+
+
+async def test_a_notice_discord_would_not_take_is_posted_by_the_clock(world: World) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    world.env.inject_error("POST", "/channels/*/messages", status=503)
+
+    await world.alice.click(board, label="Roll 3")  # the board shows bob's turn; his notice fails
+
+    assert world.message(board.id).content == f"{world.bob.mention}, your move."
+    assert [notice.content.startswith(world.alice.mention) for notice in notices(world)] == [True]  # still
+    assert (await world.match(match.id)).turn_deadline is None  # bob's clock waits until he is told
+    await world.env.advance_time(TURN_TIMEOUT / 5)
+    (told,) = notices(world)
+    assert told.content.startswith(f"{world.bob.mention}, ") and pinged(world, told) == [world.bob.id]
+    assert (await world.match(match.id)).turn_deadline is not None
