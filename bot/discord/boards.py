@@ -7,7 +7,7 @@ The rules for Discord failures (the game itself is safe in the database either w
 - an edit fails (the message was deleted, the bot may not edit it, HTTP 429 or 5xx after discord.py's
   own retries, or the network: a dropped connection, a timeout): post a fresh board and remember it;
 - posting fails too: log it; the game is safe in the database and the next render (a press, a bot move,
-  a clock tick that closes the game) tries again;
+  the clock's redraw of a board that lags) tries again;
 - a new match's first message fails: nobody could see or play it, so it is called off (CalledOff).
 Each match remembers the version its message shows: a crash can land between storing a change and
 showing it, or Discord may take neither the edit nor the repost; the next start and the clock redraw the
@@ -171,11 +171,10 @@ class Boards:
             )
             try:
                 sent = await channel.send(text, allowed_mentions=_only(change.person.id))
-            except (discord.NotFound, discord.Forbidden) as error:  # never: the channel is closed to notices
-                log.warning("could not post a turn notice: %s", error, extra={"match": match.id})
             except DISCORD_FAILURES as error:
                 log.warning("could not post a turn notice: %s", error, extra={"match": match.id})
-                return False
+                if not isinstance(error, (discord.NotFound, discord.Forbidden)):
+                    return False  # else the channel is gone or closed to the bot: no try would ever do
         await self.service.noticed(match.id, change.since, None if sent is None else sent.id)
         if change.stale is not None:
             try:
