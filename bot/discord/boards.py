@@ -166,7 +166,7 @@ class Boards:
             guild = match.guild_id or "@me"
             text = NOTICE.format(
                 person=change.person.id,
-                opponent=names(match)[1 - match.state.mover],
+                opponent=discord.utils.escape_markdown(names(match)[1 - match.state.mover]),
                 board=f"https://discord.com/channels/{guild}/{match.channel_id}/{board_id}",
             )
             try:
