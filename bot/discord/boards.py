@@ -7,10 +7,15 @@ The rules for Discord failures (the game itself is safe in the database either w
 - an edit fails (the message was deleted, the bot may not edit it, HTTP 429 or 5xx after discord.py's
   own retries, or the network: a dropped connection, a timeout): post a fresh board and remember it;
 - posting fails too: log it; the game is safe in the database and the next render (a press, a bot move,
-  a clock tick that closes the game) tries again;
+  the clock's redraw of a board that lags) tries again;
 - a new match's first message fails: nobody could see or play it, so it is called off (CalledOff).
 Each match remembers the version its message shows: a crash can land between storing a change and
-showing it, and the next start redraws the messages that lag (catch_up.py).
+showing it, or Discord may take neither the edit nor the repost; the next start and the clock redraw the
+messages that lag (catch_up.py), and a person's turn clock starts only once the board shows their turn.
+
+The board names whose move it is but notifies nobody: Discord notifies for mentions in new messages only,
+so when the turn passes to a person a short turn notice of its own tells them (it mentions only them and
+links to the board), and the game's previous notice is deleted: at most one per game is left.
 """
 
 import logging
@@ -29,6 +34,7 @@ log = logging.getLogger(__name__)
 
 REPOST_AFTER = timedelta(minutes=45)
 MOVED = "This game continues in a newer message below."
+NOTICE = "<@{person}>, it's your move against **{opponent}**: {board}"
 
 
 class Boards:
@@ -40,46 +46,56 @@ class Boards:
         self._lock = KeyedLocks()  # by match id: one message edit of a match at a time
 
     async def _render(self, match: Match) -> dict[str, Any]:
-        """The message of a match as keyword arguments for send or edit."""
+        """The message of a match as keyword arguments for send or edit. Only a challenge notifies (the
+        person challenged); the board's mention of whose move it is notifies nobody (see `_notify`)."""
         if match.status in embeds.CHALLENGE_STATUSES:
             embed = embeds.challenge(match)
         else:
             embed = embeds.board(match, await self.service.turns(match.id))
         mover = match.player_to_move
         opponent = match.opponent
+        mentions = discord.AllowedMentions.none()
         if match.status is MatchStatus.PENDING and opponent is not None:
             content = f"<@{opponent.id}>, you are challenged!"
+            mentions = _only(opponent.id)
         else:
             content = f"<@{mover.id}>, your move." if mover else ""
-        return {"content": content, "embed": embed, "view": views.controls(match)}
+        return {
+            "content": content,
+            "embed": embed,
+            "view": views.controls(match),
+            "allowed_mentions": mentions,
+        }
 
     async def show(self, match_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
         """Show the match as it is now: on the pressed message, else by editing or re-posting its own."""
         async with self._lock(match_id):
-            match = await self.service.get(match_id)
+            match = self.service.on_screen(await self.service.get(match_id))
             message = await self._render(match)
             pressed = interaction.message if interaction else None
+            acting = interaction.user.id if interaction else None
             if (
                 interaction is None
                 or pressed is None
                 or pressed.id != match.message_id
                 or _too_old(pressed.id)
             ):
-                await self._publish(match, message)  # the press was not on the current board
+                await self._publish(match, message, acting)  # the press was not on the current board
                 return
             try:
                 await interaction.edit_original_response(**message)
             except DISCORD_FAILURES as error:
                 log.warning("answering a press failed: %s", error, extra={"match": match_id})
-                await self._publish(match, message)
+                await self._publish(match, message, acting)
                 return
-            await self.service.shown(match.id, match.version)
+            if await self._notify(match, pressed.id, acting):
+                await self.service.shown(match)
 
     async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
         """Post the first message of a new match in answer to a command or press, and remember it; if
         Discord will not take it, call the match off and raise NotPosted."""
         async with self._lock(match_id):
-            match = await self.service.get(match_id)
+            match = self.service.on_screen(await self.service.get(match_id))
             message = {key: value for key, value in (await self._render(match)).items() if value is not None}
             sent: object
             try:
@@ -93,26 +109,28 @@ class Boards:
                 raise CalledOff from None
             if not isinstance(sent, discord.Message):
                 raise RuntimeError("Discord did not return the message it posted")
-            await self.service.set_message(match_id, sent.channel.id, sent.id, match.version)
+            await self.service.set_message(match, sent.channel.id, sent.id)
+            await self._notify(match, sent.id, interaction.user.id)
 
-    async def _publish(self, match: Match, message: dict[str, Any]) -> None:
+    async def _publish(self, match: Match, message: dict[str, Any], acting: int | None) -> None:
         channel = self.client.get_partial_messageable(match.channel_id)
         if match.message_id is not None:
             old = channel.get_partial_message(match.message_id)
             try:
                 if not _too_old(match.message_id):
                     await old.edit(**message)
-                    await self.service.shown(match.id, match.version)
+                    if await self._notify(match, old.id, acting):
+                        await self.service.shown(match)
                     return
                 await old.edit(content=MOVED, embed=None, view=None)
             except DISCORD_FAILURES as error:
                 log.warning(
                     "could not edit the board, posting it again: %s", error, extra={"match": match.id}
                 )
-        await self._repost(match, channel, message)
+        await self._repost(match, channel, message, acting)
 
     async def _repost(
-        self, match: Match, channel: discord.PartialMessageable, message: dict[str, Any]
+        self, match: Match, channel: discord.PartialMessageable, message: dict[str, Any], acting: int | None
     ) -> None:
         try:
             sent = await channel.send(**message)
@@ -123,12 +141,53 @@ class Boards:
                 error,
                 extra={"match": match.id},
             )
-            await self.service.shown(match.id, match.version)  # no start tries again; a next turn will
+            await self.service.shown(match)  # no start tries again, and its turn clock closes the game
             return
         except DISCORD_FAILURES as error:
             log.warning("could not post the board: %s", error, extra={"match": match.id})
             return
-        await self.service.set_message(match.id, match.channel_id, sent.id, match.version)
+        await self.service.set_message(match, match.channel_id, sent.id)
+        await self._notify(match, sent.id, acting)
+
+    async def _notify(self, match: Match, board_id: int, acting: int | None) -> bool:
+        """Bring the game's turn notice up to date now that message `board_id` shows `match`: a new message
+        tells the person to move (mentioning only them, so only they are notified), then the previous
+        notice is deleted (one delete per notice, never a burst; one that cannot be deleted is left).
+        False if Discord would not take the notice for now: the board is then not recorded as shown, so the
+        clock shows it again and its turn clock waits (a new board is recorded at once, and its notice is
+        tried again at the next show)."""
+        change = await self.service.notice(match, acting)
+        if change is None:
+            return True
+        channel = self.client.get_partial_messageable(match.channel_id)
+        sent: discord.Message | None = None
+        if change.person is not None:
+            guild = match.guild_id or "@me"
+            text = NOTICE.format(
+                person=change.person.id,
+                opponent=discord.utils.escape_markdown(match.seat_name(1 - match.state.mover)),
+                board=f"https://discord.com/channels/{guild}/{match.channel_id}/{board_id}",
+            )
+            try:
+                sent = await channel.send(text, allowed_mentions=_only(change.person.id))
+            except DISCORD_FAILURES as error:
+                log.warning("could not post a turn notice: %s", error, extra={"match": match.id})
+                if not isinstance(error, (discord.NotFound, discord.Forbidden)):
+                    return False  # else the channel is gone or closed to the bot: no try would ever do
+        await self.service.noticed(match.id, change.since, None if sent is None else sent.id)
+        if change.stale is not None:
+            try:
+                await channel.get_partial_message(change.stale).delete()
+            except DISCORD_FAILURES as error:
+                log.warning("could not delete a turn notice: %s", error, extra={"match": match.id})
+        return True
+
+
+def _only(user_id: int) -> discord.AllowedMentions:
+    """Mentions that notify this one person and nobody else."""
+    return discord.AllowedMentions(
+        users=[discord.Object(user_id)], everyone=False, roles=False, replied_user=False
+    )
 
 
 def _too_old(message_id: int | None) -> bool:

@@ -1,10 +1,12 @@
-"""What the last run stored but never showed, shown as the bot starts. A crash (kill -9, an OOM kill, a
-host reboot) can land between storing a change and showing it: a turn, an accepted challenge, a house-bot
-move, a game the clock closed, a rematch, a tournament's standings. Every message remembers what it
-shows, so the start redraws exactly what lags. (A game that ended unrated is rated by the next reading of
-the ratings, which rates everything pending first.)"""
+"""What was stored but never shown, shown by the bot itself. A crash (kill -9, an OOM kill, a host reboot)
+can land between storing a change and showing it: a turn, an accepted challenge, a house-bot move, a game
+the clock closed, a rematch, a tournament's standings. Every message remembers what it shows, so the start
+redraws exactly what lags. While the bot runs, Discord may take neither a board's edit nor its repost
+(a house move has no next press to try again): the clock redraws such boards (`Lagging`). (A game that
+ended unrated is rated by the next reading of the ratings, which rates everything pending first.)"""
 
 import logging
+from collections.abc import Iterable
 
 import discord
 
@@ -35,3 +37,29 @@ async def catch_up(client: discord.Client, parts: Parts, started: float, redraw:
             await tournaments.shown(tournament.id)
     except Exception:
         log.exception("could not show what the last run left unshown")
+
+
+# A board that lags is redrawn by the clock once it has lagged FIRST_PAUSE seconds (a press or a move shows
+# its own change at once), then after pauses that double up to LONGEST_PAUSE, so an outage is not hammered.
+FIRST_PAUSE = 5.0
+LONGEST_PAUSE = 300.0
+
+
+class Lagging:
+    """When the clock redraws each board that lags behind its match; kept in memory only (a new start
+    redraws them all at once, see `catch_up`)."""
+
+    def __init__(self) -> None:
+        self._next: dict[int, tuple[float, float]] = {}  # by match id: when to redraw, and the pause after
+
+    def due(self, lagging: Iterable[int], now: float) -> list[int]:
+        """Of the matches whose message lags now, those to redraw at this tick (each pause then doubles)."""
+        retries = {
+            match_id: self._next.get(match_id, (now + FIRST_PAUSE, FIRST_PAUSE)) for match_id in lagging
+        }
+        due = [match_id for match_id, (at, _) in retries.items() if at <= now]
+        for match_id in due:
+            pause = min(2 * retries[match_id][1], LONGEST_PAUSE)
+            retries[match_id] = (now + pause, pause)
+        self._next = retries
+        return due

@@ -12,7 +12,7 @@ from discord.ext import commands, tasks
 
 from bot.config import Settings
 from bot.discord.boards import Boards
-from bot.discord.catch_up import catch_up
+from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.commands.hog import HogCog
 from bot.discord.errors import HogTree
 from bot.discord.in_flight import InFlight
@@ -68,6 +68,7 @@ class HogBot(commands.AutoShardedBot):
         self.sync_global = sync_global
         self._shards_up: set[int] = set()
         self._closed: asyncio.Future[None] | None = None
+        self._lagging = Lagging()
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
@@ -142,7 +143,8 @@ class HogBot(commands.AutoShardedBot):
     @tasks.loop(seconds=1.0)
     async def clock(self) -> None:
         """Beat while connected; close what ran out of time (challenges expire, idle turns are lost) and
-        show it; start the house bot wherever it is to move and no move of it is under way."""
+        show it; start the house bot wherever it is to move and no move of it is under way; redraw the
+        boards that lag behind their game (Discord took neither an edit nor a repost), with backoff."""
         if self.connected:
             try:
                 beat(self.settings.heartbeat_file)
@@ -152,6 +154,7 @@ class HogBot(commands.AutoShardedBot):
             games = self.parts.services.games
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()
+            lagging = self._lagging.due(await games.lagging(), now())
         except Exception:
             log.exception("the clock tick failed")
             return
@@ -160,6 +163,8 @@ class HogBot(commands.AutoShardedBot):
             await self.parts.follow_up.moved_on(match)
         for match_id in waiting:
             self.parts.follow_up.schedule(match_id)
+        for match_id in lagging:
+            await self.redraw(match_id)
 
     async def close(self) -> None:
         """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits

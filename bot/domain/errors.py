@@ -145,6 +145,13 @@ class UnknownBotLevel(CannotChallenge):
         super().__init__(f"Unknown bot level '{level[:20]}': choose {levels}.")
 
 
+class UnknownNoticeSetting(ServiceError):
+    """`/hog notices` with a setting that is neither on nor off (sent by a client that skips Discord's
+    choices)."""
+
+    message = "Choose on or off."
+
+
 class NotStarted(ServiceError):
     """The match is still a challenge: there is no game to act on yet."""
 

@@ -154,3 +154,13 @@ class Hint:
     best: int
     values: dict[int, float]
     win_probability: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnNotice:
+    """How a game's turn notice changes now that its board shows a turn: tell `person` it is their move
+    (None: tell nobody), record that the moves began at turn `since`, and delete the live notice `stale`."""
+
+    person: Player | None
+    since: int
+    stale: int | None

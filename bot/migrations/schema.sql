@@ -44,7 +44,7 @@ CREATE TABLE matches (
     version INTEGER NOT NULL DEFAULT 0,
     created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL,
-    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}', shown_version INTEGER,
+    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}', shown_version INTEGER, notice_id BIGINT, notice_turn INTEGER,
     CHECK (player0_id IS NOT NULL OR player1_id IS NOT NULL)
 );
 
@@ -53,7 +53,7 @@ CREATE TABLE players (
     name TEXT NOT NULL,
     created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL
-);
+, turn_notices SMALLINT NOT NULL DEFAULT 1 CHECK (turn_notices IN (0, 1)));
 
 CREATE TABLE rating_history (
     match_id INTEGER NOT NULL REFERENCES matches (id),

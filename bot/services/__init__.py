@@ -28,7 +28,7 @@ from bot.domain.errors import (
     ServiceError,
     StaleAction,
 )
-from bot.domain.matches import Hint, Match, MatchStatus, Played, Player, TurnRecord
+from bot.domain.matches import Hint, Match, MatchStatus, Played, Player, TurnNotice, TurnRecord
 from bot.domain.ratings import HistoryEntry, Rating, Stats
 from bot.domain.strategies import StoredStrategy, Upload
 from bot.domain.tournaments import Standing, Tournament
@@ -72,6 +72,7 @@ __all__ = [
     "Stats",
     "StoredStrategy",
     "Tournament",
+    "TurnNotice",
     "TurnRecord",
     "Upload",
     "choice_labels",

@@ -7,7 +7,7 @@ press, a second process) touches nothing and returns None.
 
 import json
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.domain.matches import OPEN, Match, MatchStatus, Player
@@ -25,6 +25,16 @@ MATCH_SELECT = (
     " LEFT JOIN match_strategies ms ON ms.match_id = m.id"
     " LEFT JOIN strategies s ON s.id = ms.strategy_id LEFT JOIN players po ON po.id = s.owner_id"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeRecord:
+    """A game's turn notice as stored, and what decides the next one (see `notice_of`)."""
+
+    live: int | None  # the live notice's message id
+    noticed: int | None  # the turn at which the moves the last notice was decided for began
+    since: int  # the turn at which the moves of the one to move began
+    wanted: bool  # whether the one to move is a person who wants notices
 
 
 def _state_columns(state: State) -> dict[str, Any]:
@@ -139,22 +149,30 @@ async def update_match(conn: Connection, read: Match, changed: Match) -> Match |
     )
 
 
-async def set_message(
-    conn: Connection, match_id: int, channel_id: int, message_id: int, version: int
-) -> bool:
-    """Point the match at the message showing it at `version` (presentation only: no version bump)."""
+# Where a match's message lags behind it: a change stored but not yet shown.
+LAGS = "shown_version < version"
+# Starts the turn clock a message shows (parameters: the version shown, its deadline), unless the match moved
+# on since or its clock already runs: a turn's clock runs from when its board was shown.
+_START_CLOCK = "turn_deadline = CASE WHEN version = ? AND turn_deadline IS NULL THEN ? ELSE turn_deadline END"
+
+
+async def set_message(conn: Connection, shown: Match, channel_id: int, message_id: int) -> bool:
+    """Point the match at the message showing it as `shown` (presentation only: no version bump), and start
+    the turn clock that message shows."""
     updated = await conn.execute(
-        "UPDATE matches SET channel_id = ?, message_id = ?, shown_version = ? WHERE id = ?",
-        (channel_id, message_id, version, match_id),
+        f"UPDATE matches SET channel_id = ?, message_id = ?, shown_version = ?, {_START_CLOCK} WHERE id = ?",
+        (channel_id, message_id, shown.version, shown.version, shown.turn_deadline, shown.id),
     )
     return updated == 1
 
 
-async def set_shown(conn: Connection, match_id: int, version: int) -> None:
-    """Record that the match's message shows it at `version` (an older one never replaces a newer one)."""
+async def set_shown(conn: Connection, shown: Match) -> None:
+    """Record that the match's message shows it as `shown` (an older version never replaces a newer one),
+    and start the turn clock that message shows."""
     await conn.execute(
-        "UPDATE matches SET shown_version = ? WHERE id = ? AND shown_version < ?",
-        (version, match_id, version),
+        "UPDATE matches SET shown_version = CASE WHEN shown_version < ? THEN ? ELSE shown_version END,"
+        f" {_START_CLOCK} WHERE id = ?",
+        (shown.version, shown.version, shown.version, shown.turn_deadline, shown.id),
     )
 
 
@@ -164,11 +182,41 @@ async def unshown(db: Reader, created_before: float, shards: Shards | None) -> l
     the first part cheap)."""
     ours = in_shards(shards)
     rows = await db.fetch_all(
-        f"SELECT id FROM matches WHERE shown_version < version{ours} UNION SELECT id FROM matches"
+        f"SELECT id FROM matches WHERE {LAGS}{ours} UNION SELECT id FROM matches"
         f" WHERE message_id IS NULL AND status IN {among(OPEN)} AND created_at < ?{ours} ORDER BY id",
         (created_before,),
     )
     return [row["id"] for row in rows]
+
+
+async def lagging(db: Reader, shards: Shards | None) -> list[int]:
+    """The ids of matches whose message lags behind them, of the servers of these shards."""
+    rows = await db.fetch_all(f"SELECT id FROM matches WHERE {LAGS}{in_shards(shards)} ORDER BY id")
+    return [row["id"] for row in rows]
+
+
+async def notice_of(db: Reader, match_id: int, state: State) -> NoticeRecord:
+    """The game's live turn notice and the turn its moves began at, the turn at which the moves of the one
+    to move in `state` began (after the other seat's last turn before it), and whether the person in that
+    seat wants notices (False for the house bot's seat)."""
+    row = await db.fetch_one(
+        "SELECT m.notice_id, m.notice_turn, COALESCE(p.turn_notices, 0) AS wanted,"
+        " (SELECT MAX(t.turn) FROM turns t WHERE t.match_id = m.id AND t.player <> ? AND t.turn < ?) AS other"
+        " FROM matches m LEFT JOIN players p"
+        " ON p.id = CASE WHEN ? = 0 THEN m.player0_id ELSE m.player1_id END WHERE m.id = ?",
+        (state.mover, state.turn, state.mover, match_id),
+    )
+    if row is None:
+        return NoticeRecord(None, None, 0, wanted=False)
+    since = 0 if row["other"] is None else row["other"] + 1
+    return NoticeRecord(row["notice_id"], row["notice_turn"], since, wanted=bool(row["wanted"]))
+
+
+async def set_notice(conn: Connection, match_id: int, message_id: int | None, since: int) -> None:
+    """Record the game's live turn notice (None: none) and the turn the moves it announces began at."""
+    await conn.execute(
+        "UPDATE matches SET notice_id = ?, notice_turn = ? WHERE id = ?", (message_id, since, match_id)
+    )
 
 
 async def get_match(db: Reader, match_id: int) -> Match | None:

@@ -22,3 +22,13 @@ async def known_players(conn: Connection, ids: Iterable[int]) -> set[int]:
     wanted = list(ids)
     rows = await conn.fetch_all(f"SELECT id FROM players WHERE id IN ({marks(wanted)})", wanted)
     return {row["id"] for row in rows}
+
+
+async def set_turn_notices(conn: Connection, player: Player, wanted: bool, now: float) -> None:
+    """Record whether this person wants turn notices, recording them too if they are new."""
+    await conn.execute(
+        "INSERT INTO players (id, name, created_at, updated_at, turn_notices) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at,"
+        " turn_notices = excluded.turn_notices",
+        (player.id, player.name, now, now, int(wanted)),
+    )

@@ -3,7 +3,7 @@ with the strategy and record commands of the other modules of this package."""
 
 import io
 import json
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -15,7 +15,7 @@ from bot.discord.commands.records import RecordCommands
 from bot.discord.commands.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
 from bot.discord.parts import Parts
-from bot.domain.errors import NoOpenGame
+from bot.domain.errors import NoOpenGame, UnknownNoticeSetting
 from bot.services import HOUSE_LEVELS, HouseLevel, Match, MatchStatus
 from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
@@ -23,6 +23,10 @@ from hogengine.text import percent
 
 LEVELS = [app_commands.Choice(name=level.value, value=level.value) for level in HOUSE_LEVELS]
 Goal = app_commands.Range[int, 1, 100]
+NOTICES = {
+    "on": "You will get a message that mentions you when it's your move.",
+    "off": "No more messages that mention you when it's your move. The board still shows whose move it is.",
+}
 
 
 @app_commands.guild_only()  # a game is played in a server channel, where both players can see it
@@ -178,3 +182,14 @@ class HogCog(
     @app_commands.choices(rules=RULES)
     async def rules(self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES) -> None:
         await interaction.response.send_message(embed=embeds.rules(get_rules(rules)), ephemeral=True)
+
+    @app_commands.command(
+        name="notices", description="Be told or not when it's your move (a message mentions you)"
+    )
+    @app_commands.describe(setting="on: a message mentions you when it's your move; off: no such message")
+    async def notices(self, interaction: discord.Interaction[Any], setting: Literal["on", "off"]) -> None:
+        if setting not in ("on", "off"):
+            raise UnknownNoticeSetting
+        wanted = setting == "on"
+        await self.parts.services.games.set_turn_notices(player(interaction.user), wanted)
+        await reply(interaction, NOTICES["on" if wanted else "off"])

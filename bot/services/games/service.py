@@ -28,6 +28,7 @@ from bot.domain.matches import (
     MatchStatus,
     Played,
     Player,
+    TurnNotice,
     TurnRecord,
 )
 from bot.domain.settings import Timeouts
@@ -39,6 +40,7 @@ from bot.services.games.match_store import Change, MatchStore
 from bot.services.solver import Solver
 from bot.storage import Database
 from bot.storage import matches as match_table
+from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage import turns as turn_table
 from bot.storage.database import NEW
@@ -296,21 +298,56 @@ class GameService:
             data |= {"seed": match.seed, "commitment": match.seed_hash}
         return data
 
-    async def set_message(self, match_id: int, channel_id: int, message_id: int, version: int) -> None:
-        """Remember which message shows this match (the board or the challenge), as of `version`."""
-        await self._db.write(
-            lambda conn: match_table.set_message(conn, match_id, channel_id, message_id, version)
-        )
+    def on_screen(self, match: Match) -> Match:
+        """The match as its board is about to show it: a person's turn whose clock has not started yet gets
+        its deadline from now (stored once the board is shown: see `shown`)."""
+        if match.status is not MatchStatus.ACTIVE or match.is_bot_turn or match.turn_deadline is not None:
+            return match
+        return replace(match, turn_deadline=self._clock() + self.timeouts.turn_seconds)
 
-    async def shown(self, match_id: int, version: int) -> None:
-        """Remember that the match's message now shows it as of `version` (see `unshown`)."""
-        await self._db.write(lambda conn: match_table.set_shown(conn, match_id, version))
+    async def set_message(self, match: Match, channel_id: int, message_id: int) -> None:
+        """Remember which message shows this match (the board or the challenge), as `match` (see `on_screen`)
+        is shown in it, and start the turn clock it shows."""
+        await self._db.write(lambda conn: match_table.set_message(conn, match, channel_id, message_id))
+
+    async def shown(self, match: Match) -> None:
+        """Remember that the match's message now shows `match` (see `on_screen`, `unshown`), and start the
+        turn clock it shows: a turn's clock runs only from when its board was shown."""
+        await self._db.write(lambda conn: match_table.set_shown(conn, match))
 
     async def unshown(self, created_before: float) -> list[int]:
         """The matches to show again at start, of this process's shards: those whose message lags behind them
         (a crash between storing a change and showing it), and open ones created before `created_before`
         that no message shows."""
         return await match_table.unshown(self._db, created_before, self.shards)
+
+    async def lagging(self) -> list[int]:
+        """The matches of this process's shards whose message lags behind them (a board Discord would not
+        take), for the clock to show again."""
+        return await match_table.lagging(self._db, self.shards)
+
+    async def notice(self, match: Match, acting: int | None = None) -> TurnNotice | None:
+        """How the game's turn notice changes now that its board shows `match` (None: it stays). A person is
+        told when the turn passed to them from the other person (not for an extra turn, nor in a game
+        against the house bot, where they just moved), unless they turned notices off or are `acting` (the
+        one who just pressed: they see the board); a closed game's notice is deleted."""
+        record = await match_table.notice_of(self._db, match.id, match.state)
+        if match.status is not MatchStatus.ACTIVE or match.bot_level is not None:
+            return None if record.live is None else TurnNotice(None, match.state.turn, record.live)
+        if record.noticed == record.since:
+            return None  # decided for these moves already
+        person = match.player_to_move
+        told = person if record.wanted and person is not None and person.id != acting else None
+        return TurnNotice(told, record.since, record.live)
+
+    async def noticed(self, match_id: int, since: int, message_id: int | None) -> None:
+        """Record the game's live turn notice (None: none), for the moves that began at turn `since`."""
+        await self._db.write(lambda conn: match_table.set_notice(conn, match_id, message_id, since))
+
+    async def set_turn_notices(self, player: Player, wanted: bool) -> None:
+        """Turn this person's turn notices on or off (on until they say otherwise)."""
+        now = self._clock()
+        await self._db.write(lambda conn: player_table.set_turn_notices(conn, player, wanted, now))
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""
@@ -324,12 +361,6 @@ class GameService:
     async def turns(self, match_id: int) -> list[TurnRecord]:
         """Every turn of the match in order."""
         return await turn_table.get_turns(self._db, match_id)
-
-    def _deadline(self, bot_seat: int | None, state: State) -> float | None:
-        """When the person to move in `state` runs out of time; None when the bot moves or it is over."""
-        if state.over or state.mover == bot_seat:
-            return None
-        return self._clock() + self.timeouts.turn_seconds
 
     def _new(
         self,
@@ -371,8 +402,8 @@ class GameService:
         )
 
     def _started(self, match: Match) -> Match:
-        """The match made active: a fresh committed seed, the first turn's clock, and the house bot's
-        rematch vote (it always wants one)."""
+        """The match made active: a fresh committed seed and the house bot's rematch vote (it always wants
+        one). The first turn's clock starts when its board is shown (`on_screen`)."""
         seed = self._seeds()
         return replace(
             match,
@@ -380,7 +411,6 @@ class GameService:
             secret_seed=seed.hex(),
             seed_hash=commitment(seed),
             challenge_expires_at=None,
-            turn_deadline=self._deadline(match.bot_seat, match.state),
             rematch_votes=_bot_vote(match),
         )
 
@@ -423,12 +453,13 @@ class GameService:
         return replace(match, status=status, winner=winner, turn_deadline=None, finished_at=self._clock())
 
     async def _play(self, match: Match, choice: int, user_id: int | None) -> Played:
-        """Roll the committed dice for this choice, resolve the turn, store it with the new state."""
+        """Roll the committed dice for this choice, resolve the turn, store it with the new state (the next
+        turn's clock starts when its board is shown: `on_screen`)."""
         if match.secret_seed is None:
             raise MatchOver
         result = resolve_seeded(match.state, choice, bytes.fromhex(match.secret_seed))
         after, now = result.after, self._clock()
-        changed = replace(match, state=after, turn_deadline=self._deadline(match.bot_seat, after))
+        changed = replace(match, state=after, turn_deadline=None)
         if after.over:
             changed = replace(changed, status=MatchStatus.FINISHED, winner=after.winner, finished_at=now)
         turn = TurnRecord(match.id, user_id, now, result)

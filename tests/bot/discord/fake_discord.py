@@ -8,12 +8,13 @@ and sends each shard READY and GUILD_CREATE for the servers Discord puts on it (
 and the interactions of those servers: several bot processes can each run some shards. `reconnect` asks the
 bot to reconnect (gateway op 7, as Discord does now and then); it comes back with RESUME, answered with
 RESUMED once `resuming` is set. `hold` keeps the bot's next matching request unanswered (so a test can
-kill the bot while, say, a board's edit is in flight); `attach` serves a file as an attachment's CDN
-does. Unknown routes answer 404 and are recorded, so a test can assert the bot made no call it should
-not have.
+kill the bot while, say, a board's edit is in flight); `fail` answers matching requests with a server
+error (Discord's 5xx) until `heal`; `attach` serves a file as an attachment's CDN does. Unknown routes
+answer 404 and are recorded, so a test can assert the bot made no call it should not have.
 """
 
 import asyncio
+import fnmatch
 import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -131,6 +132,7 @@ class FakeDiscord:
         self._holds: list[tuple[Callable[[Request], bool], asyncio.Future[Request]]] = []
         self._released = asyncio.Event()  # held requests are answered once the fake stops
         self._files: dict[str, bytes] = {}  # attachments by id
+        self._faults: list[tuple[str, str, int]] = []  # (method, path pattern, status): see `fail`
         self.url = ""
 
     async def start(self, port: int = 0) -> str:
@@ -162,6 +164,15 @@ class FakeDiscord:
     def release(self) -> None:
         """Answer the requests held so far."""
         self._released.set()
+
+    def fail(self, method: str, path: str, status: int = 503) -> None:
+        """Answer every request of `method` to a path matching the fnmatch `path` (below /api/v10) with
+        this server error, as Discord does in an outage, until `heal`."""
+        self._faults.append((method, path, status))
+
+    def heal(self) -> None:
+        """Answer every request again."""
+        self._faults.clear()
 
     def attach(self, filename: str, data: bytes) -> dict[str, Any]:
         """An attachment of this file, served by the fake as Discord's CDN serves one, for `resolved`."""
@@ -353,6 +364,9 @@ class FakeDiscord:
         record = Request(request.method, "/" + request.match_info["path"], await _body(request))
         await self._arrived(record)
         try:
+            for method, path, status in self._faults:
+                if method == record.method and fnmatch.fnmatch(record.path, path):
+                    return json_response({"message": "Service Unavailable", "code": 0}, status=status)
             return self._answer(record)
         finally:
             async with self._changed:
@@ -417,6 +431,9 @@ class FakeDiscord:
         if method == "PATCH" and parts[0] == "channels":
             self.messages[parts[3]] |= body
             return json_response(self.messages[parts[3]])
+        if method == "DELETE" and parts[0] == "channels" and parts[3] in self.messages:
+            del self.messages[parts[3]]
+            return web.Response(status=204)
         self.unknown.append(request)
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
 

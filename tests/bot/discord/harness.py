@@ -180,6 +180,10 @@ class Network:
         """Fail the next `times` calls of `method` ("*": any) to paths matching the fnmatch `path`."""
         self.cuts.append([method, path, times])
 
+    def heal(self) -> None:
+        """Let every call through again."""
+        self.cuts.clear()
+
     def route(self, backend: Any, method: str, path: str, **options: Any) -> Any:
         for cut in self.cuts:
             if cut[0] in (method, "*") and fnmatch.fnmatch(path, cut[1]) and cut[2] > 0:

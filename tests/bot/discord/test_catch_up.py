@@ -16,6 +16,7 @@ from tests.bot.discord.harness import Network, World, labels, last_turn, said, t
 from tests.helpers import upload_file
 
 BOT_PAUSE = 60.0
+STILL_DOWN = 1000  # calls a cut fails: more than the clock's redraws in a test
 REDRAWN = "The board now shows the game as it is."
 
 
@@ -91,15 +92,19 @@ async def test_a_restart_shows_the_house_bots_move_and_a_clock_close(world: Worl
     await world.carol.click(world.channel.last_message, label="Accept")
     idle = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
     assert idle is not None
-    drop_board_edits(network)
+    # Until the bot dies, Discord takes no edit of the idle board and no new message (however often the
+    # clock tries to redraw it).
+    network.cut("PATCH", f"/channels/*/messages/{idle.message_id}", times=STILL_DOWN)
+    network.cut("POST", "/channels/*/messages", times=STILL_DOWN)
     await world.env.advance_time(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # mod's time ran out: stored, not shown
     assert "Roll 10" in labels(await world.board(idle.id))
     game = await world.vs_bot()
     board = await world.board(game.id)
     await world.alice.click(board, label="Roll 2")
-    drop_board_edits(network)
+    network.cut("PATCH", f"/channels/*/messages/{board.id}", times=STILL_DOWN)
     await world.env.advance_time(BOT_PAUSE + 1)  # the house bot moved: stored, its board not edited
     assert "is rolling…" in (world.message(board.id).embeds[0].description or "")
+    network.heal()
 
     await world.restart()
 

@@ -87,6 +87,7 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "hint",
         "export",
         "rules",
+        "notices",
         "upload",
         "strategies",
         "strategy",
@@ -136,6 +137,7 @@ HOSTILE = [  # what Discord's own checks of the synced options keep out, and a c
     ("challenge", [{"name": "opponent", "type": 6, "value": ALICE["id"]}], "You can't challenge yourself."),
     ("challenge", [{"name": "opponent", "type": 6, "value": BOT["id"]}], "Bot accounts can't play"),
     ("export", [{"name": "match", "type": 4, "value": -5}], "That game does not exist."),
+    ("notices", [{"name": "setting", "type": 3, "value": "maybe"}], "Choose on or off."),
 ]
 
 

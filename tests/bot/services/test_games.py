@@ -37,7 +37,10 @@ async def test_challenge_accept_and_first_turn(service: GameService, clock: Fake
     assert match.seed_hash == commitment(hashlib.sha256(b"hog-0").digest())  # the injected seed source
     assert match.seed is None
     assert match.player_to_move == ALICE and not match.is_bot_turn
-    assert match.turn_deadline == clock.now + service.timeouts.turn_seconds
+    assert match.turn_deadline is None  # alice's clock starts when her board is shown
+    clock.advance(5)
+    await service.shown(service.on_screen(match))
+    assert (await service.get(match.id)).turn_deadline == clock.now + service.timeouts.turn_seconds
 
     clock.advance(10)
     played = await service.play(match.id, ALICE.id, 0, 2)
@@ -45,7 +48,7 @@ async def test_challenge_accept_and_first_turn(service: GameService, clock: Fake
     assert played.match.state == played.result.after
     (stored,) = await service.turns(match.id)
     assert stored.user_id == ALICE.id and stored.result == played.result
-    assert played.match.turn_deadline == clock.now + service.timeouts.turn_seconds
+    assert played.match.turn_deadline is None
 
 
 async def test_who_may_answer_a_challenge(service: GameService) -> None:
@@ -143,11 +146,12 @@ async def test_forfeit(service: GameService) -> None:
     assert (await service.forfeit(pending.id, BOB.id)).status is MatchStatus.DECLINED
 
 
-async def test_set_message(service: GameService) -> None:
+async def test_set_message(service: GameService, clock: FakeClock) -> None:
     match = await service.vs_bot(CHANNEL, ALICE)
-    await service.set_message(match.id, CHANNEL, 42, match.version)
+    await service.set_message(service.on_screen(match), CHANNEL, 42)
     stored = await service.get(match.id)
     assert (stored.channel_id, stored.message_id, stored.version) == (CHANNEL, 42, match.version)
+    assert stored.turn_deadline == clock.now + service.timeouts.turn_seconds  # the first turn's clock runs
 
 
 async def test_error_texts_are_safe_to_show(service: GameService) -> None:

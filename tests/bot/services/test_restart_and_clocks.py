@@ -15,7 +15,7 @@ async def test_restart_resumes_games_challenges_and_deadlines(
     challenge = await first.challenge(CHANNEL, ALICE, BOB)
     game = await first.vs_bot(CHANNEL + 1, CAROL, rules="pig-fest")
     game = (await first.play(game.id, CAROL.id, 0, 3)).match
-    await first.set_message(game.id, CHANNEL + 1, 77, game.version)
+    await first.set_message(first.on_screen(game), CHANNEL + 1, 77)
     before = {match.id: await first.get(match.id) for match in (challenge, game)}
     await before_restart.close()
 
@@ -28,6 +28,7 @@ async def test_restart_resumes_games_challenges_and_deadlines(
         assert await second.bot_turns_waiting() == [game.id]  # what a restarted bot resumes
         while (await second.get(game.id)).is_bot_turn:
             await second.bot_turn(game.id)
+        await second.shown(second.on_screen(await second.get(game.id)))  # carol's turn on screen: her clock
 
         clock.advance(max(settings.challenge_timeout_seconds, settings.turn_timeout_seconds))
         closed = {match.id: match for match in await second.expire_due()}
@@ -46,16 +47,14 @@ async def test_what_no_message_shows_yet_is_what_a_restart_shows(
     restarted = clock() + 1
     assert await service.unshown(restarted) == [challenge.id]
     assert await service.unshown(challenge.created_at) == []  # created since the start: its command posts it
-    await service.set_message(challenge.id, CHANNEL, 42, challenge.version)
+    await service.set_message(challenge, CHANNEL, 42)
     assert await service.unshown(restarted) == []
 
     accepted = await service.accept(challenge.id, BOB.id)  # stored; the bot died before editing the board
     assert await service.unshown(restarted) == [challenge.id]
-    await service.shown(challenge.id, accepted.version)
+    await service.shown(accepted)
     assert await service.unshown(restarted) == []
-    await service.shown(
-        challenge.id, challenge.version
-    )  # a slower render of the old state steps nothing back
+    await service.shown(challenge)  # a slower render of the old state steps nothing back
     assert await service.unshown(restarted) == []
 
     gone = await service.challenge(CHANNEL + 1, CAROL, ALICE)
@@ -66,6 +65,7 @@ async def test_what_no_message_shows_yet_is_what_a_restart_shows(
 async def test_idle_turn_times_out_into_a_loss(service: GameService, clock: FakeClock) -> None:
     match = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
     played = await service.play(match.id, ALICE.id, 0, 2)
+    await service.shown(service.on_screen(played.match))
     mover = played.match.state.mover
     clock.advance(service.timeouts.turn_seconds - 1)
     assert await service.expire_due() == []
@@ -80,6 +80,27 @@ async def test_idle_turn_times_out_into_a_loss(service: GameService, clock: Fake
     assert await service.expire_due() == []
     with pytest.raises(StaleAction):
         await service.play(match.id, ALICE.id, closed.state.turn, 2)
+
+
+async def test_a_turn_clock_runs_only_from_when_its_board_was_shown(
+    service: GameService, clock: FakeClock
+) -> None:
+    turn = service.timeouts.turn_seconds
+    accepted = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    played = await service.play(accepted.id, ALICE.id, 0, 2)  # bob's turn, stored; Discord shows nothing
+    await service.set_message(service.on_screen(accepted), CHANNEL, 42)  # a late show of alice's turn
+    assert (await service.get(accepted.id)).turn_deadline is None  # starts no clock for bob's
+
+    clock.advance(10 * turn)
+    assert await service.expire_due() == []
+    assert await service.lagging() == [accepted.id]  # what the bot's clock redraws
+    await service.shown(service.on_screen(played.match))  # bob's board is shown at last
+    assert await service.lagging() == []
+    clock.advance(turn - 1)
+    assert await service.expire_due() == []
+    clock.advance(1)
+    [closed] = await service.expire_due()
+    assert (closed.status, closed.winner_player) == (MatchStatus.TIMEOUT, ALICE)
 
 
 async def test_a_challenge_past_its_expiry_cannot_be_accepted(service: GameService, clock: FakeClock) -> None:

@@ -317,7 +317,9 @@ async def test_0008_takes_every_message_stored_before_as_shown(db: Database, tmp
 
 
 async def many_finished_games(conn: Connection) -> None:
-    await conn.execute("INSERT INTO players VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)")
+    await conn.execute(
+        "INSERT INTO players (id, name, created_at, updated_at) VALUES (7, 'seven', 1, 1), (8, 'eight', 1, 1)"
+    )
     await conn.execute_many(
         "INSERT INTO matches (id, rules, goal, status, channel_id, message_id, player0_id, player1_id,"
         " version, shown_version, created_at, updated_at) VALUES (?, 'swine-align', 100, 'finished', 5, ?, 7,"
@@ -344,7 +346,8 @@ class Explaining:
 
 async def test_finding_what_lags_reads_indexes_only(tmp_path: Path) -> None:
     """The start-up looks for unshown messages among every game ever played (of its shards, when the bot
-    runs as several processes): no full scan of a table, in the embedded SQLite's query plan."""
+    runs as several processes), and the clock for lagging boards at every tick: no full scan of a table,
+    in the embedded SQLite's query plan."""
     db = await SqliteDatabase.open(tmp_path / "hog.sqlite3")
     try:
         await migrate(db)
@@ -353,7 +356,8 @@ async def test_finding_what_lags_reads_indexes_only(tmp_path: Path) -> None:
         explained = Explaining(db)
         await match_table.unshown(explained, 1.0, Shards(2, frozenset({1})))
         await tournament_table.unshown(explained, Shards(2, frozenset({1})))
+        await match_table.lagging(explained, Shards(2, frozenset({1})))
     finally:
         await db.close()
     reads = [step for step in explained.plan if step.startswith(("SCAN", "SEARCH"))]
-    assert len(reads) == 3 and all(" USING " in step and "INDEX" in step for step in reads), explained.plan
+    assert len(reads) == 4 and all(" USING " in step and "INDEX" in step for step in reads), explained.plan

@@ -1,0 +1,86 @@
+"""The real bot process over real sockets: turn notices are new messages that may notify only the person to
+move, one per game; and a house move Discord would neither edit in nor post again is redrawn by the bot's
+clock, the person's turn clock starting only then, so the game is played to its end and not lost on time."""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tests.bot.discord.conftest import Launch
+from tests.bot.discord.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Request
+from tests.bot.discord.over_sockets import (
+    ALICE,
+    BOB,
+    GOAL,
+    ROLL,
+    accepted_challenge,
+    answered,
+    command,
+    play_to_the_end,
+    press,
+    to_move,
+)
+from tests.bot.discord.test_kill_and_restart import finished
+
+POSTED = f"/channels/{CHANNEL_ID}/messages"
+
+
+def notices(fake: FakeDiscord) -> list[dict[str, Any]]:
+    """The turn notices in the channel now."""
+    return [message for message in fake.messages.values() if "it's your move against" in message["content"]]
+
+
+def notice_to(person: dict[str, Any]) -> Callable[[Request], bool]:
+    """A request that posts a turn notice to this person."""
+    mention = f"<@{person['id']}>, it's your move"
+    return lambda r: r.method == "POST" and r.path == POSTED and r.body["content"].startswith(mention)
+
+
+async def test_turn_notices_notify_only_the_person_to_move(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path
+) -> None:
+    bot = await launch(tmp_path)
+    board = await accepted_challenge(fake)
+
+    told = await fake.until(notice_to(ALICE))
+    link = f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{board}"
+    assert told.body["content"] == f"<@{ALICE['id']}>, it's your move against **bob**: {link}"
+    assert told.body["allowed_mentions"] == {"parse": [], "users": [int(ALICE["id"])]}
+    assert fake.messages[board]["allowed_mentions"] == {"parse": []}  # the board notifies nobody
+    (alices,) = notices(fake)
+
+    token = await press(fake, ALICE, board, "Free Bacon")  # 6-0: bob's turn
+    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r))
+    await fake.until(notice_to(BOB))
+    await fake.until(lambda r: r.method == "DELETE" and r.path == f"{POSTED}/{alices['id']}")
+
+    (bobs,) = notices(fake)
+    assert bobs["content"].startswith(f"<@{BOB['id']}>, it's your move against **alice**: ")
+    assert await bot.terminate() == 0 and not bot.troubles()
+    assert fake.unknown == []
+
+
+def refused_posts(fake: FakeDiscord) -> int:
+    return sum(request.method == "POST" and request.path == POSTED for request in fake.requests)
+
+
+async def test_a_house_move_discord_would_not_show_is_redrawn_and_the_game_finished(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path
+) -> None:
+    # A turn lasts 12 s; the board is redrawn about 16 s after the house bot moved (two tries of its clock,
+    # 5 s then 10 s apart): a clock started when the move was stored would have ended the game.
+    bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="12")
+    token, _ = await command(fake, ALICE, "vs-bot", [{"name": "goal", "type": 4, "value": GOAL}])
+    board = fake.original(token)
+    fake.fail("PATCH", f"{POSTED}/*")  # Discord's 5xx to every edit of the board...
+    fake.fail("POST", POSTED)  # ...and to every new message
+
+    pressed = await press(fake, ALICE, board, ROLL)
+    await fake.until(lambda r: r.method == "PATCH" and answered(pressed)(r))  # alice's own turn shows
+    await fake.until(lambda _: refused_posts(fake) >= 2, timeout=60)  # the house move's, then the clock's
+
+    assert to_move(fake.messages[board]) is None  # alice still sees the house bot "thinking"
+    fake.heal()
+    await fake.until(lambda _: to_move(fake.messages[board]) == ALICE, timeout=60)
+    await play_to_the_end(fake, board)
+    await finished(bot, tmp_path)
