@@ -116,26 +116,67 @@ async def run_tournament(
         return await tournaments.play(draw, started_by, progress)
 
 
-class Served:
-    """A running `hog gui --no-browser`: its process and the address it printed."""
+SERVED_WAIT = 30.0  # seconds `hog gui` gets to print its address, or to stop on Ctrl-C, before it is killed
+# Starts argv[2:] as a person's terminal would: SIGINT default, so Ctrl-C works even where this run ignores it
+# (a background job of a non-interactive shell), and killed if the test thread that started it (argv[1]'s
+# process) dies, so an interrupted run leaves no server behind. A program between fork and exec, not
+# preexec_fn, which is unsafe with the threads a test run has.
+AS_A_PERSON_STARTS_IT = (
+    sys.executable,
+    "-I",
+    "-S",
+    "-c",
+    "import ctypes, os, signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+    "ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG\n"
+    "if os.getppid() != int(sys.argv[1]):  # the parent died first: nobody would send it\n"
+    "    os._exit(1)\n"
+    "os.execvp(sys.argv[2], sys.argv[2:])\n",
+)
 
-    def __init__(self, *options: str, cache: Path, hog: Sequence[str | Path] = HOG) -> None:
-        command = [*hog, "gui", "--no-browser", "--port", "0", *options]
+
+class Served:
+    """A running `hog gui --no-browser` (or with its browser, which `hog` may stand for): its process and
+    the address it printed. Only it is ever signalled; it is killed if it hangs or the test run dies."""
+
+    def __init__(
+        self, *options: str, cache: Path, hog: Sequence[str | Path] = HOG, browser: bool = False
+    ) -> None:
+        command = [*hog, "gui", *([] if browser else ["--no-browser"]), "--port", "0", *options]
         env = {**os.environ, "HOG_CACHE_DIR": str(cache)}
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+            [*AS_A_PERSON_STARTS_IT, str(os.getpid()), *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         assert self.process.stdout is not None
+        watchdog = threading.Timer(SERVED_WAIT, self.process.kill)
+        watchdog.start()
         line = self.process.stdout.readline()
+        watchdog.cancel()
         found = ADDRESS.fullmatch(line.strip())
-        assert found, f"no address printed: {line!r} {self.process.stderr.read() if not line else ''}"
+        if not found:
+            self.process.kill()
+            raise AssertionError(f"no address printed: {line!r} {self.process.communicate()[1]}")
         self.url = found[1]
         self.base = self.url.split("#")[0]
 
     def stop(self) -> tuple[int, str]:
         """Ctrl-C, as a person stops it: the exit status and what it said on stderr."""
         self.process.send_signal(signal.SIGINT)
-        _, stderr = self.process.communicate(timeout=30)
+        return self.outcome()
+
+    def outcome(self) -> tuple[int, str]:
+        """The exit status and stderr of a server told to stop; one still running after SERVED_WAIT
+        seconds is killed and fails the test."""
+        try:
+            _, stderr = self.process.communicate(timeout=SERVED_WAIT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            raise AssertionError(f"hog gui did not stop within {SERVED_WAIT} s of Ctrl-C") from None
         return self.process.returncode, stderr
 
 

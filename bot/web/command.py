@@ -75,9 +75,9 @@ async def _serve(
     from aiohttp import web  # noqa: PLC0415 - aiohttp and the solver load only when the page is served
 
     from bot.services.solver import Solver  # noqa: PLC0415
-    from bot.web.server import make_app  # noqa: PLC0415
+    from bot.web.server import make_app, make_runner  # noqa: PLC0415
 
-    runner = web.AppRunner(make_app(Solver(cache_dir()), rules, record), access_log=None)
+    runner = make_runner(make_app(Solver(cache_dir()), rules, record))
     await runner.setup()
     try:
         await web.SockSite(runner, listener).start()

@@ -6,7 +6,6 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
-from bot.images import win_probability_chart
 from bot.web.payloads import board, turns
 from hogengine.analysis import Move, analyse
 from hogengine.cli.replay import NAMES
@@ -40,6 +39,9 @@ def _move(move: Move, state: State) -> dict[str, Any]:
 def viewed(record: GameRecord, results: Sequence[TurnResult], solution: Solution) -> dict[str, Any]:
     """The viewer's whole game: the board before every turn and at the end, each turn as played with its
     cost, player 0's chance to win at every step, the chart of it, each side's accuracy and the verdict."""
+    # matplotlib loads only when a record is viewed: loaded, it adds about half a second to every stop.
+    from bot.images import win_probability_chart  # noqa: PLC0415
+
     analysis = analyse(record.start, results, solution)
     chart = win_probability_chart(analysis.series, NAMES)
     end = results[-1].after if results else record.start

@@ -3,11 +3,13 @@ HogError answered with its words and a 4xx; anything else is logged and answered
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.domain.errors import (
     BadRequest,
@@ -39,7 +41,9 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = MAX_RECORD_BYTES  # bytes a request may send: the longest a record may be
-LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names the page is opened at; any other is refused
+# The Host a request must name: the page's own address, 127.0.0.1 or localhost, and perhaps a port (digits
+# only). Any other, or none, is refused: a page of another name reaching us (DNS rebinding).
+LOCAL_HOST = re.compile(r"(?:127\.0\.0\.1|localhost)(?::[0-9]{1,5})?")
 # What a browser says in Sec-Fetch-Site of a request from the page itself (or typed in its address bar).
 OWN_PAGE = ("same-origin", "none")
 JSON = "application/json"
@@ -52,6 +56,7 @@ STATUS: tuple[tuple[type[HogError], int], ...] = (
     (NotJson, 415),
     (StaleAction, 409),
 )
+CLIENT_CLOSED = 499  # the status logged for a request whose client went away (never sent: nobody is there)
 APOLOGY = "Something went wrong on the server (its terminal says what); the game is as it was."
 # The page's own files only: no inline script or style, nothing fetched from elsewhere.
 SECURITY = {
@@ -59,7 +64,27 @@ SECURITY = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",
 }
+# Seconds that requests under way get to finish after Ctrl-C (twice: aiohttp waits, then cancels and waits);
+# then their connections are closed, so no client (one holding a half-sent body, say) keeps the server up.
+# aiohttp's own default is 60; the games die with the server anyway. Not 0: aiohttp reads that as no limit.
+STOP_GRACE_SECONDS = 0.1
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class ClientFaults(logging.Filter):
+    """On aiohttp's server logger: a request aiohttp itself refused as malformed (no Host, bad headers),
+    which it logs as an error with a traceback, is the client's fault: one DEBUG line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        fault = record.exc_info[1] if record.exc_info else None
+        if isinstance(fault, HttpProcessingError):
+            record.msg, record.args = "refused a malformed request: %s", (fault.message,)
+            record.exc_info = None
+            record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        return True
+
+
+CLIENT_FAULTS = ClientFaults()
 
 
 def _refused(status: int, text: str) -> web.Response:
@@ -70,10 +95,11 @@ def _from_own_page(request: web.Request) -> None:
     """Refuse a request that is not the page's own: addressed to another name (DNS rebinding), sent by
     another site's page (as its browser declares in Origin and Sec-Fetch-Site), or with a body not
     declared JSON (which another site's page cannot declare without a CORS permission never given)."""
-    if request.host.rsplit(":", 1)[0] not in LOCAL_HOSTS:
+    host = request.headers.get("Host")
+    if host is None or LOCAL_HOST.fullmatch(host) is None:
         raise ForeignPage
     origin = request.headers.get("Origin")
-    if origin is not None and origin != f"{request.scheme}://{request.host}":
+    if origin is not None and origin != f"{request.scheme}://{host}":
         raise ForeignPage
     if request.headers.get("Sec-Fetch-Site", OWN_PAGE[0]) not in OWN_PAGE:
         raise ForeignPage
@@ -83,10 +109,14 @@ def _from_own_page(request: web.Request) -> None:
 
 @web.middleware
 async def answers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Serve only the page's own requests; turn every refusal into its words and a 4xx."""
+    """Serve only the page's own requests; turn every refusal into its words and a 4xx. A client that
+    closed its connection mid-request is no failure of ours: one DEBUG line, and nothing is sent."""
     try:
         _from_own_page(request)
         return await handler(request)
+    except ConnectionError:
+        log.debug("%s %s: the client closed the connection", request.method, request.path)
+        return web.Response(status=CLIENT_CLOSED)
     except HogError as error:
         status = next((code for kind, code in STATUS if isinstance(error, kind)), 400)
         return _refused(status, str(error))
@@ -220,6 +250,7 @@ class Page:
 def make_app(solver: Solver, default_rules: str, record: bytes | None = None) -> web.Application:
     """The application: the page, its files and its endpoints."""
     page = Page(solver, default_rules, record)
+    logging.getLogger("aiohttp.server").addFilter(CLIENT_FAULTS)  # added once, however many apps
     app = web.Application(middlewares=[answers], client_max_size=MAX_BODY)
     app.on_response_prepare.append(_secured)
     app.router.add_get("/", page.index)
@@ -232,3 +263,9 @@ def make_app(solver: Solver, default_rules: str, record: bytes | None = None) ->
     app.router.add_post("/api/replay", page.replay)
     app.router.add_get("/api/replay", page.given)
     return app
+
+
+def make_runner(app: web.Application) -> web.AppRunner:
+    """How `hog gui` runs the app: no access log, and stopped within STOP_GRACE_SECONDS of Ctrl-C whatever
+    clients hold. A client that goes away leaves its request to end in the `answers` middleware."""
+    return web.AppRunner(app, access_log=None, shutdown_timeout=STOP_GRACE_SECONDS)

@@ -2,13 +2,16 @@
 
 Nothing the child does can block or flood the parent: every pipe is non-blocking and serviced by one
 poll loop with a wall-clock deadline, the report is capped, stdout and stderr go to /dev/null, and
-exit is watched through a pidfd so a leaked pipe end cannot hang us.
+exit is watched through a pidfd so a leaked pipe end cannot hang us. Where the kernel allows it, each
+child is PID 1 of a PID namespace of its own, so no system call of it can name another process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
+import functools
 import os
 import secrets
 import select
@@ -16,7 +19,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Literal
@@ -26,6 +29,7 @@ from hogengine.sandbox.verdict import EvaluationStopped, SandboxUnavailable
 REPORT_CAP = 1 << 20  # an honest report is about 30 kB
 _CHUNK = 1 << 16
 STOP_POLL_SECONDS = 0.1  # how often a run that may be stopped looks at its stop event
+CLONE_NEWPID = 0x20000000
 
 Killed = Literal["", "overflow", "deadline"]
 
@@ -52,17 +56,18 @@ class Child:
         read_end, write_end = _pipe()
         try:
             self._pending = memoryview(job(self.nonce, write_end))
-            self._popen = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                cwd=cwd,
-                env={},
-                close_fds=True,
-                pass_fds=(write_end,),
-                start_new_session=True,
-            )
+            with own_pid_namespace():
+                self._popen = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    cwd=cwd,
+                    env={},
+                    close_fds=True,
+                    pass_fds=(write_end,),
+                    start_new_session=True,
+                )
         except BaseException:
             os.close(read_end)
             raise
@@ -213,6 +218,33 @@ def _pipe() -> tuple[int, int]:
         for fd in ends:
             os.close(fd)
     return high[0], high[1]
+
+
+@contextlib.contextmanager
+def own_pid_namespace() -> Iterator[bool]:
+    """While open, the calling thread's next child starts as PID 1 of a new PID namespace, where it sees
+    no other process (yields True); False where the kernel refuses (no CAP_SYS_ADMIN, a container's
+    profile), and children start as before. Other threads are not affected: the setting is per thread."""
+    libc, own = _namespaces()
+    if own < 0 or libc.unshare(CLONE_NEWPID) != 0:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        # Back to our own namespace for this thread's later children; a second unshare needs it too.
+        if libc.setns(own, CLONE_NEWPID) != 0:
+            raise OSError(ctypes.get_errno(), "setns back to the parent's PID namespace failed")
+
+
+@functools.cache
+def _namespaces() -> tuple[ctypes.CDLL, int]:
+    """libc, and a descriptor of this process's own PID namespace (-1 if it cannot be opened)."""
+    try:
+        own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        own = -1
+    return ctypes.CDLL(None, use_errno=True), own
 
 
 def _kill_group(pgid: int) -> None:

@@ -3,7 +3,7 @@
 Built in the parent so the policy lives in typed, testable code; the child only hands the bytes to
 prctl(PR_SET_SECCOMP). After the filter a running CPython computing a strategy needs nothing but
 memory, a clock, random bytes, one write channel and exit; everything else kills the process, and
-nothing allowed can block.
+nothing allowed can block. No allowed call names another process: a clock is one of the fixed ids.
 """
 
 from __future__ import annotations
@@ -37,9 +37,13 @@ PROT_EXEC = 0x4
 GRND_RANDOM = 0x2  # getrandom from the blocking pool: could wait without CPU on kernels before 5.6
 X32_SYSCALL_BIT = 0x40000000
 
-# Allowed whatever their arguments: heap growth and release, CPU clocks (time.process_time; the
-# wall clocks normally go through the vDSO), exit.
-PLAIN_ALLOWED = ("brk", "munmap", "mremap", "clock_gettime", "exit_group")
+# clock_gettime's fixed clock ids, CLOCK_REALTIME (0) to CLOCK_TAI (11). The kernel reads the id as a
+# signed 32-bit int; the negative ones name another process's or thread's CPU clock, (~pid << 3) | 2,
+# or an open clock device, and are killed.
+FIXED_CLOCKS = 12
+
+# Allowed whatever their arguments: heap growth and release, exit.
+PLAIN_ALLOWED = ("brk", "munmap", "mremap", "exit_group")
 
 
 @dataclass(frozen=True)
@@ -110,7 +114,8 @@ def arch_for(machine: str, pointer_bytes: int) -> Arch:
 
 
 def filter_program(result_fd: int, arch: Arch) -> bytes:
-    """The filter as packed `struct sock_filter`s: writes only to `result_fd`, no executable memory."""
+    """The filter as packed `struct sock_filter`s: writes only to `result_fd`, no executable memory, the
+    fixed clocks only."""
     nr = arch.numbers
     program: list[Insn | str] = [
         (LD_ABS_W, 0, 0, OFFSET_ARCH),
@@ -121,9 +126,15 @@ def filter_program(result_fd: int, arch: Arch) -> bytes:
         program.append((JGE, "kill", 0, X32_SYSCALL_BIT))
     program += [(JEQ, "allow", 0, nr[name]) for name in PLAIN_ALLOWED]
     program += [
+        (JEQ, "clock", 0, nr["clock_gettime"]),
         (JEQ, "write", 0, nr["write"]),
         (JEQ, "getrandom", 0, nr["getrandom"]),
         (JEQ, "mmap", "kill", nr["mmap"]),
+        # clock_gettime(clockid, tp): CPU clocks (time.process_time; the wall clocks normally go through
+        # the vDSO), never another process's. Read unsigned, every negative id is 0x80000000 or more.
+        "clock",
+        (LD_ABS_W, 0, 0, offset_arg_low(0)),
+        (JGE, "kill", "allow", FIXED_CLOCKS),
         # write(fd, buf, count): the kernel reads fd as a 32-bit unsigned int.
         "write",
         (LD_ABS_W, 0, 0, offset_arg_low(0)),

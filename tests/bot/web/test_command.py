@@ -2,13 +2,14 @@
 only, opens the browser unless told not to, refuses what it cannot serve in one line, and stops on Ctrl-C
 with exit status 130; hostile requests of every shape get a 4xx, never a server error."""
 
+import contextlib
 import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,9 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.web import command
-from hogengine.cli import main
-from tests.helpers import ADDRESS, Served
+from tests.helpers import Served
 
 
 def fetch(url: str, body: bytes | None = None) -> tuple[int, Any]:
@@ -123,18 +122,73 @@ def test_a_port_already_taken_is_refused_in_one_line(tmp_path: Path, served: Ser
     assert done.stderr == f"hog gui: Cannot serve the page at 127.0.0.1:{port}: Address already in use.\n"
 
 
-def test_it_opens_the_browser_at_the_address_it_prints(monkeypatch, capsys) -> None:
-    opened: list[str] = []
+# `hog` with a browser that says where it was opened instead of opening.
+WITH_A_BROWSER = (
+    sys.executable,
+    "-c",
+    "import sys, webbrowser\n"
+    "from hogengine.cli import main\n"
+    "webbrowser.open = lambda url: print('A browser opens', url, flush=True) or True\n"
+    "sys.exit(main(sys.argv[1:]))\n",
+)
 
-    def browser(url: str) -> bool:  # a person's browser opens, then they press Ctrl-C
-        opened.append(url)
-        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
-        return True
 
-    monkeypatch.setattr(command.webbrowser, "open", browser)
-    assert main(["gui", "--port", "0"]) == 130
-    found = ADDRESS.fullmatch(capsys.readouterr().out.strip())
-    assert found and opened == [found[1]]
+def test_it_opens_the_browser_at_the_address_it_prints(tmp_path: Path) -> None:
+    server = Served(cache=tmp_path, hog=WITH_A_BROWSER, browser=True)
+    try:
+        assert server.process.stdout is not None
+        opened = server.process.stdout.readline()
+    finally:
+        code, _ = server.stop()  # a person's browser opened, then they press Ctrl-C
+    assert opened == f"A browser opens {server.url}\n" and code == 130
+
+
+def held_request(port: int, body_sent: bytes = b'{"rules": ') -> socket.socket:
+    """A POST whose handler has begun (the server said 100 Continue) and whose body stops half-way: the
+    client holds it, as a stalled or hostile one may."""
+    client = socket.create_connection(("127.0.0.1", port), timeout=30)
+    head = (
+        f"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\nExpect: 100-continue\r\n\r\n"
+    )
+    client.sendall(head.encode())
+    assert client.recv(100).startswith(b"HTTP/1.1 100 Continue")
+    client.sendall(body_sent)
+    return client
+
+
+def test_ctrl_c_stops_it_at_once_whatever_clients_hold(tmp_path: Path) -> None:
+    """A half-sent body, half-sent headers and an idle connection: Ctrl-C closes them all within 2 s
+    (aiohttp by itself waits 60 s for the body), and the server ends with 130, saying nothing."""
+    server = Served(cache=tmp_path)
+    port = int(server.base.rsplit(":", 1)[1].strip("/"))
+    body = held_request(port)
+    headers = socket.create_connection(("127.0.0.1", port), timeout=30)
+    headers.sendall(b"GET /api/setup HTTP/1.1\r\nHost: 127.0")
+    idle = socket.create_connection(("127.0.0.1", port), timeout=30)
+    with body, headers, idle:
+        body.settimeout(2)
+        server.process.send_signal(signal.SIGINT)
+        with contextlib.suppress(ConnectionResetError):  # closed by the server, not answered
+            assert body.recv(100) == b""
+        code, stderr = server.outcome()
+    assert code == 130 and stderr.strip() == ""
+
+
+@pytest.mark.parametrize("abort", [True, False], ids=["reset", "closed"])
+def test_a_client_that_gives_up_mid_upload_is_no_server_failure(tmp_path: Path, abort: bool) -> None:
+    server = Served(cache=tmp_path)
+    port = int(server.base.rsplit(":", 1)[1].strip("/"))
+    try:
+        client = held_request(port)
+        if abort:  # a reset, as a browser tab closed mid-upload may send
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()
+        assert fetch(server.base + "api/setup")[0] == 200  # the server has read past the closed one
+    finally:
+        code, stderr = server.stop()
+    assert code == 130
+    assert stderr.strip() == ""  # no traceback, no "failed", nothing at all
 
 
 JSON = st.recursive(

@@ -187,6 +187,30 @@ def test_keyboard_play_on_a_phone_sized_window(browser: Browser, served: Served,
         shoot(page, screenshots, "phone-game")
 
 
+# Each choice of the setup form's dropdowns that would not show whole in its closed dropdown, measured in
+# the dropdown's own font; its arrow and padding are left out of the room.
+CUT_CHOICES = """() => {
+  const pen = document.createElement("canvas").getContext("2d");
+  return [...document.querySelectorAll("#setup-form select")].flatMap((select) => {
+    const style = getComputedStyle(select);
+    pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+    const texts = [...select.options].map((option) => option.text);
+    return texts.filter((text) => pen.measureText(text).width > room);
+  });
+}"""
+
+
+def test_the_setup_form_shows_every_choice_whole_and_its_fields_in_line(
+    browser: Browser, served: Served, screenshots: Path
+) -> None:
+    for page in opened(browser, served.url, {"width": 1200, "height": 900}):
+        assert page.evaluate(CUT_CHOICES) == []
+        boxes = [page.locator(field).bounding_box() for field in ("#goal", "#seed", "#start")]
+        assert all(boxes) and len({(box["y"], box["height"]) for box in boxes if box}) == 1  # one row
+        shoot(page, screenshots, "setup-desk")
+
+
 def test_the_hint_shows_each_choices_exact_chance(page: Page, screenshots: Path, solver_cache: Path) -> None:
     start(page, RULES[0], HouseLevel.PERFECT.value)
     page.get_by_role("button", name="Roll 4", exact=True).click()

@@ -2,23 +2,26 @@
 them, the house at every level, hints, records viewed with the bot's analysis, and every request the page
 would never send refused with its words and a 4xx, never a traceback."""
 
+import asyncio
 import base64
 import hashlib
 import json
 import logging
+import socket
+import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import ClientResponse
+from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.images import win_probability_chart
 from bot.services.solver import Solver
 from bot.web import payloads
 from bot.web.games import MAX_GAMES, Games
-from bot.web.server import APOLOGY, MAX_BODY, make_app
+from bot.web.server import APOLOGY, MAX_BODY, make_app, make_runner
 from hogengine.analysis import analyse
 from hogengine.commentary import course_commentary
 from hogengine.errors import HogError
@@ -362,13 +365,98 @@ async def test_the_pages_own_requests_are_served_as_its_browser_sends_them(clien
     assert typed.status == 200
 
 
-async def test_a_request_to_another_host_name_is_refused(client):
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example:80",
+        "127.0.0.1:1.evil.example",  # a name that starts like ours: a port is digits only
+        "localhost:1@evil.example",
+        "localhost.evil.example",
+        "127.0.0.1.nip.io",
+        "localhost:",
+        "localhost:80:80",
+        "localhost:123456",
+        "localhost:+80",
+        "localhost:٨٠",  # digits, but not ASCII ones
+        "LOCALHOST",
+        "",
+    ],
+)
+async def test_a_request_to_another_host_name_is_refused(client, host):
     """A web site that points its own name at 127.0.0.1 (DNS rebinding) gets nothing from the server."""
-    response = await client.get("/api/setup", headers={"Host": "evil.example:80"})
-    assert await refused(response, 403) == (
-        "This server answers only its own page, at 127.0.0.1 or localhost."
-    )
-    assert (await client.get("/api/setup", headers={"Host": "localhost"})).status == 200
+    response = await client.get("/api/setup", headers={"Host": host})
+    assert await refused(response, 403) == NOT_OUR_PAGE
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "localhost:8080", "127.0.0.1:1"])
+async def test_the_pages_own_names_are_served(client, host):
+    assert (await client.get("/api/setup", headers={"Host": host})).status == 200
+
+
+async def raw(port: int, head: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to the server with these request lines sent as they are (no header added)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(head.encode())
+    await writer.drain()
+    return reader, writer
+
+
+@pytest.mark.parametrize(("version", "status"), [("1.1", 400), ("1.0", 403)])
+async def test_a_request_naming_no_host_is_refused(client, caplog, version, status):
+    """HTTP/1.1 requires a Host (aiohttp refuses it itself), HTTP/1.0 does not (the server refuses it); the
+    client's fault is no error in the server's log."""
+    caplog.set_level(logging.DEBUG)
+    reader, writer = await raw(client.port, f"GET /api/setup HTTP/{version}\r\nConnection: close\r\n\r\n")
+    answer = await reader.read()
+    writer.close()
+    assert answer.split(b" ", 2)[1] == str(status).encode()
+    assert (NOT_OUR_PAGE.encode() in answer) == (status == 403)
+    assert [record for record in caplog.records if record.levelno >= logging.WARNING] == []
+    assert "Traceback" not in caplog.text
+
+
+GIVE_UP_SECONDS = 30.0  # a wait for the server's log that fails the test rather than hang it
+
+
+async def logged(caplog: pytest.LogCaptureFixture, name: str) -> list[logging.LogRecord]:
+    """The records of logger `name`, once there is one."""
+    while not (found := [record for record in caplog.records if record.name == name]):
+        await asyncio.sleep(0.01)
+    return found
+
+
+@pytest.mark.parametrize("reset", [True, False], ids=["reset", "closed"])
+async def test_a_client_that_gives_up_mid_upload_is_one_debug_line(solver_cache, caplog, reset):
+    """Closing the connection half-way through a body is the client's choice, not a server failure: no
+    error, no traceback, no answer attempted; one DEBUG line says what happened. (Served as `hog gui`
+    serves it: aiohttp's test server would cancel the request instead.)"""
+    caplog.set_level(logging.DEBUG)
+    runner = make_runner(make_app(Solver(solver_cache), DEFAULT_RULES))
+    await runner.setup()
+    try:
+        listener = socket.create_server(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        await web.SockSite(runner, listener).start()
+        head = (
+            f"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n"
+        )
+        reader, writer = await raw(port, head)
+        assert (await reader.readline()).startswith(b"HTTP/1.1 100 Continue")  # its handler is reading
+        writer.write(b'{"rules": ')
+        await writer.drain()
+        if reset:
+            linger = struct.pack("ii", 1, 0)
+            writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+        writer.close()
+        ours = await asyncio.wait_for(logged(caplog, "bot.web.server"), GIVE_UP_SECONDS)
+    finally:
+        await runner.cleanup()
+    assert [(record.levelno, record.getMessage()) for record in ours] == [
+        (logging.DEBUG, "POST /api/replay: the client closed the connection")
+    ]
+    assert [record for record in caplog.records if record.levelno >= logging.WARNING] == []
+    assert "Traceback" not in caplog.text
 
 
 async def test_unknown_addresses_and_methods_are_refused(client):

@@ -63,6 +63,15 @@ BENIGN = {
         "final_strategy = Strategy()\n"
     ),
     "default_argument": "def final_strategy(score, opponent_score, margin=2):\n    return margin\n",
+    "reads_every_clock_python_offers": (
+        "import time\n"
+        "STAMPS = [time.perf_counter(), time.process_time(), time.time(), time.monotonic()]\n"
+        "STAMPS += [time.thread_time(), time.monotonic_ns()]\n"
+        "STAMPS += [time.clock_gettime(clock) for clock in (time.CLOCK_BOOTTIME, time.CLOCK_TAI)]\n"
+        "def final_strategy(score, opponent_score):\n"
+        "    start = time.perf_counter_ns() + time.process_time_ns() + time.time_ns()\n"
+        "    return 5 if start > 0 else 0\n"
+    ),
     "warnings_and_caught_errors": (
         "import warnings\nwarnings.warn('just a warning')\n"
         "try:\n    import no_such_module\nexcept ImportError:\n    no_such_module = None\n"

@@ -68,6 +68,19 @@ def test_memory_clock_and_exit_are_allowed(arch: seccomp.Arch) -> None:
         assert decide(arch, name) == seccomp.RET_ALLOW
 
 
+def test_only_the_fixed_clocks(arch: seccomp.Arch) -> None:
+    """CLOCK_REALTIME (0) to CLOCK_TAI (11); never a negative id, which names another process's CPU
+    clock or a clock device. The kernel reads the id as a 32-bit int: only the argument's low half counts."""
+    for clock in range(seccomp.FIXED_CLOCKS):
+        assert decide(arch, "clock_gettime", clock) == seccomp.RET_ALLOW
+        assert decide(arch, "clock_gettime", clock | 0xFFFFFFFF << 32) == seccomp.RET_ALLOW
+    parents_cpu_clock = (~4321 << 3) | 2
+    clock_device = (~3 << 3) | 3
+    for clock in (12, 2**31 - 1, -1, parents_cpu_clock, (~1 << 3) | 2, clock_device, -(2**31)):
+        assert decide(arch, "clock_gettime", clock & 0xFFFFFFFF) == seccomp.RET_KILL_PROCESS
+        assert decide(arch, "clock_gettime", clock & 0xFFFFFFFFFFFFFFFF) == seccomp.RET_KILL_PROCESS
+
+
 def test_random_bytes_but_never_from_the_blocking_pool(arch: seccomp.Arch) -> None:
     nonblock = 0x1
     for flags in (0, nonblock):

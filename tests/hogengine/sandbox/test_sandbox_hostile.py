@@ -161,6 +161,25 @@ CASES = [
         FORBIDDEN,
     ),
     Case("signal_parent", "import os\nos.kill({parent}, 0)\n" + OK, "forbidden", FORBIDDEN),
+    # Another process's CPU clock, (~pid << 3) | 2: the kernel checks no permission, so it would show
+    # every process on the machine and let two runs signal each other through their CPU use.
+    Case(
+        "cpu_clock_of_parent",
+        "import time\ntime.clock_gettime((~{parent} << 3) | 2)\n" + OK,
+        "forbidden",
+        FORBIDDEN,
+    ),
+    Case(
+        "cpu_clocks_of_every_pid",
+        "import time\nfor pid in range(1, 100):\n    try:\n        time.clock_gettime((~pid << 3) | 2)\n"
+        "    except OSError:\n        pass\n" + OK,
+        "forbidden",
+        FORBIDDEN,
+    ),
+    Case(
+        "clock_of_a_device", "import time\ntime.clock_gettime((~3 << 3) | 3)\n" + OK, "forbidden", FORBIDDEN
+    ),
+    Case("clock_id_past_tai", "import time\ntime.clock_gettime(12)\n" + OK, "forbidden", FORBIDDEN),
     Case(
         "os_without_import",
         "wrap = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0]\n"

@@ -52,6 +52,12 @@ CLOSED_STDIO = (
 )
 
 
+# Whether this kernel lets this user give a process a PID namespace of its own, asked of util-linux.
+OWN_PID_NAMESPACES = subprocess.run(["unshare", "--pid", "--fork", "true"], check=False).returncode == 0
+# An upload that reads the test process's CPU clock (through a filter relaxed to allow it) and shows it.
+READ_PARENTS_CLOCK = "import time\nraise ValueError(time.clock_gettime((~{parent} << 3) | 2))\n"
+
+
 def start(tmp_path: Path, code: str) -> runner.Child:
     return runner.Child([sys.executable, "-c", code], str(tmp_path), lambda nonce, fd: str(fd).encode())
 
@@ -102,6 +108,7 @@ def test_a_live_child_has_every_layer(sandbox: Evaluate, host: Host) -> None:
     environ = Path(f"/proc/{pid}/environ").read_bytes()
     cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
     session = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[2:4]
+    namespaced_pids = next(line for line in status.splitlines() if line.startswith("NSpid:")).split()[1:]
     # Only a non-dumpable process hides its environ from a same-user process without CAP_SYS_PTRACE.
     peek = subprocess.run([sys.executable, "-c", CAPLESS_READ, f"/proc/{pid}/environ"], check=False)
     worker.join()
@@ -113,6 +120,7 @@ def test_a_live_child_has_every_layer(sandbox: Evaluate, host: Host) -> None:
     assert fds[:3] == [0, 1, 2] and len(fds) == 4
     assert environ == b"" and cwd.parent == Path(host.path.parent / "tmp")
     assert session == [str(pid), str(pid)]
+    assert namespaced_pids == ([str(pid), "1"] if OWN_PID_NAMESPACES else [str(pid)])
     assert peek.returncode == 3  # non-dumpable, so no core dump either (even to a core_pattern pipe)
 
 
@@ -140,6 +148,25 @@ def test_landlock_alone_keeps_files_closed_where_the_kernel_has_it(
     assert (denied in (sandbox(peek).reason or "")) == (landlock.abi_version() > 0)
     monkeypatch.setattr(landlock, "abi_version", lambda: 0)
     assert "raised ValueError at line 1 while loading: do not touch" in (sandbox(peek).reason or "")
+
+
+def test_no_other_process_is_in_reach_even_through_a_relaxed_filter(
+    sandbox: Evaluate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the kernel allows it, the child is PID 1 of its own PID namespace: with the seccomp filter
+    relaxed, naming the parent's CPU clock is "Invalid argument". Where the kernel refuses, the child
+    starts as before (and the relaxed filter lets it read the clock, so the probe is real)."""
+    allow_all = seccomp.assemble([(seccomp.RET, 0, 0, seccomp.RET_ALLOW)])
+    monkeypatch.setattr(seccomp, "filter_program", lambda fd, arch: allow_all)
+    hidden = "The file raised OSError at line 2 while loading: [Errno 22] Invalid argument"
+    seen = "The file raised ValueError at line 2 while loading: "
+    assert (sandbox(READ_PARENTS_CLOCK).reason or "").startswith(hidden if OWN_PID_NAMESPACES else seen)
+    monkeypatch.setattr(runner, "CLONE_NEWPID", 0x1)  # not a namespace: unshare refuses it (EINVAL)
+    with runner.own_pid_namespace() as own:
+        assert not own
+    assert (sandbox(READ_PARENTS_CLOCK).reason or "").startswith(seen)
+    monkeypatch.undo()
+    assert sandbox(OK).accepted
 
 
 def test_concurrent_calls_from_threads(sandbox: Evaluate) -> None:
