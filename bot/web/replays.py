@@ -43,7 +43,8 @@ def viewed(record: GameRecord, results: Sequence[TurnResult], solution: Solution
     from bot.images import win_probability_chart  # noqa: PLC0415
 
     analysis = analyse(record.start, results, solution)
-    chart = win_probability_chart(analysis.series, NAMES)
+    mistakes = [move.turn for move in analysis.players[0].mistakes]  # player 0's, as the chart's line is
+    chart = win_probability_chart(analysis.series, NAMES, 0, mistakes)
     end = results[-1].after if results else record.start
     played = turns(results, NAMES)
     return {

@@ -130,7 +130,7 @@ function drawTurn(container, turn) {
     container.append(dice);
   }
   const [score0, score1] = turn.scores;
-  container.append(el("p", { class: "points" }, `${turn.points} point(s). Score: ${score0} to ${score1}.`));
+  container.append(el("p", { class: "points" }, `${turn.points} ${turn.points === 1 ? "point" : "points"}. Score: ${score0} to ${score1}.`));
   for (const [kind, lines] of [["events", turn.events], ["commentary", turn.commentary]]) {
     if (lines.length) container.append(el("ul", { class: kind }, ...lines.map((line) => el("li", {}, line))));
   }
