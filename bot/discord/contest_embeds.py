@@ -39,6 +39,7 @@ TEXT_ROWS = 20  # places in the text at most; the picture shows them all
 MESSAGE_LIMIT = 2000  # characters Discord takes in a message
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
 MAX_LINES = 25
+SETTLING = "settling: play a few more games"  # a rating whose uncertainty is still large
 TABLE_HASH = 12  # hex digits of a table's SHA-256 in a footer: enough to tell two tables apart by eye
 TO = "\N{EN DASH}"  # between wins and losses, as in "5-2" typeset
 
@@ -81,8 +82,9 @@ def upload_verdict(upload: Upload) -> discord.Embed:
     """An accepted upload: whose it is, its TEAM_NAME, what it replaced or equals, when its owner may upload
     again, and its exact win rates."""
     strategy = upload.strategy
+    plays = get_rules(strategy.rules).name
     lines = [
-        f"**{md(strategy.name)}** by {md(strategy.owner.name)} plays {strategy.rules}: {_source(strategy)}.",
+        f"**{md(strategy.name)}** by {md(strategy.owner.name)} plays {plays}: {_source(strategy)}.",
         *_entry(strategy),
     ]
     if strategy.source_kind == "py" and strategy.team_name is None:
@@ -110,7 +112,7 @@ def refused(reason: str) -> discord.Embed:
 def strategy_card(strategy: StoredStrategy, versions: int) -> discord.Embed:
     """One stored strategy: owner, rule set, source, versions and its exact win rates."""
     described = (
-        f"By {md(strategy.owner.name)} for {strategy.rules}: {_source(strategy)}. Uploaded "
+        f"By {md(strategy.owner.name)} for {get_rules(strategy.rules).name}: {_source(strategy)}. Uploaded "
         f"{timestamp(strategy.created_at)}; version {versions} of {versions}."
     )
     embed = discord.Embed(
@@ -131,7 +133,9 @@ def strategy_list(strategies: Sequence[StoredStrategy], title: str) -> discord.E
     for strategy in strategies:
         perfect = next((f.average for f in strategy.figures if f.opponent == PERFECT), None)
         versus = "" if perfect is None else f" · {percent(perfect)} vs the perfect bot"
-        lines.append(f"**{md(strategy.name)}** ({strategy.rules}) by {md(strategy.owner.name)}{versus}")
+        lines.append(
+            f"**{md(strategy.name)}** ({get_rules(strategy.rules).name}) by {md(strategy.owner.name)}{versus}"
+        )
     text = _bounded(lines) or "No strategies yet: `/hog upload strategy` adds one."
     return discord.Embed(title=title, description=text, colour=INFO)
 
@@ -167,8 +171,9 @@ def _text_row(cells: Sequence[str], widths: Sequence[int]) -> str:
 def standings_text(tournament: Tournament, lead: str = "") -> str:
     """`lead`, then the standings in a code block, each column as wide as its longest cell (up to its limit):
     as many places (up to TEXT_ROWS) as fit in one message; the picture beside it shows every place."""
+    rules = get_rules(tournament.rules).name
     head = (
-        f"{lead}**{tournament.format} tournament** under {tournament.rules} to {tournament.goal}: "
+        f"{lead}**{tournament.format} tournament** of {rules} to {tournament.goal}: "
         f"{counted(len(tournament.standings), 'strategy', 'strategies')}; the last column breaks ties."
     )
     rows = standings_rows(tournament)
@@ -231,7 +236,7 @@ def stats(found: Stats) -> discord.Embed:
             name="Longest Pig Fest streak", value=counted(found.longest_pig_fest_streak, "Pig Out")
         )
     ratings = [
-        f"{r.rules}: **{_record(r)}** ({'steady' if r.settled else 'settling: play a few more games'})"
+        f"{get_rules(r.rules).name}: **{_record(r)}** ({'steady' if r.settled else SETTLING})"
         for r in found.ratings
     ]
     embed.add_field(name="Ratings", value="\n".join(ratings) or "not rated yet", inline=False)
@@ -245,8 +250,9 @@ def history(entries: Sequence[HistoryEntry], name: str) -> discord.Embed:
         mine, theirs = entry.scores[entry.seat], entry.scores[1 - entry.seat]
         result = ("won" if entry.won else "lost") + _HOW.get(entry.status, "")
         when = "" if entry.finished_at is None else f" {timestamp(entry.finished_at)}"
+        rules = get_rules(entry.rules).name
         lines.append(
-            f"`#{entry.match_id}` {entry.rules} vs {md(entry.opponent)}: **{result}** {mine}-{theirs}{when}"
+            f"`#{entry.match_id}` {rules} vs {md(entry.opponent)}: **{result}** {mine}-{theirs}{when}"
         )
     text = "\n".join(lines) or "No games played yet."
     return discord.Embed(title=f"{md(name)}'s latest games on this server", description=text, colour=INFO)
@@ -266,7 +272,7 @@ def analysis(found: MatchAnalysis) -> discord.Embed:
     """Each side's accuracy and biggest mistakes (the chart is attached beside it)."""
     match = found.match
     embed = discord.Embed(
-        title=f"Analysis · match {match.id} ({match.rules})",
+        title=f"Analysis · match {match.id} ({get_rules(match.rules).name})",
         description=(
             "Accuracy is 100% when every choice was the best one; each choice that gave away some chance to "
             "win lowers it. The chances are exact, worked out by the solver."

@@ -7,6 +7,7 @@ import math
 from typing import ClassVar
 
 from hogengine.errors import HogError
+from hogengine.rules import get_rules
 
 
 class ServiceError(HogError):
@@ -280,8 +281,9 @@ class TooManyStrategies(ServiceError):
 
     def __init__(self, rules: str, names: list[str]) -> None:
         listed = ", ".join(f"'{name}'" for name in names)
+        kind = get_rules(rules).name
         super().__init__(
-            f"You already keep {len(names)} {rules} strategies on this server ({listed}), the most one "
+            f"You already keep {len(names)} {kind} strategies on this server ({listed}), the most one "
             "person may: delete one, or upload under one of those names to replace it."
         )
 
@@ -315,7 +317,7 @@ class WrongRules(ServiceError):
     """A strategy used under a rule set it was not made for."""
 
     def __init__(self, name: str, plays: str, asked: str) -> None:
-        super().__init__(f"'{name}' plays {plays}, not {asked}.")
+        super().__init__(f"'{name}' plays {get_rules(plays).name}, not {get_rules(asked).name}.")
 
 
 # Tournaments.
@@ -336,11 +338,13 @@ class TournamentRunning(TournamentRefused):
 
 class TooFewStrategies(TournamentRefused):
     def __init__(self, rules: str) -> None:
-        super().__init__(f"A tournament needs at least two {rules} strategies on this server.")
+        super().__init__(
+            f"A tournament needs at least two {get_rules(rules).name} strategies on this server."
+        )
 
 
 class TournamentNotFound(TournamentRefused):
-    message = "That tournament no longer exists."
+    message = "That tournament does not exist."
 
 
 class TournamentOvertaken(ServiceError):

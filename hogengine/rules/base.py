@@ -95,6 +95,12 @@ class RuleSet(ABC):
         }
         return replace(own, fired={**fired, **own.fired}, values={**values, **own.values})
 
+    @property
+    def name(self) -> str:
+        """The rule set as people call it, its title without the course term ("Pork Chop"): what every
+        message names it by (commands take its id)."""
+        return self.title.split(" (")[0]
+
     def explain(self) -> str:
         """The rule set in a few lines, after what every Hog game shares (`/hog rules`, `hog rules`)."""
         common = COMMON_RULES.format(most=self.choices[-1])

@@ -17,7 +17,7 @@ from bot.discord.pictures import rendered, shown_in
 from bot.discord.views import ForgetButton
 from bot.images import Place, rating_history_chart, standings_chart
 from bot.services import FORMATS, Stats, Tournament
-from hogengine.rules import DEFAULT_RULES
+from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.text import percent
 
 PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
@@ -58,7 +58,7 @@ class Progress:
 async def standings_message(result: Tournament, lead: str = "") -> tuple[str, discord.File]:
     """A tournament's standings as text after `lead` (one message in all) and as a chart of the places'
     win rates (rendered off the event loop)."""
-    title = f"{result.format} tournament · {result.rules}"
+    title = f"{result.format} tournament · {get_rules(result.rules).name}"
     places = [Place(s.place, s.name, s.points, s.tiebreak) for s in result.standings]
     picture = await rendered(standings_chart, title, places, contest_embeds.TIE_BREAKS[result.format])
     return contest_embeds.standings_text(result, lead), picture
@@ -81,7 +81,7 @@ def rating_series(found: Stats) -> dict[str, list[float]]:
     """Each rule set's rating before the player's first rated game under it and after every one."""
     series: dict[str, list[float]] = {}
     for change in found.rating_history:
-        series.setdefault(change.rules, [change.before]).append(change.after)
+        series.setdefault(get_rules(change.rules).name, [change.before]).append(change.after)
     return series
 
 
@@ -117,9 +117,9 @@ class RecordCommands(Commands):
     async def standings(self, interaction: discord.Interaction[Any], rules: str | None = None) -> None:
         found = await self.parts.services.tournaments.latest(guild_of(interaction), rules)
         if found is None:
-            under = "" if rules is None else f" under {rules}"
+            kind = "" if rules is None else f"{get_rules(rules).name} "
             await interaction.response.send_message(
-                f"No tournament has been played on this server{under} yet: someone who manages the server "
+                f"No {kind}tournament has been played on this server yet: someone who manages the server "
                 "starts one with `/hog tournament`.",
                 ephemeral=True,
             )

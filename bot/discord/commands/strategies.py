@@ -14,7 +14,7 @@ from bot.discord.parts import parts_of
 from bot.discord.pictures import rendered, shown_in
 from bot.images import strategy_heatmap
 from bot.services import MAX_NAME, HogError, Services, StoredStrategy, choice_labels
-from hogengine.rules import DEFAULT_RULES
+from hogengine.rules import DEFAULT_RULES, get_rules
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 Choices = list[app_commands.Choice[str]]
@@ -28,7 +28,9 @@ def _named(strategies: Sequence[StoredStrategy], current: str) -> Choices:
     """Autocomplete choices: the strategies whose name contains what was typed so far."""
     typed = current.strip().casefold()
     return [
-        app_commands.Choice(name=f"{s.name} ({s.rules}, by {s.owner.name})"[:100], value=s.name)
+        app_commands.Choice(
+            name=f"{s.name} ({get_rules(s.rules).name}, by {s.owner.name})"[:100], value=s.name
+        )
         for s in strategies
         if typed in s.name.casefold()
     ][:MAX_CHOICES]
@@ -59,7 +61,7 @@ async def heatmap(strategy: StoredStrategy) -> discord.File:
     """The strategy's 10,000 choices as a picture (rendered off the event loop)."""
     if strategy.table is None:
         raise ValueError("the strategy was read without its table")
-    title = f"{strategy.name} ({strategy.rules})"
+    title = f"{strategy.name} ({get_rules(strategy.rules).name})"
     return await rendered(strategy_heatmap, strategy.table.tolist(), title, choice_labels(strategy.rules))
 
 

@@ -146,7 +146,9 @@ async def test_sigterm_mid_tournament_lets_it_finish_within_the_grace_period(
 
     assert await bot.ended() == 0
     assert bot.troubles() == []
-    assert answers(fake, token)[-1].body["content"].startswith("**exact tournament** under pig-fest")
+    assert (
+        answers(fake, token)[-1].body["content"].startswith("**exact tournament** of Ham Hijinks + Pig Fest")
+    )
     assert stored(tmp_path, "SELECT shown FROM tournaments") == [(1,)]  # stored, and shown
 
 

@@ -79,12 +79,12 @@ async def test_stats_show_a_players_record_and_rating_history(world: World) -> N
     stats = await world.services.ratings.stats(Player(world.alice.id, "alice"), world.channel.guild.id)
     # Her one number with her rated record, and how sure it is in words (two games: not sure yet).
     assert shown["Ratings"] == (
-        f"swine-align: **{stats.ratings[0].score:,} · 1\N{EN DASH}1** (settling: play a few more games)"
+        f"Swine Align / Pig Pass: **{stats.ratings[0].score:,} · 1\N{EN DASH}1** (settling: play a few more games)"
     )
     (chart,) = private(result).attachments
     await picture(chart)
     assert chart.description == (
-        f"Rating history of alice: swine-align: {stats.rating_history[0].before:,.0f} to "
+        f"Rating history of alice: Swine Align / Pig Pass: {stats.rating_history[0].before:,.0f} to "
         f"{stats.rating_history[-1].after:,.0f} over 2 games."
     )
     fresh = await world.carol.slash(world.channel, "hog stats")
@@ -148,11 +148,11 @@ async def test_history_lists_the_latest_games(world: World) -> None:
     assert embed.title == "alice's latest games on this server"
     assert len(lines) == 2
     assert lines[0].startswith(
-        f"`#{bot_game.id}` swine-align vs Hog Bot (course): **lost by forfeit** 0-0 <t:"
+        f"`#{bot_game.id}` Swine Align / Pig Pass vs Hog Bot (course): **lost by forfeit** 0-0 <t:"
     )
     score = first.state.scores
     assert lines[1].startswith(
-        f"`#{first.id}` swine-align vs bob: **won by forfeit** {score[0]}-{score[1]} <t:"
+        f"`#{first.id}` Swine Align / Pig Pass vs bob: **won by forfeit** {score[0]}-{score[1]} <t:"
     )
 
 
@@ -170,7 +170,9 @@ async def test_forget_me_asks_first_then_forgets(world: World) -> None:
     assert done.components == []
     assert await world.services.strategies.active(world.channel.guild.id) == []
     history = private_embed(await world.bob.slash(world.channel, "hog history"))
-    assert f"`#{match.id}` swine-align vs {FORGOTTEN_NAME}: **won by forfeit**" in (history.description or "")
+    assert f"`#{match.id}` Swine Align / Pig Pass vs {FORGOTTEN_NAME}: **won by forfeit**" in (
+        history.description or ""
+    )
     board = private_embed(await world.bob.slash(world.channel, "hog leaderboard"))
     assert (board.description or "").startswith("1. **bob** ") and "alice" not in (board.description or "")
 
@@ -201,8 +203,12 @@ async def test_names_show_as_written_not_as_markdown(world: World) -> None:
 
     assert uploaded.title == "Accepted: my\\_\\_init\\_\\_"
     assert listed.title == "\\*star\\*'s strategies"
-    assert (listed.description or "").startswith("**my\\_\\_init\\_\\_** (swine-align) by \\*star\\* · ")
+    assert (listed.description or "").startswith(
+        "**my\\_\\_init\\_\\_** (Swine Align / Pig Pass) by \\*star\\* · "
+    )
     assert (board.description or "").splitlines()[0].startswith("1. **\\*star\\*** ")
     assert history.title == "\\*star\\*'s latest games on this server" and stats.title == "\\*star\\*'s Hog"
-    assert f"`#{match.id}` swine-align vs \\*star\\*: **lost by forfeit**" in (bobs.description or "")
+    assert f"`#{match.id}` Swine Align / Pig Pass vs \\*star\\*: **lost by forfeit**" in (
+        bobs.description or ""
+    )
     assert analysis.fields[0].name is not None and analysis.fields[0].name.startswith("\\*star\\*: accuracy")

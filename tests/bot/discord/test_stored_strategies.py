@@ -38,8 +38,8 @@ async def test_strategies_are_listed_with_their_strength(world: World) -> None:
     mod = exact_winrate(RULES, MOD, perfect).average
     assert everyone.title == "Strategies on this server"
     assert (everyone.description or "").splitlines() == [
-        f"**four** (swine-align) by alice · {four:.1%} vs the perfect bot",
-        f"**mod** (swine-align) by bob · {mod:.1%} vs the perfect bot",
+        f"**four** (Swine Align / Pig Pass) by alice · {four:.1%} vs the perfect bot",
+        f"**mod** (Swine Align / Pig Pass) by bob · {mod:.1%} vs the perfect bot",
     ]
     assert bobs.title == "bob's strategies" and (bobs.description or "").startswith("**mod**")
 
@@ -154,7 +154,7 @@ async def test_a_strategy_plays_only_its_own_rules(world: World) -> None:
 
     result = await world.carol.slash(world.channel, "hog vs-bot", rules="pork-chop", strategy="mod")
 
-    assert said(result) == "'mod' plays swine-align, not pork-chop."
+    assert said(result) == "'mod' plays Swine Align / Pig Pass, not Pork Chop."
     assert world.domain_errors() == [said(result)]
 
 
@@ -178,4 +178,4 @@ def test_figures_stored_against_the_score_only_table_are_labelled_as_such() -> N
     card = strategy_card(legacy, 1)
 
     assert [field.name for field in card.fields] == ["vs the best score-only table"]
-    assert strategy_list([legacy], "x").description == "**old** (swine-align) by alice"
+    assert strategy_list([legacy], "x").description == "**old** (Swine Align / Pig Pass) by alice"

@@ -71,7 +71,7 @@ async def test_the_standings_are_the_solvers(
     assert message is not None and not message.ephemeral
     lines = message.content.splitlines()
     assert lines[0] == (
-        "**exact tournament** under swine-align to 100: 4 strategies; the last column breaks ties."
+        "**exact tournament** of Swine Align / Pig Pass to 100: 4 strategies; the last column breaks ties."
     )
     assert lines[lines.index("```") + 1].endswith("losses  mean win rate")  # the tie-break, named
     rows = table_rows(message.content)
@@ -88,7 +88,7 @@ async def test_the_standings_are_the_solvers(
     (standings,) = message.attachments
     await picture(standings)
     assert standings.description == (
-        f"Standings chart 'exact tournament · swine-align' with 4 entries. {rows[0][1]} leads with "
+        f"Standings chart 'exact tournament · Swine Align / Pig Pass' with 4 entries. {rows[0][1]} leads with "
         f"{100 * expected.rows[0].tie_break:.1f}%."
     )
     stored = await world.services.tournaments.latest(GUILD_ID, RULES)
@@ -139,7 +139,7 @@ async def test_a_tournament_outliving_its_answer_posts_the_standings_anew(
 
     posted = world.channel.last_message
     assert posted is not None and posted.author.id == world.bot.user.id
-    assert posted.content.startswith(f"<@{world.mod.id}>: **exact tournament** under swine-align")
+    assert posted.content.startswith(f"<@{world.mod.id}>: **exact tournament** of Swine Align / Pig Pass")
     assert [row[1] for row in table_rows(posted.content)] == [
         row.name for row in tournament_exact(RULES, entered).rows
     ]
@@ -206,7 +206,7 @@ async def test_anyone_sees_the_latest_standings_again_privately(world: World, en
         "No tournament has been played on this server yet: someone who manages the server starts one with "
         "`/hog tournament`."
     )
-    assert said(other_rules).startswith("No tournament has been played on this server under pork-chop yet")
+    assert said(other_rules).startswith("No Pork Chop tournament has been played on this server yet")
     assert ran.response is not None
     stored = await world.services.tournaments.latest(GUILD_ID)
     assert stored is not None

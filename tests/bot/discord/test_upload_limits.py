@@ -159,7 +159,7 @@ async def test_a_fourth_strategy_is_refused_before_its_download(world: World, do
     )  # unnamed, its TEAM_NAME could name it
 
     assert said(refused) == (
-        "You already keep 3 swine-align strategies on this server ('a', 'b', 'c'), the most one person may: "
+        "You already keep 3 Swine Align / Pig Pass strategies on this server ('a', 'b', 'c'), the most one person may: "
         "delete one, or upload under one of those names to replace it."
     )
     assert len(downloads) == 3

@@ -39,7 +39,9 @@ async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: W
     embed = private_embed(result)
     assert embed.title == "Accepted: mod"
     lines = (embed.description or "").splitlines()
-    assert lines[0].startswith("**mod** by alice plays swine-align: a Python file")  # whose, under what rules
+    assert lines[0].startswith(
+        "**mod** by alice plays Swine Align / Pig Pass: a Python file"
+    )  # whose, under what rules
     assert lines[1] == "The file sets no TEAM_NAME."
     table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
     opponents = {f"always_roll({n})": table_from_function(always_roll(n), RULES) for n in (4, 5, 6)}
@@ -56,7 +58,9 @@ async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: W
     (heatmap,) = result.response.attachments
     await picture(heatmap)
     assert heatmap.description is not None
-    assert heatmap.description.startswith("Heatmap of the strategy 'mod (swine-align)' over 100 by 100")
+    assert heatmap.description.startswith(
+        "Heatmap of the strategy 'mod (Swine Align / Pig Pass)' over 100 by 100"
+    )
     assert embed.image.url is not None and embed.image.url.endswith(heatmap.filename)
     stored = await world.services.strategies.show(GUILD_ID, "mod")
     assert stored.table is not None and np.array_equal(stored.table, table)
@@ -92,7 +96,7 @@ async def test_a_json_table_is_accepted_and_an_identical_table_recognised(world:
     ]
     assert first_edit["content"] == "Checking **fours.json**…"  # a table is read, never run
     text = private_embed(result).description or ""
-    assert "**Fours** by bob plays swine-align: a JSON table." in text and "TEAM_NAME" not in text
+    assert "**Fours** by bob plays Swine Align / Pig Pass: a JSON table." in text and "TEAM_NAME" not in text
     assert "identical to **four** by alice (same SHA-256)" in text
 
 

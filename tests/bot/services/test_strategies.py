@@ -279,7 +279,7 @@ async def test_one_person_keeps_a_few_strategies_per_server_and_rule_set(
         await strategies.admit(GUILD, ALICE, "d.json", 100)
 
     assert str(refused.value) == (
-        "You already keep 3 swine-align strategies on this server ('a', 'b', 'c'), the most one person may: "
+        "You already keep 3 Swine Align / Pig Pass strategies on this server ('a', 'b', 'c'), the most one person may: "
         "delete one, or upload under one of those names to replace it."
     )
     assert (
