@@ -79,7 +79,8 @@ async def test_stats_show_a_players_record_and_rating_history(world: World) -> N
     stats = await world.services.ratings.stats(Player(world.alice.id, "alice"), world.channel.guild.id)
     # Her one number with her rated record, and how sure it is in words (two games: not sure yet).
     assert shown["Ratings"] == (
-        f"Swine Align / Pig Pass: **{stats.ratings[0].score:,} · 1\N{EN DASH}1** (settling: play a few more games)"
+        f"Swine Align / Pig Pass: **{stats.ratings[0].score:,} · 1\N{EN DASH}1** "
+        "(settling: play a few more games)"
     )
     (chart,) = private(result).attachments
     await picture(chart)

@@ -88,7 +88,8 @@ async def test_the_standings_are_the_solvers(
     (standings,) = message.attachments
     await picture(standings)
     assert standings.description == (
-        f"Standings chart 'exact tournament · Swine Align / Pig Pass' with 4 entries. {rows[0][1]} leads with "
+        "Standings chart 'exact tournament · Swine Align / Pig Pass' with 4 entries. "
+        f"{rows[0][1]} leads with "
         f"{100 * expected.rows[0].tie_break:.1f}%."
     )
     stored = await world.services.tournaments.latest(GUILD_ID, RULES)

@@ -159,8 +159,8 @@ async def test_a_fourth_strategy_is_refused_before_its_download(world: World, do
     )  # unnamed, its TEAM_NAME could name it
 
     assert said(refused) == (
-        "You already keep 3 Swine Align / Pig Pass strategies on this server ('a', 'b', 'c'), the most one person may: "
-        "delete one, or upload under one of those names to replace it."
+        "You already keep 3 Swine Align / Pig Pass strategies on this server ('a', 'b', 'c'), the most one "
+        "person may: delete one, or upload under one of those names to replace it."
     )
     assert len(downloads) == 3
     assert world.domain_errors() == [said(refused)]

@@ -279,8 +279,8 @@ async def test_one_person_keeps_a_few_strategies_per_server_and_rule_set(
         await strategies.admit(GUILD, ALICE, "d.json", 100)
 
     assert str(refused.value) == (
-        "You already keep 3 Swine Align / Pig Pass strategies on this server ('a', 'b', 'c'), the most one person may: "
-        "delete one, or upload under one of those names to replace it."
+        "You already keep 3 Swine Align / Pig Pass strategies on this server ('a', 'b', 'c'), the most one "
+        "person may: delete one, or upload under one of those names to replace it."
     )
     assert (
         await upload_file(strategies, GUILD, ALICE, "B.json", json_upload(np.full((100, 100), 5)))
