@@ -74,6 +74,11 @@ class PostgresServer:
             _binary("initdb"), "-D", str(self.data), "-U", USER, "-A", "trust", "-E", "UTF8",
             "--locale=C", "--no-sync", "--no-instructions",
         )  # fmt: skip
+        self.resume()
+        self._admin(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
+
+    def resume(self) -> None:
+        """Start the server on its cluster (again, after `pause`), waiting until it takes connections."""
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.root}"
             " -c max_connections=300"
@@ -82,7 +87,11 @@ class PostgresServer:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(_binary("pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
                   "-l", str(self.root / "server.log"), "-o", options)  # fmt: skip
-        self._admin(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
+
+    def pause(self) -> None:
+        """Stop the server as an operator's restart does (`pg_ctl stop -m fast`: every client is cut off),
+        keeping its databases for `resume`."""
+        self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "fast", "-w")
 
     def stop(self) -> None:
         """Stop at once (nothing is kept) and remove the folder."""
