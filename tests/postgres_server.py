@@ -46,6 +46,7 @@ class PostgresServer:
         self.port = _free_port()
         self._names = itertools.count()
         self._owner = pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+        self.paused = False
 
     def _run(self, *command: str) -> None:
         """Run a server program as the server's user; its output in the error if it fails."""
@@ -87,11 +88,13 @@ class PostgresServer:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(_binary("pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
                   "-l", str(self.root / "server.log"), "-o", options)  # fmt: skip
+        self.paused = False
 
     def pause(self) -> None:
         """Stop the server as an operator's restart does (`pg_ctl stop -m fast`: every client is cut off),
         keeping its databases for `resume`."""
         self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "fast", "-w")
+        self.paused = True
 
     def stop(self) -> None:
         """Stop at once (nothing is kept) and remove the folder."""

@@ -2,16 +2,15 @@
 is logged once when it begins (a WARNING) and once when it ends (an INFO), however many gestures meet it,
 and the health check can say so meanwhile."""
 
+import asyncio
 import logging
 import time
-from contextvars import ContextVar
+from typing import Any
+from weakref import WeakSet
 
 from bot.domain.errors import RecordsUnavailable
 
 log = logging.getLogger(__name__)
-
-# Whether the task at hand (one gesture: discord.py runs each in a task of its own) has committed a write.
-_saved: ContextVar[bool] = ContextVar("hog_saved", default=False)
 
 
 class Outage:
@@ -24,6 +23,9 @@ class Outage:
         self._since: float | None = None
         self._reason = ""
         self._found_by_write = False
+        # The tasks that committed a write: discord.py runs each gesture in a task of its own (a context
+        # variable would not do: a task inherits its creator's, and the gateway's creator ran migrations).
+        self._saving: WeakSet[asyncio.Task[Any]] = WeakSet()
 
     @property
     def trouble(self) -> str | None:
@@ -35,8 +37,8 @@ class Outage:
 
     def answered(self, wrote: bool = False) -> None:
         """A use succeeded (`wrote`: a write committed, so the gesture under way has changed something)."""
-        if wrote:
-            _saved.set(True)
+        if wrote and (task := asyncio.current_task()) is not None:
+            self._saving.add(task)
         self._answered = True
         if self._since is not None and (wrote or not self._found_by_write):
             log.info("the database answers again, after %.0f s out of reach", time.time() - self._since)
@@ -49,4 +51,4 @@ class Outage:
         if self._since is None and self._answered:
             log.warning("the database cannot be reached: %s; gestures are refused until it answers", reason)
             self._since, self._reason, self._found_by_write = time.time(), reason, wrote
-        return RecordsUnavailable(reason, saved=_saved.get())
+        return RecordsUnavailable(reason, saved=asyncio.current_task() in self._saving)
