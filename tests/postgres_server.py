@@ -97,9 +97,10 @@ class PostgresServer:
         self.paused = True
 
     def stop(self) -> None:
-        """Stop at once (nothing is kept) and remove the folder."""
+        """Stop at once (nothing is kept), unless paused, and remove the folder."""
         try:
-            self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate", "-w")
+            if not self.paused:
+                self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate", "-w")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 

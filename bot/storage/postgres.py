@@ -138,11 +138,17 @@ class PostgresDatabase(_Fetching):
     @classmethod
     async def open(cls, url: str) -> Self:
         """Connect to the database at `url`; DatabaseUnavailableError naming HOG_DATABASE_URL if it cannot."""
+        # No floor of idle connections (min_size=0): while the server is out of reach, asyncpg would log a
+        # traceback each time it failed to restore one. The first connection is made here instead.
+        pool = asyncpg.create_pool(
+            url, min_size=0, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, command_timeout=60
+        )
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, command_timeout=60
-            )
+            await pool
+            async with pool.acquire():
+                pass
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            pool.terminate()
             reason = _reason(error, tls="ssl" in urlsplit(url).query)
             raise DatabaseUnavailableError(
                 f"HOG_DATABASE_URL: cannot open {redacted(url)}: {reason}"
