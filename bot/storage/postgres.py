@@ -42,6 +42,15 @@ _OUT_OF_REACH = (
     asyncpg.InsufficientResourcesError,
     asyncpg.ReadOnlySQLTransactionError,
 )
+
+
+def _out_of_reach(error: Exception) -> bool:
+    """Whether a failure says the server cannot be used now: one of the above, or a connection the server
+    closed while it was in use (asyncpg says so only in words)."""
+    closed = isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error)
+    return closed or isinstance(error, _OUT_OF_REACH)
+
+
 # A quoted literal or identifier (kept as written), or a placeholder to number.
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
 
@@ -130,7 +139,9 @@ class PostgresDatabase(_Fetching):
         """A read's result, told to the outage (RecordsUnavailable if the server is out of reach)."""
         try:
             result = await reading
-        except _OUT_OF_REACH as error:
+        except Exception as error:
+            if not _out_of_reach(error):
+                raise
             raise self.outage.failed(error) from error
         self.outage.answered()
         return result
@@ -170,7 +181,9 @@ class PostgresDatabase(_Fetching):
                 if attempt == ATTEMPTS:
                     raise
                 attempt += 1
-            except _OUT_OF_REACH as error:
+            except Exception as error:
+                if not _out_of_reach(error):
+                    raise
                 raise self.outage.failed(error, wrote=True) from error
             else:
                 self.outage.answered(wrote=True)

@@ -97,6 +97,8 @@ async def test_postgresql_stopped_and_started_mid_game(
         token = await press(fake, person, board, ROLL)
         answer = await fake.until(lambda r, token=token: r.method == "POST" and answered(token)(r))
         assert answer.body["content"] == NOTHING_DONE and answer.body["flags"] == 64  # privately
+        callbacks = [r for r in fake.requests if r.path.startswith("/interactions/") and token in r.path]
+        assert len(callbacks) == 1  # acknowledged once (at once: the press defers before the work)
     assert fake.messages[board] == shown
     await eventually(lambda: (ailment(beat) or "").startswith("the database cannot be reached (since "))
     status, printed = await asyncio.to_thread(health, beat)
@@ -112,5 +114,6 @@ async def test_postgresql_stopped_and_started_mid_game(
 
     assert await bot.terminate() == 0
     assert bot.troubles() == []  # no ERROR, nothing but JSON log lines
+    assert fake.unknown == []
     assert sum(message.startswith(WARNING) for message in bot.messages()) == 1
     assert [line for line in bot.stderr if "error" in json.loads(line)] == []  # no traceback at all
