@@ -14,10 +14,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 from bot.health import ailment
+from bot.storage import SqliteDatabase
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import FakeDiscord
 from tests.bot.discord.harness import World, fields, said
@@ -60,6 +62,43 @@ async def test_presses_and_commands_on_a_locked_file_are_told_nothing_was_done(
     await world.alice.click(board, label="Roll 3")
     assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 3 ")
     assert [(r.levelname, r.getMessage()[: len(BACK)]) for r in caplog.records[1:]] == [("INFO", BACK)]
+
+
+async def test_a_failing_disk_refuses_reads_in_words_and_autocomplete_offers_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Reads failing below the real backend as a failing disk's do (SQLITE_IOERR_READ): a press, a command
+    and an autocomplete during it, then the same read once the disk answers again."""
+    caplog.set_level(logging.INFO, logger="bot.storage.outage")
+    await world.upload(world.alice, "fours.json", json.dumps([[4] * 100] * 100).encode())
+    match = await world.challenge()
+    board = await world.board(match.id)
+    assert isinstance(world.services.db, SqliteDatabase)
+    reader = world.services.db._conn  # the backend's reading connection (aiosqlite's)
+
+    async def failing(*_: object) -> NoReturn:
+        error = sqlite3.OperationalError("disk I/O error")
+        error.sqlite_errorcode = sqlite3.SQLITE_IOERR_READ
+        raise error
+
+    with monkeypatch.context() as disk:
+        disk.setattr(reader, "execute_fetchall", failing)
+        pressed = await world.alice.click(board, label="Roll 3")
+        listed = await world.carol.slash(world.channel, "hog strategies")
+        offered = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "")
+
+    assert said(pressed) == said(listed) == NOTHING_DONE
+    assert world.domain_errors() == [NOTHING_DONE]
+    assert offered == []  # an autocomplete cannot say why; nothing is logged for it either
+    (warning,) = caplog.records
+    assert warning.getMessage() == f"{WARNING}disk I/O error; gestures are refused until it answers"
+    assert warning.exc_info is None
+
+    offered = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "")
+    assert [choice["value"] for choice in offered] == ["fours"]
+    assert [(r.levelname, r.getMessage()[: len(BACK)]) for r in caplog.records[1:]] == [("INFO", BACK)]
+    await world.alice.click(board, label="Roll 3")
+    assert (await world.match(match.id)).state.turn == 1
 
 
 @pytest.fixture
