@@ -4,7 +4,7 @@ default) and PostgreSQL (`postgres.py`, for several processes).
 Reads of committed data go through `fetch_all`/`fetch_one`; every change runs in `write(work)`, where `work`
 gets a `Connection` inside one transaction. SQL is written once with `?` placeholders; a backend whose
 driver numbers its parameters rewrites them. Records are column name to value, met only by the mappers.
-A database out of reach (a server down, a file locked or gone) makes every use raise RecordsUnavailable, a
+A database out of reach (a server down, a file locked or failing) makes every use raise RecordsUnavailable, a
 refusal whose words are safe to show, and is logged once per outage by the database's `outage`.
 """
 
