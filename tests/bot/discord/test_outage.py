@@ -116,7 +116,9 @@ def health(beat: Path) -> tuple[int, str]:
     """`python -m bot --health` as the container runs it: its exit status and what it printed."""
     env = {"PATH": os.environ["PATH"], "HOG_HEARTBEAT_PATH": str(beat)}
     command = [sys.executable, "-m", "bot", "--health"]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=False)
+    done = subprocess.run(
+        command, capture_output=True, text=True, env=env, cwd=beat.parent, timeout=60, check=False
+    )
     return done.returncode, done.stderr
 
 
@@ -127,7 +129,7 @@ async def test_postgresql_stopped_and_started_mid_game(
     beat = tmp_path / "hogbot.heartbeat"  # beside HOG_DATABASE_PATH; the clock beats every second
     board = await accepted_challenge(fake)
     await roll(fake, board)
-    await eventually(lambda: ailment(beat) is None)
+    await eventually(lambda: ailment(beat) is None, timeout=60)
 
     await asyncio.to_thread(own_server.pause)  # pg_ctl stop -m fast: what an operator's restart does
     person, shown = to_move(fake.messages[board]), copy.deepcopy(fake.messages[board])
@@ -139,14 +141,15 @@ async def test_postgresql_stopped_and_started_mid_game(
         callbacks = [r for r in fake.requests if r.path.startswith("/interactions/") and token in r.path]
         assert len(callbacks) == 1  # acknowledged once (at once: the press defers before the work)
     assert fake.messages[board] == shown
-    await eventually(lambda: (ailment(beat) or "").startswith("the database cannot be reached (since "))
+    down = "the database cannot be reached (since "
+    await eventually(lambda: (ailment(beat) or "").startswith(down), timeout=60)  # the clock's next beat
     status, printed = await asyncio.to_thread(health, beat)
-    assert status == 1 and printed.startswith("unhealthy: the database cannot be reached (since ")
+    assert status == 1 and printed.startswith(f"unhealthy: {down}")
     assert printed.count("\n") == 1
 
     await asyncio.to_thread(own_server.resume)
     await bot.logged(BACK)  # the clock tries the database on each tick meanwhile
-    await eventually(lambda: ailment(beat) is None)
+    await eventually(lambda: ailment(beat) is None, timeout=60)
     assert await asyncio.to_thread(health, beat) == (0, "")
     await roll(fake, board)  # the game goes on: the press plays and the board shows it
     assert fake.messages[board]["content"] != shown["content"]
