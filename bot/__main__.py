@@ -141,7 +141,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="publish the commands to every server (slow; once per release)",
     )
     parser.add_argument(
-        "--health", action="store_true", help="exit 0 if a running bot is connected and ticking"
+        "--health",
+        action="store_true",
+        help="exit 0 if a running bot is connected, ticking and reaching its database",
     )
     parser.add_argument(
         "--copy-to",

@@ -46,6 +46,7 @@ class PostgresServer:
         self.port = _free_port()
         self._names = itertools.count()
         self._owner = pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+        self.paused = False
 
     def _run(self, *command: str) -> None:
         """Run a server program as the server's user; its output in the error if it fails."""
@@ -74,6 +75,11 @@ class PostgresServer:
             _binary("initdb"), "-D", str(self.data), "-U", USER, "-A", "trust", "-E", "UTF8",
             "--locale=C", "--no-sync", "--no-instructions",
         )  # fmt: skip
+        self.resume()
+        self._admin(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
+
+    def resume(self) -> None:
+        """Start the server on its cluster (again, after `pause`), waiting until it takes connections."""
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.root}"
             " -c max_connections=300"
@@ -82,12 +88,19 @@ class PostgresServer:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(_binary("pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
                   "-l", str(self.root / "server.log"), "-o", options)  # fmt: skip
-        self._admin(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
+        self.paused = False
+
+    def pause(self) -> None:
+        """Stop the server as an operator's restart does (`pg_ctl stop -m fast`: every client is cut off),
+        keeping its databases for `resume`."""
+        self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "fast", "-w")
+        self.paused = True
 
     def stop(self) -> None:
-        """Stop at once (nothing is kept) and remove the folder."""
+        """Stop at once (nothing is kept), unless paused, and remove the folder."""
         try:
-            self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate", "-w")
+            if not self.paused:
+                self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate", "-w")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 

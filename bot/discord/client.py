@@ -18,6 +18,7 @@ from bot.discord.errors import HogTree
 from bot.discord.in_flight import InFlight
 from bot.discord.parts import Parts
 from bot.discord.views import ITEMS
+from bot.domain.errors import RecordsUnavailable
 from bot.health import beat
 from bot.services import Services
 from bot.services.games.follow_up import FollowUp
@@ -118,6 +119,8 @@ class HogBot(commands.AutoShardedBot):
         (the game is safe in the database, and the next render tries again)."""
         try:
             await self.parts.boards.show(match_id)
+        except RecordsUnavailable:
+            pass  # the outage is logged once, as it begins
         except Exception:
             log.exception("could not show the board", extra={"match": match_id})
 
@@ -142,19 +145,25 @@ class HogBot(commands.AutoShardedBot):
 
     @tasks.loop(seconds=1.0)
     async def clock(self) -> None:
-        """Beat while connected; close what ran out of time (challenges expire, idle turns are lost) and
-        show it; start the house bot wherever it is to move and no move of it is under way; redraw the
-        boards that lag behind their game (Discord took neither an edit nor a repost), with backoff."""
-        if self.connected:
-            try:
-                beat(self.settings.heartbeat_file)
-            except OSError as error:
-                log.warning("could not touch the heartbeat file: %s", error)
+        """Beat while connected, saying if the database is out of reach (then nothing else can be done);
+        close what ran out of time (challenges expire, idle turns are lost) and show it; start the house bot
+        wherever it is to move and no move of it is under way; redraw the boards that lag behind their game
+        (Discord took neither an edit nor a repost), with backoff."""
         try:
+            trouble = await self.parts.services.records_trouble()
+            if self.connected:
+                try:
+                    beat(self.settings.heartbeat_file, trouble)
+                except OSError as error:
+                    log.warning("could not touch the heartbeat file: %s", error)
+            if trouble is not None:
+                return
             games = self.parts.services.games
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()
             lagging = self._lagging.due(await games.lagging(), now())
+        except RecordsUnavailable:
+            return  # the outage is logged once, as it begins
         except Exception:
             log.exception("the clock tick failed")
             return

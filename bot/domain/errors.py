@@ -448,3 +448,21 @@ class TournamentStopped(ServiceError):
         "The bot is restarting: the tournament was stopped before it finished, and nothing was stored. "
         "Please start it again in a minute."
     )
+
+
+# The database out of reach (a PostgreSQL server restarting, a file another program keeps locked).
+
+
+class RecordsUnavailable(ServiceError):
+    """The database cannot be reached for now. `saved`: this gesture's change was stored before it went, so
+    only showing it failed; `reason` is the driver's words, for the operator's log, never shown."""
+
+    def __init__(self, reason: str, saved: bool = False) -> None:
+        super().__init__(
+            "That was saved, but I can't reach the game records right now: what you see may lag behind "
+            "until they are back."
+            if saved
+            else "I can't reach the game records right now: nothing was done. Please try again in a minute."
+        )
+        self.reason = reason
+        self.saved = saved

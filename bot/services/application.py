@@ -1,9 +1,11 @@
 """Every service of the application on one database, opened and closed together."""
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 
+from bot.domain.errors import RecordsUnavailable
 from bot.domain.settings import ServiceSettings
 from bot.services.analysis import AnalysisService
 from bot.services.clock import Clock
@@ -14,6 +16,7 @@ from bot.services.solver import Solver
 from bot.services.strategies.service import StrategyService
 from bot.services.tournaments.service import TournamentService
 from bot.storage import Database, open_migrated
+from bot.storage.database import nothing
 from hogengine.dice import new_seed
 
 
@@ -45,6 +48,14 @@ class Services:
             AnalysisService(db, solver, clock),
             PrivacyService(db, clock),
         )
+
+    async def records_trouble(self) -> str | None:
+        """What keeps the game records out of reach, in one line, or None. While they are out of reach, each
+        call tries them again (a write of nothing), so the outage is seen to end even while nobody plays."""
+        if self.db.outage.trouble is not None:
+            with contextlib.suppress(RecordsUnavailable):
+                await self.db.write(nothing)
+        return self.db.outage.trouble
 
     def stop(self) -> None:
         """Cut the long work short (the bot is stopping): uploads in the sandbox raise UploadStopped, a

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 
-from bot.domain.errors import ServiceError
+from bot.domain.errors import RecordsUnavailable, ServiceError
 from bot.services.clock import Clock
 from bot.storage import Connection, Database
 from bot.storage import leases as lease_table
@@ -112,5 +112,7 @@ class Leases:
                 if not await self._db.write(renew):
                     log.warning("a %s lease of %s ran out before it was renewed", kind, holder_id)
                     return
+            except RecordsUnavailable:
+                pass  # the outage is logged once, as it begins
             except Exception:
                 log.exception("could not renew a %s lease of %s", kind, holder_id)

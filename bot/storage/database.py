@@ -4,10 +4,14 @@ default) and PostgreSQL (`postgres.py`, for several processes).
 Reads of committed data go through `fetch_all`/`fetch_one`; every change runs in `write(work)`, where `work`
 gets a `Connection` inside one transaction. SQL is written once with `?` placeholders; a backend whose
 driver numbers its parameters rewrites them. Records are column name to value, met only by the mappers.
+A database out of reach (a server down, a file locked or failing) makes every use raise RecordsUnavailable, a
+refusal whose words are safe to show, and is logged once per outage by the database's `outage`.
 """
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
+
+from bot.storage.outage import Outage
 
 Record = Mapping[str, Any]
 Dialect = Literal["sqlite", "postgresql"]
@@ -54,11 +58,21 @@ class Connection(Reader, Protocol):
 Work = Callable[[Connection], Awaitable[T]]
 
 
+async def nothing(conn: Connection) -> None:
+    """A write of nothing: whether a write transaction can be had at all (the probe of an outage)."""
+
+
 class Database(Reader, Protocol):
     """A reader of committed data plus write transactions, in one SQL dialect."""
 
     @property
     def dialect(self) -> Dialect: ...
+
+    @property
+    def outage(self) -> Outage:
+        """Whether the database answers (each use is reported to it, and its failures become
+        RecordsUnavailable)."""
+        ...
 
     async def write(self, work: Work[T]) -> T:
         """Run `work` in a write transaction; its result once committed (nothing of it if it raised)."""

@@ -19,6 +19,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import get_args
 
+from bot.domain.errors import RecordsUnavailable
 from bot.storage.database import Connection, Database, Dialect
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.sqlite import SqliteDatabase
@@ -137,7 +138,7 @@ async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
         await db.write(partial(_bootstrap, db.dialect))
         done = set(await applied_versions(db))
     except Exception as error:  # a file another process keeps locked past the busy timeout, say
-        raise MigrationError(f"Cannot read which migrations the database has: {error}") from error
+        raise MigrationError(f"Cannot read which migrations the database has: {_why(error)}") from error
     applied: list[int] = []
     for migration in migrations:
         if migration.version in done:
@@ -147,8 +148,14 @@ async def migrate(db: Database, directory: Path = MIGRATIONS_DIR) -> list[int]:
                 applied.append(migration.version)
         except Exception as error:  # any failure of the file's SQL: say which file, keep earlier versions
             name = migration.paths[db.dialect].name
-            raise MigrationError(f"Migration {name} failed: {error}") from error
+            raise MigrationError(f"Migration {name} failed: {_why(error)}") from error
     return applied
+
+
+def _why(error: Exception) -> object:
+    """A failure in the driver's words, for the operator (a RecordsUnavailable keeps them apart from the
+    words players read)."""
+    return error.reason if isinstance(error, RecordsUnavailable) else error
 
 
 async def open_migrated(path: Path, url: str | None = None) -> Database:

@@ -4,13 +4,15 @@ Every `write(work)` runs in a transaction of its own on a pooled connection (REA
 processes share the server, and a match update conditional on the version read is the guard against a
 second process's change (its UPDATE waits for the first to commit, then finds the version gone). Reads
 take any pooled connection and see committed data. The repositories' `?` placeholders are numbered
-(`$1`, `$2`, ...) for asyncpg once per statement text.
+(`$1`, `$2`, ...) for asyncpg once per statement text. A server out of reach (stopped, restarting, refusing
+connections, gone read-only) fails each use as RecordsUnavailable: at once, or after CONNECT_SECONDS if a
+new connection gets no answer at all; the pool connects again by itself once the server is back.
 """
 
 import asyncio
 import re
 import socket
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, Self, TypeVar
 from urllib.parse import urlsplit
@@ -19,12 +21,36 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage.database import DatabaseUnavailableError, Record, Work
+from bot.storage.outage import Outage
 from bot.storage.sql import insertion
 
 T = TypeVar("T")
 POOL_SIZE = 10  # connections per process: two shard processes stay far below the server's 100
-CONNECT_SECONDS = 10.0
+# How long a new connection may take: a press waiting for one must still be answered within Discord's 3 s.
+CONNECT_SECONDS = 2.0
+CLOSE_SECONDS = 10.0  # for the connections in use to be released when the pool closes
 ATTEMPTS = 3  # runs of a write PostgreSQL aborts to break a deadlock
+# What says the server cannot be used now, not that a statement is wrong: the network (refused, reset, timed
+# out: OSError), a connection lost or refused by the server (class 08), the server shutting down or starting
+# up, out of connections or disk (class 53), or a standby that only reads (after a failover).
+_OUT_OF_REACH = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.InsufficientResourcesError,
+    asyncpg.ReadOnlySQLTransactionError,
+)
+
+
+def _out_of_reach(error: Exception) -> bool:
+    """Whether a failure says the server cannot be used now: one of the above, or a connection the server
+    closed while it was in use (asyncpg says so only in words)."""
+    closed = isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error)
+    return closed or isinstance(error, _OUT_OF_REACH)
+
+
 # A quoted literal or identifier (kept as written), or a placeholder to number.
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
 
@@ -101,15 +127,39 @@ class PostgresDatabase(_Fetching):
     def __init__(self, pool: asyncpg.Pool) -> None:
         super().__init__(pool)
         self._pool = pool
+        self.outage = Outage()
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        return await self._read(super().fetch_all(sql, params))
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
+        return await self._read(super().fetch_one(sql, params))
+
+    async def _read(self, reading: Awaitable[T]) -> T:
+        """A read's result, told to the outage (RecordsUnavailable if the server is out of reach)."""
+        try:
+            result = await reading
+        except Exception as error:
+            if not _out_of_reach(error):
+                raise
+            raise self.outage.failed(error) from error
+        self.outage.answered()
+        return result
 
     @classmethod
     async def open(cls, url: str) -> Self:
         """Connect to the database at `url`; DatabaseUnavailableError naming HOG_DATABASE_URL if it cannot."""
+        # No floor of idle connections (min_size=0): while the server is out of reach, asyncpg would log a
+        # traceback each time it failed to restore one. The first connection is made here instead.
+        pool = asyncpg.create_pool(
+            url, min_size=0, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, command_timeout=60
+        )
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, command_timeout=60
-            )
+            await pool
+            async with pool.acquire():
+                pass
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            pool.terminate()
             reason = _reason(error, tls="ssl" in urlsplit(url).query)
             raise DatabaseUnavailableError(
                 f"HOG_DATABASE_URL: cannot open {redacted(url)}: {reason}"
@@ -126,16 +176,23 @@ class PostgresDatabase(_Fetching):
         while True:
             try:
                 async with self._pool.acquire() as conn, conn.transaction():
-                    return await work(PostgresConnection(conn))
+                    result = await work(PostgresConnection(conn))
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                 if attempt == ATTEMPTS:
                     raise
                 attempt += 1
+            except Exception as error:
+                if not _out_of_reach(error):
+                    raise
+                raise self.outage.failed(error, wrote=True) from error
+            else:
+                self.outage.answered(wrote=True)
+                return result
 
     async def close(self) -> None:
         """Wait for the connections in use to be released (bounded), then close the pool."""
         try:
-            await asyncio.wait_for(self._pool.close(), CONNECT_SECONDS)
+            await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
         except TimeoutError:
             self._pool.terminate()
 

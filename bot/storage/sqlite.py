@@ -8,7 +8,9 @@ not depend on each other: the service writes each match under its lock, so no tw
 change the same match state. If any work fails, the batch rolls back and each work is re-run in a
 transaction of its own, so one failure never takes another caller's write with it; works must
 therefore act only through the connection (re-runnable). Reads use a second connection, which in WAL
-mode sees only committed data and never waits for the writer.
+mode sees only committed data and never waits for the writer. A file that cannot be used for now (locked
+by another program past the busy timeout, an I/O error, read-only, full) fails a whole batch at once, as
+RecordsUnavailable: running its works one by one would only wait out the lock again for each.
 """
 
 import asyncio
@@ -20,11 +22,23 @@ from typing import Any, Final, Self, TypeVar
 import aiosqlite
 
 from bot.storage.database import DatabaseUnavailableError, Record, Work
+from bot.storage.outage import Outage
 from bot.storage.sql import insertion
 
 T = TypeVar("T")
-BUSY_TIMEOUT_MS = 5000
+# How long a write waits for another program's lock on the file: a slash command must be answered within
+# Discord's 3 s, and its answer may be that the game records are out of reach.
+BUSY_TIMEOUT_MS = 2000
 MAX_BATCH = 256
+# SQLite's primary result codes that say the file cannot be used now, not that the SQL is wrong: BUSY (locked
+# past the busy timeout), READONLY, IOERR, CORRUPT, FULL, CANTOPEN, PROTOCOL, NOTADB.
+_OUT_OF_REACH = frozenset({5, 8, 10, 11, 13, 14, 15, 26})
+
+
+def _out_of_reach(error: BaseException) -> bool:
+    """Whether a failure says the file cannot be used now (an outage), not that a statement is wrong."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in _OUT_OF_REACH
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
@@ -112,6 +126,17 @@ class SqliteDatabase(_Fetching):
         self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="hog-db-writer")
         self._closing = False
+        self.outage = Outage()
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        try:
+            rows = await super().fetch_all(sql, params)
+        except sqlite3.Error as error:
+            if not _out_of_reach(error):
+                raise
+            raise self.outage.failed(error) from error
+        self.outage.answered()
+        return rows
 
     @classmethod
     async def open(cls, path: Path) -> Self:
@@ -145,7 +170,14 @@ class SqliteDatabase(_Fetching):
             raise RuntimeError("The database is closed.")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((work, future))
-        return await future
+        try:
+            result = await future
+        except sqlite3.Error as error:
+            if not _out_of_reach(error):
+                raise
+            raise self.outage.failed(error, wrote=True) from error
+        self.outage.answered(wrote=True)
+        return result
 
     async def pragma(self, name: str) -> Any:
         """A pragma's value as the writer sees it (for checks and tests)."""
@@ -165,15 +197,18 @@ class SqliteDatabase(_Fetching):
             await self._commit(batch)
 
     async def _commit(self, batch: list[tuple[Work[Any], asyncio.Future[Any]]]) -> None:
-        """Run a batch in one transaction; if it fails, run each of its works alone."""
+        """Run a batch in one transaction; if it fails, run each of its works alone (unless the file cannot
+        be used now: then each fails with it)."""
         try:
             results = await self._transaction([work for work, _ in batch])
         except Exception as error:
-            if len(batch) > 1:
+            if len(batch) > 1 and not _out_of_reach(error):
                 for item in batch:
                     await self._commit([item])
-            elif not batch[0][1].done():
-                batch[0][1].set_exception(error)
+                return
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
             return
         for (_, future), result in zip(batch, results, strict=True):
             if not future.done():

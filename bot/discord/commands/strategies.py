@@ -1,6 +1,6 @@
 """`/hog upload strategy`, `/hog strategies`, `/hog strategy show|delete`, and strategy-name autocomplete."""
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import discord
@@ -12,6 +12,7 @@ from bot.discord.commands.common import RULES, Commands, guild_of, player
 from bot.discord.errors import explain, reply
 from bot.discord.parts import parts_of
 from bot.discord.pictures import rendered, shown_in
+from bot.domain.errors import RecordsUnavailable
 from bot.images import strategy_heatmap
 from bot.services import MAX_NAME, HogError, Services, StoredStrategy, choice_labels
 from hogengine.rules import DEFAULT_RULES, get_rules
@@ -24,8 +25,13 @@ def _services(interaction: discord.Interaction[Any]) -> Services:
     return parts_of(interaction).services
 
 
-def _named(strategies: Sequence[StoredStrategy], current: str) -> Choices:
-    """Autocomplete choices: the strategies whose name contains what was typed so far."""
+async def _named(found: Awaitable[Sequence[StoredStrategy]], current: str) -> Choices:
+    """Autocomplete choices: the strategies found whose name contains what was typed so far (none while the
+    game records are out of reach: an autocomplete cannot say why, and the command itself will)."""
+    try:
+        strategies = await found
+    except RecordsUnavailable:
+        return []
     typed = current.strip().casefold()
     return [
         app_commands.Choice(
@@ -38,13 +44,13 @@ def _named(strategies: Sequence[StoredStrategy], current: str) -> Choices:
 
 async def any_strategy(interaction: discord.Interaction[Any], current: str) -> Choices:
     """Every strategy of the server."""
-    return _named(await _services(interaction).strategies.active(guild_of(interaction)), current)
+    return await _named(_services(interaction).strategies.active(guild_of(interaction)), current)
 
 
 async def own_strategy(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The asking person's strategies on the server."""
     strategies = _services(interaction).strategies
-    return _named(await strategies.active(guild_of(interaction), interaction.user.id), current)
+    return await _named(strategies.active(guild_of(interaction), interaction.user.id), current)
 
 
 async def strategy_for_rules(interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -54,7 +60,7 @@ async def strategy_for_rules(interaction: discord.Interaction[Any], current: str
     opponent = getattr(interaction.namespace, "opponent", None)
     owner = None if opponent is None else opponent.id
     strategies = _services(interaction).strategies
-    return _named(await strategies.active(guild_of(interaction), owner, rules), current)
+    return await _named(strategies.active(guild_of(interaction), owner, rules), current)
 
 
 async def heatmap(strategy: StoredStrategy) -> discord.File:

@@ -5,6 +5,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.domain.errors import RecordsUnavailable
 from bot.domain.matches import Match
 from bot.services.games.service import GameService
 from bot.services.ratings import RatingService
@@ -39,6 +40,8 @@ class FollowUp:
         elif not match.status.is_open:
             try:
                 await self._ratings.record()
+            except RecordsUnavailable:
+                pass  # the outage is logged once, as it begins; the next game to end rates this one too
             except Exception:
                 log.exception("could not rate a finished game", extra={"match": match.id})
 
@@ -65,6 +68,8 @@ class FollowUp:
             await asyncio.sleep(RETRY_SECONDS * failures if failures else self._move_delay)
             try:
                 played = await self._games.bot_turn(match_id)
+            except RecordsUnavailable:
+                return  # the outage is logged once, as it begins; the clock starts the bot over once it ends
             except Exception:
                 failures += 1
                 if failures >= MOVE_ATTEMPTS:

@@ -87,7 +87,7 @@ async def player_names(db: Database) -> list[str]:
 async def test_pragmas(sqlite_db: SqliteDatabase) -> None:
     assert await sqlite_db.pragma("journal_mode") == "wal"
     assert await sqlite_db.pragma("foreign_keys") == 1
-    assert await sqlite_db.pragma("busy_timeout") == 5000
+    assert await sqlite_db.pragma("busy_timeout") == 2000
 
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
