@@ -55,7 +55,9 @@ class Services:
         if self.db.outage.trouble is not None:
             with contextlib.suppress(RecordsUnavailable):
                 await self.db.write(nothing)
-        return self.db.outage.trouble
+        trouble = self.db.outage.trouble
+        await self.games.hold_clocks(trouble is not None)
+        return trouble
 
     def stop(self) -> None:
         """Cut the long work short (the bot is stopping): uploads in the sandbox raise UploadStopped, a

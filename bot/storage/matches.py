@@ -246,6 +246,20 @@ async def due_matches(db: Reader, now: float, shards: Shards | None) -> list[int
     return [row["id"] for row in rows]
 
 
+async def delay_clocks(conn: Connection, seconds: float, now: float, shards: Shards | None) -> None:
+    """Put every running clock (a turn's, a challenge's) of these shards' servers back by `seconds`, each
+    such match a version newer so its message is drawn again with the new time."""
+    for status, clock in (
+        (MatchStatus.ACTIVE, "turn_deadline"),
+        (MatchStatus.PENDING, "challenge_expires_at"),
+    ):
+        await conn.execute(
+            f"UPDATE matches SET {clock} = {clock} + ?, version = version + 1, updated_at = ?"
+            f" WHERE status = ? AND {clock} IS NOT NULL{in_shards(shards)}",
+            (seconds, now, status.value),
+        )
+
+
 async def bot_to_move(db: Reader, shards: Shards | None) -> list[int]:
     """The ids of active games where the house bot is to move (no turn clock runs for it), of the servers
     of these shards."""

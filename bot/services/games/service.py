@@ -74,6 +74,7 @@ class GameService:
         self._store = MatchStore(db, clock)
         self._clock = clock
         self._seeds = seeds
+        self._down_since: float | None = None  # when this process found the game records out of reach
 
     async def challenge(  # noqa: PLR0917 - positional order is the published API
         self,
@@ -304,6 +305,19 @@ class GameService:
         if match.status is not MatchStatus.ACTIVE or match.is_bot_turn or match.turn_deadline is not None:
             return match
         return replace(match, turn_deadline=self._clock() + self.timeouts.turn_seconds)
+
+    async def hold_clocks(self, down: bool) -> None:
+        """Nobody can move while the game records are out of reach (`down`): once they answer again, every
+        clock of this process's shards is put back by the time they were out, so nobody loses on time, nor
+        a challenge expires, for an outage."""
+        now = self._clock()
+        if down:
+            self._down_since = now if self._down_since is None else self._down_since
+            return
+        if self._down_since is not None:
+            lost = now - self._down_since
+            await self._db.write(lambda conn: match_table.delay_clocks(conn, lost, now, self.shards))
+            self._down_since = None
 
     async def set_message(self, match: Match, channel_id: int, message_id: int) -> None:
         """Remember which message shows this match (the board or the challenge), as `match` (see `on_screen`)

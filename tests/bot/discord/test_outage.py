@@ -22,7 +22,7 @@ from bot.health import ailment
 from bot.storage import SqliteDatabase
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import FakeDiscord
-from tests.bot.discord.harness import World, fields, said
+from tests.bot.discord.harness import World, last_turn, said, turn_of
 from tests.bot.discord.over_sockets import ROLL, accepted_challenge, answered, press, roll, to_move
 from tests.bot.discord.test_real_sockets import eventually
 from tests.postgres_server import PostgresServer
@@ -60,7 +60,7 @@ async def test_presses_and_commands_on_a_locked_file_are_told_nothing_was_done(
 
     assert await world.services.records_trouble() is None  # the clock's next tick finds it back
     await world.alice.click(board, label="Roll 3")
-    assert fields(world.message(board.id))["Last turn"].startswith("**alice** rolled 3 ")
+    assert turn_of(last_turn(world.message(board.id))) == ("alice", 3)
     assert [(r.levelname, r.getMessage()[: len(BACK)]) for r in caplog.records[1:]] == [("INFO", BACK)]
 
 

@@ -25,7 +25,7 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_never_lost_on_
 
     await world.alice.click(board, label="Roll 2")  # her turn shows (the answer to her press); the house
     # bot's move then shows nowhere
-    assert "is thinking…" in (world.message(board.id).embeds[0].description or "")
+    assert "is rolling…" in (world.message(board.id).embeds[0].description or "")
     await world.env.advance_time(2 * TURN_TIMEOUT)  # longer than a turn lasts
 
     waiting = await world.match(match.id)

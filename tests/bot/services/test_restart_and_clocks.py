@@ -154,3 +154,29 @@ async def test_each_process_tends_only_the_games_of_its_own_shards(
     finally:
         for services in opened:
             await services.close()
+
+
+async def test_an_outage_of_the_records_costs_nobody_their_turn(
+    service: GameService, clock: FakeClock, settings: Settings
+) -> None:
+    game = await service.accept((await service.challenge(CHANNEL, ALICE, BOB)).id, BOB.id)
+    await service.shown(service.on_screen(game))  # alice's turn on screen: her clock runs
+    running = await service.get(game.id)
+    challenge = await service.challenge(CHANNEL + 1, CAROL, BOB)
+    assert running.turn_deadline is not None and challenge.challenge_expires_at is not None
+
+    await service.hold_clocks(down=True)  # the clock finds the records out of reach ...
+    clock.advance(settings.turn_timeout_seconds + settings.challenge_timeout_seconds)
+    await service.hold_clocks(down=True)
+    await service.hold_clocks(down=False)  # ... and back, that much later
+
+    lost = settings.turn_timeout_seconds + settings.challenge_timeout_seconds
+    held = await service.get(game.id)
+    assert held.turn_deadline == pytest.approx(running.turn_deadline + lost)
+    assert (await service.get(challenge.id)).challenge_expires_at == pytest.approx(
+        challenge.challenge_expires_at + lost
+    )
+    assert held.version > running.version  # its board is drawn again, with the new time
+    assert await service.expire_due() == []  # nobody lost on time for the outage
+    await service.hold_clocks(down=False)  # an answer with no outage before it moves nothing
+    assert (await service.get(game.id)).turn_deadline == held.turn_deadline
