@@ -48,13 +48,13 @@ def samples() -> dict[str, Picture]:
     ]
     return {
         "win-probability.png": win_probability_chart(series, NAMES, seat=1, mistakes=[6, 10]),
-        "strategy.png": strategy_heatmap(strategy_table(), f"ham-hog ({PORK.id})", LABELS),
+        "strategy.png": strategy_heatmap(strategy_table(), f"ham-hog ({PORK.name})", LABELS),
         "ratings.png": rating_history_chart(
-            {SWINE.id: [0, 95, 210, 155, 280, 370, 340, 445], PORK.id: [0, 0, 40, 125]},
+            {SWINE.name: [0, 95, 210, 155, 280, 370, 340, 445], PORK.name: [0, 0, 40, 125]},
             "alice",
         ),
         "standings.png": standings_chart(
-            f"exact tournament · {PORK.id}",
+            f"exact tournament · {PORK.name}",
             [Place(rank, name, wins, rate) for rank, (name, wins, rate) in enumerate(ranked, start=1)],
             "mean win rate",
         ),
