@@ -405,6 +405,13 @@ class RequestTooLarge(ServiceError):
         super().__init__(f"The request is larger than {kib} KiB: no game record is that long.")
 
 
+class GameNotKept(MatchNotFound):
+    """A game id the page does not hold: one it never gave, or one it forgot for newer games."""
+
+    def __init__(self, kept: int) -> None:
+        super().__init__(f"There is no such game here: this page keeps the {kept} games used last.")
+
+
 class ForeignPage(ServiceError):
     """A request addressed to another host name (a web site rebinding its name to this machine), or sent
     by another web site's page (its browser says so in Origin or Sec-Fetch-Site)."""

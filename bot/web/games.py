@@ -6,7 +6,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.domain.errors import MatchNotFound
+from bot.domain.errors import GameNotKept
 from hogengine.cli.turns import seat_names
 from hogengine.dice import commitment
 from hogengine.game import State, TurnResult, resolve_seeded
@@ -77,10 +77,10 @@ class Games:
         return game
 
     def get(self, game_id: str) -> Game:
-        """The game with this id, now the most recently used; MatchNotFound for an id this server never
+        """The game with this id, now the most recently used; GameNotKept for an id this server never
         gave, or has forgotten."""
         game = self._games.get(game_id)
         if game is None:
-            raise MatchNotFound
+            raise GameNotKept(MAX_GAMES)
         self._games.move_to_end(game_id)
         return game

@@ -17,7 +17,6 @@ JARGON = (
     "(s)",  # "game(s)": say one or the other
     "mu ",
     "sigma",
-    "SHA-256 ",  # the whole commitment only at the start and the end (fields), never in a footer
     "6-sided",
     "Hog Bot (strategy",
     "the house bot",

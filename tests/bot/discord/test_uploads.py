@@ -14,6 +14,7 @@ import simcord
 from PIL import Image
 
 from bot.discord.errors import APOLOGY
+from bot.domain.errors import StrategyRefused
 from hogengine.rules import get_rules
 from hogengine.sandbox import SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
@@ -70,7 +71,7 @@ async def test_a_pig_fest_upload_is_measured_against_the_full_state_perfect_bot(
     result = await world.upload(world.alice, "mod.py", SCORE_MOD, rules="pig-fest")
 
     embed = private_embed(result)
-    assert embed.title == "Accepted: mod" and "plays pig-fest" in (embed.description or "")
+    assert embed.title == "Accepted: mod" and "plays Ham Hijinks + Pig Fest" in (embed.description or "")
     table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
     perfect = solve("pig-fest").policy  # what vs-bot level:perfect plays: it sees the Pig Fest streaks
     rate = exact_winrate("pig-fest", table, perfect)
@@ -82,7 +83,7 @@ async def test_a_pig_fest_upload_is_measured_against_the_full_state_perfect_bot(
     assert result.response is not None
     (heatmap,) = result.response.attachments
     await picture(heatmap)
-    assert heatmap.description is not None and "'mod (pig-fest)'" in heatmap.description
+    assert heatmap.description is not None and "'mod (Ham Hijinks + Pig Fest)'" in heatmap.description
 
 
 async def test_a_json_table_is_accepted_and_an_identical_table_recognised(world: World) -> None:
@@ -146,8 +147,9 @@ async def test_a_hostile_upload_gets_exactly_the_sandboxs_verdict(world: World, 
     elif kind == "too_slow":  # out of CPU time, or (on a busy machine) of wall time: either names the limit
         assert "0.5 s of CPU time to load and answer all 10,000 calls" in embed.description
         assert embed.description.endswith(f" Look for a loop that never ends or runs very long.{FREE}")
-    else:
-        assert embed.description == verdict.reason + FREE
+    else:  # the sandbox's words, as a sentence, then that nothing stops a fixed file
+        assert embed.description == str(StrategyRefused(verdict.reason, verdict.kind))
+        assert embed.description.endswith(FREE)
     assert result.response is not None and result.response.attachments == []
     assert await world.services.strategies.active(GUILD_ID) == []
 

@@ -246,7 +246,7 @@ def test_a_hog_export_is_watched_again_with_its_chart(
             series = analyse(record.start, results, solve(record.start.rules, 100, solver_cache)).series
             seed: Any = record.seed
             assert hashlib.sha256(seed).hexdigest() in page.locator("#verdict").inner_text()
-            chart = page.get_by_role("img", name="Win probability over")
+            chart = page.get_by_role("img", name="Player 0's chance to win over")
             assert chart.count() == 1 and page.evaluate("document.getElementById('chart').naturalWidth") > 300
             assert page.locator("#position").inner_text() == (
                 f"Before turn 0 (1 of {len(results)}). Player 0's chance to win: {100 * series[0]:.1f}%."

@@ -33,6 +33,7 @@ from hogengine.solver import Solution, solve
 from tests.bot.web.conftest import scripted_choice
 
 RULES = [rules.id for rules in RULE_SETS]
+GONE = f"There is no such game here: this page keeps the {MAX_GAMES} games used last."
 SEED = "5eed" * 16
 
 
@@ -250,9 +251,9 @@ async def test_a_turn_played_twice_or_after_the_end_is_refused(client):
 
 @pytest.mark.parametrize("path", ["/api/games/forged", "/api/games/forged/hint"])
 async def test_a_game_this_server_never_started_is_not_found(client, path):
-    assert await refused(await client.get(path), 404) == "That game no longer exists."
+    assert await refused(await client.get(path), 404) == GONE
     response = await client.post("/api/games/forged/moves", json={"turn": 0, "choice": 3})
-    assert await refused(response, 404) == "That game no longer exists."
+    assert await refused(response, 404) == GONE
 
 
 async def test_the_game_left_alone_longest_is_forgotten_not_the_one_being_played(client):
@@ -261,7 +262,7 @@ async def test_the_game_left_alone_longest_is_forgotten_not_the_one_being_played
         await start(client)
     playing = await move(client, playing, 3)  # the person plays on while others start games
     await start(client)
-    assert await refused(await client.get(f"/api/games/{idle['id']}"), 404) == "That game no longer exists."
+    assert await refused(await client.get(f"/api/games/{idle['id']}"), 404) == GONE
     assert await (await client.get(f"/api/games/{playing['id']}")).json() == playing
 
 
@@ -510,7 +511,9 @@ async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, s
     seed = json.loads(export_file.read_text())["seed"]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in viewed["verdict"]
     assert viewed["verdict"].startswith("Fair dice: every roll is the one the revealed seed gives")
-    chart = win_probability_chart(analysis.series, names)
+    mistakes = [move.turn for move in analysis.players[0].mistakes]  # player 0's, marked on their line
+    assert mistakes
+    chart = win_probability_chart(analysis.series, names, 0, mistakes)
     assert viewed["chart"]["alt"] == chart.alt
     assert base64.b64decode(viewed["chart"]["src"].removeprefix("data:image/png;base64,")) == chart.png
 
