@@ -52,7 +52,9 @@ async def test_two_services_on_one_file_never_lose_or_duplicate_a_turn(
                 return_exceptions=True,
             )
             (played,) = [outcome for outcome in outcomes if isinstance(outcome, Played)]
-            assert [type(outcome) for outcome in outcomes if outcome is not played] == [StaleAction]
+            (late,) = [outcome for outcome in outcomes if outcome is not played]
+            # Stale either way: lost the versioned UPDATE, or (read after the winner stored) "already played".
+            assert isinstance(late, StaleAction), late
             match = played.match
         turns = await second.turns(match.id)
         assert [turn.result.before.turn for turn in turns] == list(range(match.state.turn))
