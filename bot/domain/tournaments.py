@@ -17,6 +17,17 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
+class Pairing:
+    """One pairing of a tournament, by the two places: each side's result, an exact average win rate
+    (exact) or its games won (sampled)."""
+
+    a_place: int
+    b_place: int
+    a_result: float
+    b_result: float
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
     """A finished tournament of a server's strategies under one rule set, and its standings."""
 
@@ -31,3 +42,4 @@ class Tournament:
     finished_at: float
     standings: tuple[Standing, ...]
     channel_id: int | None = None  # where it was started and its standings are shown (None: stored before)
+    pairings: tuple[Pairing, ...] = ()  # every pairing (none for tournaments stored before they were kept)

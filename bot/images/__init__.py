@@ -9,12 +9,14 @@ from bot.images.charts import win_probability_chart
 from bot.images.heatmap import strategy_heatmap
 from bot.images.picture import Picture
 from bot.images.ratings import rating_history_chart
-from bot.images.standings import Place, standings_chart
+from bot.images.standings import Place, Versus, results_matrix, standings_chart
 
 __all__ = [
     "Picture",
     "Place",
+    "Versus",
     "rating_history_chart",
+    "results_matrix",
     "standings_chart",
     "strategy_heatmap",
     "win_probability_chart",

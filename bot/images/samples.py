@@ -11,8 +11,10 @@ from bot.images.charts import win_probability_chart
 from bot.images.heatmap import strategy_heatmap
 from bot.images.picture import Picture
 from bot.images.ratings import rating_history_chart
-from bot.images.standings import Place, standings_chart
+from bot.images.standings import Place, Versus, results_matrix, standings_chart
 from hogengine.rules import RULE_SETS
+from hogengine.solver.tournament import tournament_exact
+from hogengine.strategies import always_roll, table_from_function
 
 SWINE, PORK = RULE_SETS[:2]  # a rule set with no Pork Chop, and the one with it (for the heat map's -1)
 LABELS = {choice: PORK.choice_label(choice) for choice in PORK.choices}
@@ -30,6 +32,18 @@ def strategy_table() -> list[list[int]]:
     table[(mine < 10) & (theirs < 10)] = 5
     rows: list[list[int]] = table.tolist()
     return rows
+
+
+def results() -> Picture:
+    """A real exact tournament's results matrix: always_roll(n) for n from 1 to 8, every pairing solved."""
+    entries = [(f"always_roll({n})", table_from_function(always_roll(n), SWINE)) for n in range(1, 9)]
+    standings = tournament_exact(SWINE, entries)
+    places = {row.name: place for place, row in enumerate(standings.rows, start=1)}
+    versus = [Versus(places[m.a], places[m.b], m.a_result, m.b_result) for m in standings.matches]
+    names = [row.name for row in standings.rows]
+    return results_matrix(
+        f"exact tournament · {SWINE.name}", names, versus, "row's exact win rate vs the column"
+    )
 
 
 def samples() -> dict[str, Picture]:
@@ -53,6 +67,7 @@ def samples() -> dict[str, Picture]:
             {SWINE.name: [0, 95, 210, 155, 280, 370, 340, 445], PORK.name: [0, 0, 40, 125]},
             "alice",
         ),
+        "results.png": results(),
         "standings.png": standings_chart(
             f"exact tournament · {PORK.name}",
             [Place(rank, name, wins, rate) for rank, (name, wins, rate) in enumerate(ranked, start=1)],

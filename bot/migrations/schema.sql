@@ -97,6 +97,15 @@ CREATE TABLE strategies (
     replaced_at DOUBLE PRECISION
 , team_name TEXT);
 
+CREATE TABLE tournament_results (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    a_place INTEGER NOT NULL,
+    b_place INTEGER NOT NULL,
+    a_result DOUBLE PRECISION NOT NULL,
+    b_result DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (tournament_id, a_place, b_place)
+);
+
 CREATE TABLE tournament_standings (
     tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
     place INTEGER NOT NULL,

@@ -2,7 +2,7 @@
 connection."""
 
 from bot.domain.shards import Shards
-from bot.domain.tournaments import Standing, Tournament
+from bot.domain.tournaments import Pairing, Standing, Tournament
 from bot.storage.database import Connection, Reader, Record
 from bot.storage.sql import in_shards
 
@@ -28,6 +28,9 @@ async def _with_standings(db: Reader, row: Record | None) -> Tournament | None:
         " LEFT JOIN players p ON p.id = s.owner_id WHERE s.tournament_id = ? ORDER BY s.place",
         (row["id"],),
     )
+    pairings = await db.fetch_all(
+        "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY a_place, b_place", (row["id"],)
+    )
     return Tournament(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -40,11 +43,13 @@ async def _with_standings(db: Reader, row: Record | None) -> Tournament | None:
         finished_at=row["finished_at"],
         standings=tuple(map(_standing, standings)),
         channel_id=row["channel_id"],
+        pairings=tuple(Pairing(p["a_place"], p["b_place"], p["a_result"], p["b_result"]) for p in pairings),
     )
 
 
 async def insert_tournament(conn: Connection, tournament: Tournament) -> int:
-    """A finished tournament and its standings (its `id` is not read), not shown yet; returns its id."""
+    """A finished tournament, its standings and pairings (its `id` is not read), not shown yet; returns its
+    id."""
     tournament_id = await conn.insert_id(
         "tournaments",
         {
@@ -72,6 +77,11 @@ async def insert_tournament(conn: Connection, tournament: Tournament) -> int:
                 "tiebreak": standing.tiebreak,
             },
         )
+    await conn.execute_many(
+        "INSERT INTO tournament_results (tournament_id, a_place, b_place, a_result, b_result)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(tournament_id, p.a_place, p.b_place, p.a_result, p.b_result) for p in tournament.pairings],
+    )
     return tournament_id
 
 

@@ -15,11 +15,14 @@ from bot.discord.commands.common import RULES, Commands, guild_of, player
 from bot.discord.embeds import timestamp
 from bot.discord.pictures import rendered, shown_in
 from bot.discord.views import ForgetButton
-from bot.images import Place, rating_history_chart, standings_chart
+from bot.images import Place, Versus, rating_history_chart, results_matrix, standings_chart
 from bot.services import FORMATS, Stats, Tournament
 from hogengine.rules import DEFAULT_RULES, get_rules
+from hogengine.solver.tournament import GAMES
 from hogengine.text import percent
 
+# What a results matrix's cell says, by format: the row's share of its pairing with the column.
+MEASURES = {"exact": "row's exact win rate vs the column", "sampled": "row's games won of 9 vs the column"}
 PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
 TOKEN_MARGIN = timedelta(minutes=1)  # an answer is edited no later than this before its token runs out
 FORGET = (
@@ -59,8 +62,16 @@ async def standings_message(result: Tournament, lead: str = "") -> tuple[str, di
     """A tournament's standings as text after `lead` (one message in all) and as a chart of the places'
     win rates (rendered off the event loop)."""
     title = f"{result.format} tournament · {get_rules(result.rules).name}"
-    places = [Place(s.place, s.name, s.points, s.tiebreak) for s in result.standings]
-    picture = await rendered(standings_chart, title, places, contest_embeds.TIE_BREAKS[result.format])
+    if result.pairings:  # who beat whom: what the text cannot show
+        scale = 1.0 if result.format == "exact" else float(GAMES)  # a sampled result is games won of nine
+        pairings = [
+            Versus(p.a_place, p.b_place, p.a_result / scale, p.b_result / scale) for p in result.pairings
+        ]
+        names = [s.name for s in result.standings]
+        picture = await rendered(results_matrix, title, names, pairings, MEASURES[result.format])
+    else:  # stored before pairings were kept: how far apart the places are
+        places = [Place(s.place, s.name, s.points, s.tiebreak) for s in result.standings]
+        picture = await rendered(standings_chart, title, places, contest_embeds.TIE_BREAKS[result.format])
     return contest_embeds.standings_text(result, lead), picture
 
 

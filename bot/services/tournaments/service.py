@@ -21,7 +21,7 @@ from bot.domain.errors import (
 from bot.domain.matches import Player
 from bot.domain.shards import Shards
 from bot.domain.strategies import StoredStrategy
-from bot.domain.tournaments import Standing, Tournament
+from bot.domain.tournaments import Pairing, Standing, Tournament
 from bot.services.clock import Clock
 from bot.services.leases import Lease, Leases, Taking
 from bot.services.privacy import DELETED_STRATEGY
@@ -174,6 +174,11 @@ class TournamentService:
                 _standing(place, row, entrants[row.name], kept, known)
                 for place, row in enumerate(result.rows, start=1)
             )
+            places = {row.name: place for place, row in enumerate(result.rows, start=1)}
+            pairings = tuple(
+                Pairing(places[match.a], places[match.b], match.a_result, match.b_result)
+                for match in result.matches
+            )
             starter = started_by.id if started_by.id in known else None
             tournament = Tournament(
                 NEW,
@@ -187,6 +192,7 @@ class TournamentService:
                 finished,
                 standings,
                 channel_id=draw.channel_id,
+                pairings=pairings,
             )
             return await tournament_table.insert_tournament(conn, tournament)
 

@@ -87,10 +87,12 @@ async def test_the_standings_are_the_solvers(
     ]
     (standings,) = message.attachments
     await picture(standings)
-    assert standings.description == (
-        "Standings chart 'exact tournament · Swine Align / Pig Pass' with 4 entries. "
-        f"{rows[0][1]} leads with "
-        f"{100 * expected.rows[0].tie_break:.1f}%."
+    widest = max((max(m.a_result, m.b_result), m) for m in expected.matches)[1]
+    winner, loser = (widest.a, widest.b) if widest.a_result > widest.b_result else (widest.b, widest.a)
+    margin = 100 * max(widest.a_result, widest.b_result)
+    assert standings.description == (  # who beat whom, for people who cannot see the matrix
+        "Results matrix 'exact tournament · Swine Align / Pig Pass' of 4 entries: row's exact win rate vs "
+        f"the column. The widest margin: {winner} over {loser}, {margin:.1f}%."
     )
     stored = await world.services.tournaments.latest(GUILD_ID, RULES)
     assert stored is not None and [s.name for s in stored.standings] == [r[1] for r in rows]
@@ -191,7 +193,7 @@ async def test_refusals_are_private(world: World, entered: object) -> None:
     async with world.services.tournaments.reserve(GUILD_ID):  # one is running on this server
         running = await world.mod.slash(world.channel, "hog tournament")
 
-    assert said(too_few) == "A tournament needs at least two piggy-back strategies on this server."
+    assert said(too_few) == "A tournament needs at least two Piggy Back strategies on this server."
     assert said(running) == "A tournament is already running on this server."
     assert world.domain_errors() == [said(too_few), said(running)]
     assert not [r for r in world.env.http_requests if r.path.endswith("/callback") and r.json == {"type": 5}]

@@ -13,10 +13,12 @@ from PIL import Image
 
 from bot.images import (
     Place,
+    Versus,
     charts,
     heatmap,
     rating_history_chart,
     ratings,
+    results_matrix,
     standings,
     standings_chart,
     strategy_heatmap,
@@ -182,6 +184,38 @@ def test_the_standings_chart_shows_every_place_as_a_bar_of_its_win_rate(figures:
     assert (
         picture.alt == "Standings chart 'exact tournament · pork-chop' with 3 entries. ham leads with 71.0%."
     )
+
+
+def test_the_results_matrix_shows_who_beat_whom(figures: list[Figure]) -> None:
+    names = ["ham", "chop", "bacon"]  # ham beats both, chop beats bacon narrowly
+    versus = [Versus(1, 2, 0.8, 0.2), Versus(1, 3, 0.9, 0.1), Versus(2, 3, 0.55, 0.45)]
+    picture = results_matrix("exact tournament · t", names, versus, "row's exact win rate vs the column")
+
+    (axes, _) = figures[0].axes  # the matrix, and its colour bar
+    cells = axes.images[0].get_array()
+    assert cells.mask.tolist() == [[True, False, False], [False, True, False], [False, False, True]]
+    assert cells.data[0, 1] == pytest.approx(0.8) and cells.data[1, 0] == pytest.approx(0.2)
+    assert cells.data[2, 1] == pytest.approx(0.45)
+    assert [label.get_text() for label in axes.get_yticklabels()] == ["1. ham", "2. chop", "3. bacon"]
+    assert sorted(text.get_text() for text in axes.texts) == sorted(["80", "90", "20", "55", "10", "45"])
+    won, lost = (axes.images[0].cmap(axes.images[0].norm(share)) for share in (0.9, 0.1))
+    assert won[2] > won[0] and lost[0] > lost[2]  # a win is blue, a loss red: told apart at a glance
+    assert picture.alt == (
+        "Results matrix 'exact tournament · t' of 3 entries: row's exact win rate vs the column. "
+        "The widest margin: ham over bacon, 90.0%."
+    )
+
+
+@pytest.mark.parametrize("count", [2, MAX_PLACES, 90])
+def test_the_results_matrix_stays_a_sensible_size(count: int, figures: list[Figure]) -> None:
+    names = [f"s{n}" for n in range(count)]
+    versus = [Versus(a, b, 0.6, 0.4) for a in range(1, count + 1) for b in range(a + 1, count + 1)]
+    image = decoded(results_matrix("t", names, versus, "row's games won of 9 vs the column"))
+
+    assert 600 <= image.width <= 900 and 250 <= image.height <= 1600
+    axes = figures[0].axes[0]
+    assert axes.images[0].get_array().shape == (min(count, MAX_PLACES),) * 2
+    assert axes.get_xlabel() == ("" if count <= MAX_PLACES else "… and 50 more places not drawn")
 
 
 @pytest.mark.parametrize("count", [2, MAX_PLACES, 400])

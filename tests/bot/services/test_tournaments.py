@@ -57,6 +57,11 @@ async def test_exact_standings_are_the_solvers(
     assert seen and seen[-1][0] == seen[-1][1]
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
     assert await tournaments.latest(GUILD) == result == await tournaments.get(result.id)
+    places = {s.name: s.place for s in result.standings}  # every pairing kept, by place: who beat whom
+    assert sorted((p.a_place, p.b_place, p.a_result, p.b_result) for p in result.pairings) == sorted(
+        (places[m.a], places[m.b], m.a_result, m.b_result) for m in expected.matches
+    )
+    assert len(result.pairings) == 4 * 3 // 2
 
 
 async def test_standings_are_unshown_until_shown_in_the_channel_they_were_asked_in(
@@ -91,6 +96,11 @@ async def test_sampled_standings_are_the_solvers(
     assert [(s.name, s.points, s.tiebreak) for s in result.standings] == [
         (row.name, row.wins, row.tie_break) for row in expected.rows
     ]
+    places = {s.name: s.place for s in result.standings}  # games won of nine, each pairing
+    assert sorted((p.a_place, p.b_place, p.a_result, p.b_result) for p in result.pairings) == sorted(
+        (places[m.a], places[m.b], m.a_result, m.b_result) for m in expected.matches
+    )
+    assert all(p.a_result + p.b_result == 9 for p in result.pairings)
     assert await tournaments.latest(GUILD, "pork-chop") is None
 
 
