@@ -8,7 +8,7 @@ from discord.utils import escape_markdown as md
 from bot.discord.embeds import timestamp
 from bot.domain.errors import upload_again
 from bot.domain.matches import HOUSE_NAME
-from bot.images.standings import fitted
+from bot.images.standings import MAX_PLACES, fitted
 from bot.services import (
     MAX_NAME,
     HistoryEntry,
@@ -183,7 +183,8 @@ def standings_text(tournament: Tournament, lead: str = "") -> str:
         widths = [min(limit, max(map(len, column))) for limit, column in zip(LIMITS, columns, strict=True)]
         lines = [_text_row(row, widths) for row in shown]
         extra = len(rows) - count
-        more = [f"… and {extra} more in the picture."] if extra > 0 else []
+        drawn = "in the picture" if len(rows) <= MAX_PLACES else f"(the picture draws the first {MAX_PLACES})"
+        more = [f"… and {extra} more {drawn}."] if extra > 0 else []
         text = "\n".join([head, "```", *lines, "```", *_replay(tournament), *more])
         if len(text) <= MESSAGE_LIMIT:
             break

@@ -262,6 +262,17 @@ def test_long_standings_fit_a_message_and_the_rest_is_in_the_picture() -> None:
     assert len(standings_rows(tournament)) == 23
 
 
+def test_standings_past_what_the_picture_draws_say_so() -> None:
+    standings = tuple(
+        Standing(place, f"s{place}", place, "o", 45 - place, place - 1, 0.5) for place in range(1, 46)
+    )
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "exact", None, None, 0.0, 1.0, standings)
+
+    text = standings_text(tournament)
+
+    assert text.endswith("… and 25 more (the picture draws the first 40).")
+
+
 @pytest.mark.parametrize("lead", ["", "Played <t:1790000000:R>. ", "<@123456789012345678>: "])
 def test_standings_after_any_lead_fit_one_message(lead: str) -> None:
     standings = tuple(
