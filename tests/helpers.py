@@ -31,6 +31,7 @@ from hogengine.rules import RuleSet
 from hogengine.sandbox import Verdict
 from hogengine.sandbox.entry import check_entry
 from hogengine.strategies import Table, always_roll, table_from_function
+from tests.hang import HANG
 
 ALICE = Player(1001, "alice")
 BOB = Player(1002, "bob")
@@ -135,11 +136,11 @@ class Served:
     def stop(self) -> tuple[int, str]:
         """Ctrl-C, as a person stops it: the exit status and what it said on stderr."""
         self.process.send_signal(signal.SIGINT)
-        _, stderr = self.process.communicate(timeout=30)
+        _, stderr = self.process.communicate(timeout=HANG)
         return self.process.returncode, stderr
 
 
-GATE_WAIT = 30.0  # seconds before a held gate fails the test rather than hang it
+GATE_WAIT = HANG  # seconds before a held gate fails the test rather than hang it
 
 
 class Gate:

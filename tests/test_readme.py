@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hang import HANG
 from tests.helpers import ADDRESS, copy_of_the_repository
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,10 +133,10 @@ def serve(clone: Path, command: str) -> None:
         assert process.stdout is not None
         served = next(filter(None, map(ADDRESS.search, iter(process.stdout.readline, ""))), None)
         assert served, f"{command} printed no address: {process.stderr.read() if process.stderr else ''}"
-        with urllib.request.urlopen(served[1], timeout=60) as page:
+        with urllib.request.urlopen(served[1], timeout=HANG) as page:
             assert page.status == 200 and b"<html" in page.read().lower()
         os.killpg(process.pid, signal.SIGINT)
-        _, stderr = process.communicate(timeout=60)
+        _, stderr = process.communicate(timeout=HANG)
     finally:
         guard.cancel()
     assert "Traceback" not in stderr, stderr

@@ -20,6 +20,7 @@ from hogengine.dice import commitment
 from hogengine.game import dice_in_words, new_game
 from hogengine.replay import load_record, replay
 from hogengine.solver import solve
+from tests.hang import HANG
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
@@ -258,7 +259,7 @@ def test_play_takes_a_line_that_is_not_text_as_a_bad_choice():
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
         capture_output=True,
         check=False,
-        timeout=60,
+        timeout=HANG,
     )
     out = done.stdout.decode()
     assert done.returncode == 1  # the input ends before the game does
@@ -438,7 +439,7 @@ def test_output_that_cannot_be_written_is_one_line_and_a_failure(args, stdin, un
             stdout=full,
             stderr=subprocess.PIPE,
             check=False,
-            timeout=60,
+            timeout=HANG,
         )
     assert done.stderr.decode() == f"hog {args[0]}: cannot write the output: No space left on device\n"
     assert done.returncode == 1

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hogengine.replay import MAX_RECORD_BYTES
+from tests.hang import HANG
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
@@ -196,7 +197,7 @@ def test_output_cut_short_by_the_reader_ends_quietly():
             stdout=write_end,
             stderr=subprocess.PIPE,
             check=False,
-            timeout=60,
+            timeout=HANG,
         )
     finally:
         os.close(write_end)

@@ -19,6 +19,7 @@ from bot.services.games.service import Seeds
 from tests.bot.discord.fake_discord import FakeDiscord
 from tests.bot.discord.harness import Network, World
 from tests.bot.discord.over_sockets import BotProcess
+from tests.hang import HANG
 from tests.helpers import counted_seeds
 
 GUILD_ID = 424242424242424242
@@ -51,7 +52,7 @@ def settings(tmp_path: Path, solver_cache: Path) -> Settings:
 @pytest.fixture
 async def world(settings: Settings, seeds: Seeds) -> AsyncIterator[World]:
     services = await Services.open(settings.services, clock=now, seeds=seeds)
-    env = simcord.Env(HogBot(settings, services=services), settle_timeout=10, shard_count=1)
+    env = simcord.Env(HogBot(settings, services=services), settle_timeout=HANG, shard_count=1)
     guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
     channel = guild.create_text_channel("hog")
     moderators = guild.create_role(
@@ -117,7 +118,7 @@ async def launch(fake: FakeDiscord, solver_cache: Path) -> AsyncIterator[Launch]
         fake.forget(shards)  # so `connected` waits for this process's IDENTIFY
         bot = await BotProcess.start(fake.url, data, HOG_SOLVER_CACHE_PATH=str(solver_cache), **settings)
         started.append(bot)
-        connecting = asyncio.ensure_future(fake.connected(timeout=60, shards=shards))
+        connecting = asyncio.ensure_future(fake.connected(timeout=HANG, shards=shards))
         ended = asyncio.ensure_future(bot.process.wait())
         done, _ = await asyncio.wait([connecting, ended], return_when=FIRST_COMPLETED)
         connecting.cancel()

@@ -17,6 +17,7 @@ import pytest
 from bot.__main__ import JsonLines
 from bot.config import Settings
 from bot.health import FRESH_SECONDS
+from tests.hang import HANG
 from tests.postgres_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -25,7 +26,7 @@ EMPTY = {"PATH": "/usr/local/bin:/usr/bin:/bin"}  # no DISCORD_TOKEN, no HOG_* s
 
 def run(command: Sequence[str | Path], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        command, cwd=cwd, env=EMPTY | env, capture_output=True, text=True, timeout=60, check=False
+        command, cwd=cwd, env=EMPTY | env, capture_output=True, text=True, timeout=HANG, check=False
     )
 
 

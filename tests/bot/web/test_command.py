@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from bot.web import command
 from hogengine.cli import main
+from tests.hang import HANG
 from tests.helpers import ADDRESS, Served
 
 
@@ -30,7 +31,7 @@ def fetch(url: str, body: bytes | None = None) -> tuple[int, Any]:
     if body is not None:
         request.add_header("Content-Type", "application/json")
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=HANG) as response:
             status, data, kind = response.status, response.read(), response.headers.get_content_type()
     except urllib.error.HTTPError as error:
         status, data, kind = error.code, error.read(), error.headers.get_content_type()
@@ -43,7 +44,7 @@ def hog_gui(*options: str, cache: Path) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "hogengine", "gui", "--no-browser", *options],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG,
         check=False,
         env={**os.environ, "HOG_CACHE_DIR": str(cache)},
     )

@@ -19,6 +19,7 @@ from hogengine.rules import get_rules
 from hogengine.solver import _kernel
 from hogengine.solver.model import Model, model
 from hogengine.solver.winrate import pair_values
+from tests.hang import HANG
 
 RULES = get_rules("pork-chop")  # extra turns, pork chops and two dice kinds: every part of a model
 GOAL = 12
@@ -294,7 +295,7 @@ def test_a_built_wheel_carries_the_compiled_sweep(tmp_path: Path) -> None:
     )
     shutil.copy2(ROOT / "pyproject.toml", source)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", tmp_path / "dist", source], check=True, timeout=300)
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", tmp_path / "dist", source], check=True, timeout=HANG)
     (wheel,) = (tmp_path / "dist").glob("hogbot-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tmp_path / "unpacked")
