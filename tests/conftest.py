@@ -4,8 +4,14 @@ storage and service tests run on both backends, PostgreSQL on a real server the 
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.postgres_server import PostgresServer
+
+# Hypothesis's clocks (200 ms an example, a limit on generating data) are budgets for the machine, not checks
+# of the code: a machine shared with other jobs fails them at random. Examples are waited on, as all work is.
+settings.register_profile("waits-on-the-work", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("waits-on-the-work")
 
 
 @pytest.fixture(autouse=True)
