@@ -44,6 +44,16 @@ def test_without_a_token_python_m_bot_explains_where_to_get_one(tmp_path: Path) 
     assert not (tmp_path / "data").exists()  # nothing is created before there is a token
 
 
+def test_in_the_docker_image_the_how_to_names_what_works_there(tmp_path: Path) -> None:
+    """The image has no make: its how-to says where compose reads the token and how to play offline."""
+    assert "HOGBOT_IMAGE=1" in (ROOT / "Dockerfile").read_text()  # what the image sets, and the bot reads
+    done = run([sys.executable, "-m", "bot"], tmp_path, HOGBOT_IMAGE="1")
+    assert done.returncode == 2 and "make" not in done.stderr
+    assert "Put it in the .env file beside docker-compose.yml (compose reads it):" in done.stderr
+    assert "then `docker compose up -d` again." in done.stderr
+    assert done.stderr.endswith("Try the game offline: docker compose run --rm bot hog play\n\n")
+
+
 def test_a_blank_setting_in_env_means_unset(tmp_path: Path) -> None:
     """`.env.example` copied with its optional values left blank: the defaults hold, nothing is refused."""
     (tmp_path / ".env").write_text("DISCORD_TOKEN=\nHOG_DEV_GUILD_ID=\nHOG_TURN_TIMEOUT_SECONDS=\n")
@@ -242,6 +252,18 @@ def test_the_health_check_does_not_load_discord(tmp_path: Path) -> None:
     )
     done = run([sys.executable, "-c", probe], tmp_path)
     assert done.stdout.split() == ["1"], done.stdout + done.stderr
+
+
+def test_a_first_start_logs_nothing_of_matplotlibs_font_cache(tmp_path: Path) -> None:
+    """`python -m bot` sets up its log, then imports the adapter (and matplotlib with it): on a first start
+    matplotlib builds its font cache and says so at INFO, which is not the bot's to log."""
+    start = (
+        "import logging; from bot.__main__ import configure_logging; configure_logging('INFO');"
+        " import bot.discord; logging.getLogger('bot').info('started')"
+    )
+    done = run([sys.executable, "-c", start], tmp_path, MPLCONFIGDIR=str(tmp_path / "no-font-cache-yet"))
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["message"] for line in done.stderr.splitlines()] == ["started"]
 
 
 def test_logs_are_json_lines_with_context() -> None:
