@@ -37,9 +37,10 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
-# Every benchmark runs, whatever an earlier one found; the exit status says whether any missed a target.
+# Every benchmark runs, under a line naming it, whatever an earlier one found; the exit status says whether
+# any missed a target.
 bench: $(STAMP)
-	status=0; for b in bench/bench_*.py; do $(BIN)/python $$b || status=1; done; exit $$status
+	status=0; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || status=1; done; exit $$status
 
 # The best tables shipped in hogengine/solver/tables, made anew where the rules or solver code they came
 # from has changed (a test fails until they are).

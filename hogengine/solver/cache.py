@@ -3,6 +3,7 @@ made them."""
 
 import hashlib
 import os
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -80,20 +81,47 @@ def save(directory: Path, rules: RuleSet, goal: int, kind: str, /, **arrays: npt
 
 def kept_model(rules: RuleSet, goal: int, directory: Path | None, progress: Progress | None = None) -> Model:
     """The model of these rules at this goal: kept in memory, else read from `directory`, else built (and
-    stored there). The largest takes seconds to build and a fraction of one to read, so a command line that
-    needs it at every call keeps it."""
+    stored there). The largest takes seconds to build and hundreds of megabytes, so a command line that
+    needs it at every call keeps it, in files it maps rather than reads."""
     if directory is None:
         return model(rules, goal, progress)
+    folder = directory / f"model-{rules.id}-{goal}-{fingerprint(rules, goal)}"
 
     def read_or_build() -> Model:
-        stored = load(directory, rules, goal, "model")
-        found = None if stored is None else _model(rules, goal, stored)
+        found = _mapped_model(rules, goal, folder)
         if found is None:
             found = build(rules, goal, progress)
-            save(directory, rules, goal, "model", **_arrays(found))
+            _store_folder(folder, _arrays(found))
         return found
 
     return model(rules, goal, progress, read_or_build)
+
+
+def _mapped_model(rules: RuleSet, goal: int, folder: Path) -> Model | None:
+    """The model stored in `folder`, its arrays mapped read-only from their files, or None."""
+    try:
+        stored = {path.stem: np.load(path, mmap_mode="r") for path in folder.glob("*.npy")}
+    except (OSError, ValueError):
+        return None
+    return _model(rules, goal, stored)
+
+
+def _store_folder(folder: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Store each array as a .npy file in `folder`, atomically: written into a folder of this writer's own,
+    renamed into place whole; when another writer's is there first, it is kept and this one dropped."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(dir=folder.parent, prefix=folder.name, suffix=".partial"))
+    try:
+        for name, array in arrays.items():
+            np.save(partial / f"{name}.npy", array, allow_pickle=False)
+        partial.rename(folder)
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)
+        if not folder.is_dir():  # not another writer's win: a full disk, a folder gone
+            raise
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
 
 
 # The arrays of a Model, as stored; its dice and their outcome probabilities are stored apart.

@@ -123,9 +123,7 @@ def test_a_damaged_stored_model_is_built_again(tmp_path: Path, monkeypatch: pyte
     ruleset = get_rules("pork-chop")
     built = cache.kept_model(ruleset, 10, tmp_path)
     (stored,) = tmp_path.iterdir()
-    arrays = dict(np.load(stored))
-    arrays["target"] = arrays["target"][:-1]  # cut short: rows point past the end
-    np.savez(stored, **arrays)
+    np.save(stored / "target.npy", built.target[:-1])  # cut short: rows point past the end
     fresh_process(monkeypatch)
     again = cache.kept_model(ruleset, 10, tmp_path)
     assert np.array_equal(again.target, built.target)
