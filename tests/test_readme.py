@@ -33,7 +33,6 @@ SERVERS = {"make gui": -signal.SIGINT, "hog gui": 130}
 STATUS = {"make run": 2}
 # What a person types into the games the README starts (other commands ignore it): 4 at every prompt.
 TYPED = "4\n" * 300
-SECONDS = 600  # any one command at most (the best pig-fest table is made in about half a minute)
 
 
 def commands(block: str) -> list[str]:
@@ -105,7 +104,7 @@ def run(clone: Path, command: str) -> None:
         input=TYPED,
         capture_output=True,
         text=True,
-        timeout=SECONDS,
+        timeout=HANG,
         check=False,
     )
     expected = STATUS.get(named(command, STATUS) or "", 0)
@@ -127,7 +126,7 @@ def serve(clone: Path, command: str) -> None:
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches
     )
-    guard = threading.Timer(SECONDS, os.killpg, (process.pid, signal.SIGKILL))
+    guard = threading.Timer(HANG, os.killpg, (process.pid, signal.SIGKILL))
     guard.start()
     try:
         assert process.stdout is not None
