@@ -18,7 +18,7 @@ from bot.storage.migrations import discover
 from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
 from tests.bot.discord.over_sockets import spawn_bot
 from tests.hang import HANG
-from tests.helpers import Served, copy_of_the_repository
+from tests.helpers import Served
 
 ROOT = Path(__file__).resolve().parents[2]
 # The installed package's own entry point (not the source tree's), Discord's address pointed at the fake.
@@ -26,14 +26,9 @@ START = "import bot; assert 'site-packages' in bot.__file__, bot.__file__; " + R
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     """A fresh virtualenv with the wheel built from a copy of the project (the tree stays untouched)."""
-    work = tmp_path_factory.mktemp("wheel")
-    source = copy_of_the_repository(work / "source")
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", work / "dist", source], check=True, timeout=HANG)
-    (wheel,) = (work / "dist").glob("hogbot-*.whl")
-    venv = work / "venv"
+    venv = tmp_path_factory.mktemp("installed") / "venv"
     subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=HANG)
     install = [venv / "bin" / "python", "-m", "pip", "--disable-pip-version-check", "-q", "install"]
     subprocess.run([*install, wheel, "-c", ROOT / "requirements.lock"], check=True, timeout=HANG)
