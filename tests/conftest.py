@@ -19,9 +19,16 @@ settings.register_profile("waits-on-the-work", deadline=None, suppress_health_ch
 settings.load_profile("waits-on-the-work")
 
 
+@pytest.fixture(scope="session")
+def hog_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One solver cache for the whole run, the command line's and the bot's alike: each rule set's model,
+    solution and table is made once per run, whoever needs it first."""
+    return tmp_path_factory.mktemp("hog-cache")
+
+
 @pytest.fixture(autouse=True)
-def _solver_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOG_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "hog-cache"))
+def _solver_cache(hog_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOG_CACHE_DIR", str(hog_cache))
 
 
 @pytest.fixture(scope="session")

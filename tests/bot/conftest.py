@@ -11,8 +11,8 @@ from tests.bot.discord.fake_discord import FakeDiscord
 
 
 @pytest.fixture(scope="session")
-def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("solver-cache")
+def solver_cache(hog_cache: Path) -> Path:
+    return hog_cache
 
 
 @pytest.fixture
