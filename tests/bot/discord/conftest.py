@@ -26,6 +26,10 @@ GUILD_ID = 424242424242424242
 TURN_TIMEOUT = 300.0
 CHALLENGE_TIMEOUT = 600.0
 UPLOAD_TIME_LIMIT = 0.5  # CPU seconds: plenty for the tests' honest strategies, short for an endless one
+# SimCord's settle horizon: a bot's timer due later than this is the virtual clock's (advance_time moves it),
+# an earlier one fires in real time; and a settle waits this long for the bot's work. Not a budget for heavy
+# work: a test makes the solve its bot needs (solve(rules, 100, solver_cache)) before the bot needs it.
+SETTLE_HORIZON = 10.0
 
 
 @pytest.fixture
@@ -52,7 +56,7 @@ def settings(tmp_path: Path, solver_cache: Path) -> Settings:
 @pytest.fixture
 async def world(settings: Settings, seeds: Seeds) -> AsyncIterator[World]:
     services = await Services.open(settings.services, clock=now, seeds=seeds)
-    env = simcord.Env(HogBot(settings, services=services), settle_timeout=HANG, shard_count=1)
+    env = simcord.Env(HogBot(settings, services=services), settle_timeout=SETTLE_HORIZON, shard_count=1)
     guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
     channel = guild.create_text_channel("hog")
     moderators = guild.create_role(
