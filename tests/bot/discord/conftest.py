@@ -39,10 +39,10 @@ def seeds() -> Seeds:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, solver_cache: Path) -> Settings:
+def settings(tmp_path: Path, solved: Path) -> Settings:
     return Settings(
         database_path=tmp_path / "hog.sqlite3",
-        solver_cache_path=solver_cache,
+        solver_cache_path=solved,
         dev_guild_id=GUILD_ID,
         turn_timeout_seconds=TURN_TIMEOUT,
         challenge_timeout_seconds=CHALLENGE_TIMEOUT,
