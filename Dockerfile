@@ -22,7 +22,9 @@ RUN /opt/venv/bin/pip install --no-deps /src
 # Stage 2: the virtualenv alone (the code is installed in it, compiled sweep and migrations included; no
 # compiler), run by an unprivileged user; games live in the /app/data volume.
 FROM ${PYTHON}
+# HOGBOT_IMAGE: the bot's how-to without a token names what works in here (compose, `hog play`), not make.
 ENV PATH=/opt/venv/bin:$PATH \
+    HOGBOT_IMAGE=1 \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     HOG_DATABASE_PATH=/app/data/hog.sqlite3

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play gui bench lint
+.PHONY: run test play gui bench lint tables
 
 # What the bot and `hog` need, pinned by the lock: `make run` and `make play` install no test tools. The
 # install compiles the solver's sweep (C), so an edit of its source installs again.
@@ -37,6 +37,12 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
-# Every benchmark runs, whatever an earlier one found; the exit status says whether any missed a target.
+# Every benchmark runs, under a line naming it, whatever an earlier one found; the exit status says whether
+# any missed a target.
 bench: $(STAMP)
-	status=0; for b in bench/bench_*.py; do $(BIN)/python $$b || status=1; done; exit $$status
+	status=0; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || status=1; done; exit $$status
+
+# The best tables shipped in hogengine/solver/tables, made anew where the rules or solver code they came
+# from has changed (a test fails until they are).
+tables: $(RUNTIME)
+	$(BIN)/python -m hogengine.solver.shipped

@@ -4,6 +4,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -17,12 +18,22 @@ from bot.health import ailment
 HOW_TO = """\
 hogbot needs a Discord bot token to connect.
   1. Get one: https://discord.com/developers/applications -> your application -> Bot -> Reset Token.
-  2. Put it in a file named .env where you start the bot:  DISCORD_TOKEN=<the token>
+  2. Put it in {where}:  DISCORD_TOKEN=<the token>
      (.env.example lists every setting; set HOG_DEV_GUILD_ID to see the commands at once in your server).
-  3. Invite the bot with the `bot` and `applications.commands` scopes, then `make run` again.
-Games will be kept in {database}.
-No token at hand? Try the game offline: make play
+  3. Invite the bot with the `bot` and `applications.commands` scopes, then {again}.
+Games will be kept in {{database}}.
+No token at hand? Try the game offline: {play}
 """
+# The Docker image sets this (Dockerfile): there is no make in it, and compose reads the .env beside it.
+IN_IMAGE = "HOGBOT_IMAGE"
+HOW_TO_HERE = HOW_TO.format(
+    where="a file named .env where you start the bot", again="`make run` again", play="make play"
+)
+HOW_TO_IN_IMAGE = HOW_TO.format(
+    where="the .env file beside docker-compose.yml (compose reads it)",
+    again="`docker compose up -d` again",
+    play="docker compose run --rm bot hog play",
+)
 CONTEXT = ("command", "user", "channel", "match")
 
 
@@ -46,6 +57,8 @@ def configure_logging(level: str) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(JsonLines())
     logging.basicConfig(level=level, handlers=[handler], force=True)
+    # A library's notes are not the bot's: matplotlib says "generated new fontManager" on a first start.
+    logging.getLogger("matplotlib").setLevel(max(logging.WARNING, logging.getLogger().level))
 
 
 def run(settings: Settings, token: str, sync_global: bool) -> int:
@@ -180,7 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return backup(settings, args.backup)
     configure_logging(settings.log_level)
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        print(HOW_TO.format(database=settings.database_path), file=sys.stderr)
+        how_to = HOW_TO_IN_IMAGE if os.environ.get(IN_IMAGE) else HOW_TO_HERE
+        print(how_to.format(database=settings.database_path), file=sys.stderr)
         return 2
     return run(settings, settings.discord_token.get_secret_value(), args.sync_global)
 

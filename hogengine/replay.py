@@ -21,6 +21,9 @@ RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
 TURN_KEYS = {"choice", "rolls"}
 HEX = re.compile(r"[0-9a-fA-F]+")  # bytes.fromhex alone would also take spaces
 MAX_RECORD_BYTES = 256 * 1024  # far above any game: a long game's record is a few dozen KiB
+# What a tournament's record (`hog tournament --record`) says it is: given where a game's is expected,
+# it is named, with the command that plays it again.
+TOURNAMENT_RECORD = "hog tournament record"
 
 
 class BadReplay(HogError):  # noqa: N818 - named like the engine's errors
@@ -74,6 +77,10 @@ def parse_record(data: object) -> GameRecord:
     """Check a decoded JSON record strictly (types, keys, the seed's commitment) and build its start."""
     if not isinstance(data, dict):
         raise BadReplay('The record must be a JSON object with "rules" and "turns".')
+    if data.get("record") == TOURNAMENT_RECORD:
+        raise BadReplay(
+            "This is a tournament record, not a game record: `hog tournament --replay FILE` plays it again."
+        )
     if extra := sorted(set(data) - RECORD_KEYS):
         raise BadReplay(f"Unexpected key(s) {listed(extra)}; known: {', '.join(sorted(RECORD_KEYS))}.")
     if missing := [key for key in ("rules", "turns") if key not in data]:

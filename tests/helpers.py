@@ -31,6 +31,7 @@ from hogengine.rules import RuleSet
 from hogengine.sandbox import Verdict
 from hogengine.sandbox.entry import check_entry
 from hogengine.strategies import Table, always_roll, table_from_function
+from tests.hang import HANG
 
 ALICE = Player(1001, "alice")
 BOB = Player(1002, "bob")
@@ -116,7 +117,6 @@ async def run_tournament(
         return await tournaments.play(draw, started_by, progress)
 
 
-SERVED_WAIT = 30.0  # seconds `hog gui` gets to print its address, or to stop on Ctrl-C, before it is killed
 # Starts argv[2:] as a person's terminal would: SIGINT default, so Ctrl-C works even where this run ignores it
 # (a background job of a non-interactive shell), and killed if the test thread that started it (argv[1]'s
 # process) dies, so an interrupted run leaves no server behind. A program between fork and exec, not
@@ -152,7 +152,7 @@ class Served:
             env=env,
         )
         assert self.process.stdout is not None
-        watchdog = threading.Timer(SERVED_WAIT, self.process.kill)
+        watchdog = threading.Timer(HANG, self.process.kill)
         watchdog.start()
         line = self.process.stdout.readline()
         watchdog.cancel()
@@ -169,18 +169,18 @@ class Served:
         return self.outcome()
 
     def outcome(self) -> tuple[int, str]:
-        """The exit status and stderr of a server told to stop; one still running after SERVED_WAIT
+        """The exit status and stderr of a server told to stop; one still running after HANG
         seconds is killed and fails the test."""
         try:
-            _, stderr = self.process.communicate(timeout=SERVED_WAIT)
+            _, stderr = self.process.communicate(timeout=HANG)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.communicate()
-            raise AssertionError(f"hog gui did not stop within {SERVED_WAIT} s of Ctrl-C") from None
+            raise AssertionError(f"hog gui did not stop within {HANG} s of Ctrl-C") from None
         return self.process.returncode, stderr
 
 
-GATE_WAIT = 30.0  # seconds before a held gate fails the test rather than hang it
+GATE_WAIT = HANG  # seconds before a held gate fails the test rather than hang it
 
 
 class Gate:

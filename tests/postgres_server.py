@@ -17,6 +17,8 @@ from pathlib import Path
 
 import asyncpg
 
+from tests.hang import HANG
+
 USER = "hog"
 TEMPLATE = "hog_empty"
 
@@ -56,7 +58,7 @@ class PostgresServer:
             check=False,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG,
             cwd=self.root,
             user=None if owner is None else owner.pw_uid,
             group=None if owner is None else owner.pw_gid,

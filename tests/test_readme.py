@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hang import HANG
 from tests.helpers import ADDRESS, copy_of_the_repository
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +33,6 @@ SERVERS = {"make gui": -signal.SIGINT, "hog gui": 130}
 STATUS = {"make run": 2}
 # What a person types into the games the README starts (other commands ignore it): 4 at every prompt.
 TYPED = "4\n" * 300
-SECONDS = 600  # any one command at most (the best pig-fest table is made in about half a minute)
 
 
 def commands(block: str) -> list[str]:
@@ -104,7 +104,7 @@ def run(clone: Path, command: str) -> None:
         input=TYPED,
         capture_output=True,
         text=True,
-        timeout=SECONDS,
+        timeout=HANG,
         check=False,
     )
     expected = STATUS.get(named(command, STATUS) or "", 0)
@@ -126,16 +126,16 @@ def serve(clone: Path, command: str) -> None:
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches
     )
-    guard = threading.Timer(SECONDS, os.killpg, (process.pid, signal.SIGKILL))
+    guard = threading.Timer(HANG, os.killpg, (process.pid, signal.SIGKILL))
     guard.start()
     try:
         assert process.stdout is not None
         served = next(filter(None, map(ADDRESS.search, iter(process.stdout.readline, ""))), None)
         assert served, f"{command} printed no address: {process.stderr.read() if process.stderr else ''}"
-        with urllib.request.urlopen(served[1], timeout=60) as page:
+        with urllib.request.urlopen(served[1], timeout=HANG) as page:
             assert page.status == 200 and b"<html" in page.read().lower()
         os.killpg(process.pid, signal.SIGINT)
-        _, stderr = process.communicate(timeout=60)
+        _, stderr = process.communicate(timeout=HANG)
     finally:
         guard.cancel()
     assert "Traceback" not in stderr, stderr

@@ -7,9 +7,12 @@ last, with a record that `hog replay` re-plays from the seed alone.
 import argparse
 import io
 import json
+import shlex
+import shutil
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
@@ -180,4 +183,16 @@ def reveal(seed: bytes, start: State, results: list[TurnResult]) -> None:
     """Reveal the seed and the record that re-plays this game, so anyone can check the dice."""
     print(f"Dice seed: {seed.hex()}")
     print(f"Its SHA-256, shown at the start: {commitment(seed)}")
-    print(f"Check the game: echo '{json.dumps(to_record(start, results, seed))}' | hog replay")
+    print(f"Check the game: echo '{json.dumps(to_record(start, results, seed))}' | {typed_hog()} replay")
+
+
+def typed_hog() -> str:
+    """How to type this very `hog` in the user's shell: `hog` where PATH finds it, else its full path
+    (`make play` runs .venv/bin/hog, which is not on PATH), else `python -m hogengine` as it was run."""
+    program = Path(sys.argv[0])
+    if program.name != "hog":  # `python -m hogengine`, or a caller of main()
+        return f"{shlex.quote(sys.executable)} -m hogengine"
+    found = shutil.which("hog")
+    if found is not None and Path(found).resolve() == program.resolve():
+        return "hog"
+    return shlex.quote(str(program.resolve()))

@@ -12,6 +12,7 @@ from hogengine.strategies import Table, always_roll, table_from_function
 from hogengine.text import shown
 
 BASELINE = 5
+PER_LINE = 20  # choices on a line of an exported table: at most 4 characters each
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -27,11 +28,21 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def source(table: Table, rules: str, goal: int) -> str:
-    """A contest file: final_strategy(score, opponent_score) reading the table."""
-    rows = ",\n".join(f"    ({', '.join(str(int(choice)) for choice in row)})" for row in table)
+    """A contest file: final_strategy(score, opponent_score) reading the table, laid out so that the
+    project's linters pass it (`ruff check`, `ruff format --check`) wherever it is written."""
+    rows = "".join(
+        "    (\n"
+        + "".join(
+            f"        {', '.join(str(int(choice)) for choice in row[start : start + PER_LINE])},\n"
+            for start in range(0, len(row), PER_LINE)
+        )
+        + "    ),\n"
+        for row in table
+    )
     return (
         f'"""The best score-only strategy for {rules} to {goal} found by `hog solve`."""\n\n'
-        f"TABLE = (\n{rows},\n)\n\n\n"
+        "# One row per score, one choice per opponent score; laid out by hand, not by a formatter.\n"
+        f"# fmt: off\nTABLE = (\n{rows})\n# fmt: on\n\n\n"
         "def final_strategy(score, opponent_score):\n"
         '    """The number of dice to roll (or a special move) at these scores."""\n'
         "    return TABLE[score][opponent_score]\n"

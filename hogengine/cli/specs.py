@@ -19,8 +19,8 @@ from hogengine.rules import DEFAULT_RULES, RuleSet
 from hogengine.sandbox import SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
 from hogengine.solver import BEST_TABLE, PERFECT, Player, solve
+from hogengine.solver.cache import kept_model
 from hogengine.solver.contest_table import best_table
-from hogengine.solver.model import model
 from hogengine.strategies import (
     SPECS,
     BadStrategy,
@@ -90,9 +90,10 @@ def cache_dir() -> Path | None:
 
 
 def build_model(rules: RuleSet, goal: int) -> None:
-    """Build the solver's model of these rules (seconds for the largest) with a progress bar."""
+    """Have the solver's model of these rules: read from the cache, else built (seconds for the largest,
+    with a progress bar) and kept there, so the next command reads it."""
     with progress_bar("build model") as report:
-        model(rules, goal, report)
+        kept_model(rules, goal, cache_dir(), report)
 
 
 def best_score_only_table(rules: RuleSet, goal: int) -> Table:

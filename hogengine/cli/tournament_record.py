@@ -12,13 +12,13 @@ from pathlib import Path
 from hogengine.cli.specs import Entry
 from hogengine.errors import HogError
 from hogengine.game import MAX_GOAL
+from hogengine.replay import TOURNAMENT_RECORD
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import Standings
 from hogengine.solver.tournament import GAMES
 from hogengine.strategies import BadStrategy, table_from_rows
 from hogengine.text import read_at_most, read_json, shown
 
-KIND = "hog tournament record"
 # Larger than any record of a real contest (20 to 30 KB a table), small enough to read at once.
 MAX_BYTES = 256 << 20
 FORMATS = ("exact", "sampled")  # the seeds' two contest formats
@@ -54,7 +54,7 @@ def _played_tables(entry: Entry) -> list[object]:
 def write_record(path: str, record: Record) -> None:
     """Write the record to `path` (replacing any file there), or a one-line HogError."""
     content = {
-        "record": KIND,
+        "record": TOURNAMENT_RECORD,
         "rules": record.rules.id,
         "goal": record.goal,
         "format": record.format,
@@ -90,8 +90,8 @@ def read_record(path: str) -> Record:
 
 def _record(content: object) -> Record:
     keys = {"record", "rules", "goal", "format", "seed", "entries", "standings", "matches"}
-    if not isinstance(content, dict) or content.get("record") != KIND:
-        raise HogError(f'it does not say "record": "{KIND}".')
+    if not isinstance(content, dict) or content.get("record") != TOURNAMENT_RECORD:
+        raise HogError(f'it does not say "record": "{TOURNAMENT_RECORD}".')
     if set(content) != keys:
         raise HogError(f"its keys must be exactly {', '.join(sorted(keys))}.")
     rules = get_rules(content["rules"]) if isinstance(content["rules"], str) else None

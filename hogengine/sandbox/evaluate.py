@@ -49,7 +49,7 @@ def make_undumpable() -> None:
 
 
 def evaluate_strategy(
-    source: bytes,
+    source: bytes | str,
     legal: range,
     time_limit: float = 10.0,
     *,
@@ -58,8 +58,9 @@ def evaluate_strategy(
 ) -> Verdict:
     """Run an uploaded final_strategy file in the sandbox; its 100 by 100 table or one plain reason.
 
-    Blocking and thread-safe. `legal` is the rule set's range of choices; `time_limit` bounds the
-    CPU time of loading the file plus all 10,000 calls. A strategy that answers differently from run to
+    Blocking and thread-safe. `source` is the file's bytes or its text (as read_bytes or read_text give
+    it); `legal` is the rule set's range of choices; `time_limit` bounds the CPU time of loading the file
+    plus all 10,000 calls. A strategy that answers differently from run to
     run is refused as not deterministic, unless `random_tables` is positive: then that many of its
     tables are recorded, each a sweep of all 10,000 pairs, in one more child allowed `random_tables`
     times the CPU time. Setting `stop` (from any thread) kills the children and raises EvaluationStopped.
@@ -67,13 +68,18 @@ def evaluate_strategy(
     run) and ValueError on bad arguments.
     """
     int8 = range(-128, 128)
+    if isinstance(source, str):  # text stays text: a lone surrogate is refused below as bad UTF-8
+        source = source.encode("utf-8", "surrogatepass")
+    if not isinstance(source, bytes):
+        raise ValueError(f"source must be the file's bytes or its text, not {type(source).__name__}")
     if not (
         isinstance(legal, range) and legal.step == 1 and legal and legal[0] in int8 and legal[-1] in int8
     ):
         raise ValueError("legal must be a non-empty range of int8 choices with step 1")
-    if not 0 < time_limit <= 600:
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not 0 < time_limit <= 600:
         raise ValueError("time_limit must be in (0, 600] seconds")
-    if not 0 <= random_tables <= MAX_RANDOM_TABLES:
+    whole = isinstance(random_tables, int) and not isinstance(random_tables, bool)
+    if not whole or not 0 <= random_tables <= MAX_RANDOM_TABLES:
         raise ValueError(f"random_tables must be from 0 to {MAX_RANDOM_TABLES}")
     make_undumpable()
     if len(source) > MAX_SOURCE_BYTES:

@@ -3,7 +3,11 @@ then improved by exact evaluations against a panel: the full-state optimal playe
 
 Each round weighs, per pair of scores, every choice's exact value in each hidden layer by how likely the
 table meets that layer against each panel member, takes the best choice per cell, and keeps the new
-table only if its mean exact win rate against the panel rose."""
+table only if its mean exact win rate against the panel rose.
+
+At the usual goal the tables ship with the package (`tables/`, made by `make tables`): each names the code
+it came from, and one whose code has changed since is passed over, so a table is never older than its rules.
+"""
 
 from pathlib import Path
 from typing import Any
@@ -11,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from hogengine.game import MAX_GOAL
 from hogengine.numeric import FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import cache as disk
@@ -24,6 +29,12 @@ from hogengine.strategies import SIZE, Table, always_roll, legal_cells, table_fr
 BEST_TABLE = "best-table"  # the name players, records and commands give the best score-only table
 ROUNDS = 6
 PANEL_ROLLS = 5
+# The best tables at MAX_GOAL, shipped with the package: one file per rule set.
+SHIPPED = Path(__file__).with_name("tables")
+# The work of making a table, in hundredths of an improvement round (how the progress bar counts it):
+# building the model takes about a round and a half, solving it half of one, the first projection a
+# quarter; each round is an evaluation against each panel member, then the strength of its candidate.
+MODEL_WORK, SOLVE_WORK, PROJECT_WORK, ROUND_WORK, STRENGTH_WORK = 150, 50, 25, 100, 20
 
 
 def reach(model: Model, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArray]:
@@ -106,19 +117,49 @@ def best_table(
     progress: Progress | None = None,
     cache_dir: Path | str | None = None,
 ) -> Table:
-    """The best score-only table: made once per process (and stored in cache_dir, if given)."""
+    """The best score-only table: the shipped one, else made once per process (and stored in cache_dir,
+    if given)."""
     ruleset = get_rules(rules)
     key = (ruleset, goal)
     if key not in _MADE:
+        found = shipped(ruleset, goal)
         directory = None if cache_dir is None else Path(cache_dir)
-        stored = None if directory is None else disk.load(directory, ruleset, goal, "table")
-        if stored is not None and _valid(ruleset, stored.get("table")):
-            _MADE[key] = stored["table"]
-        else:
-            _MADE[key] = _improved(ruleset, goal, progress)
+        stored = (
+            None if found is not None or directory is None else disk.load(directory, ruleset, goal, "table")
+        )
+        if found is None and stored is not None and _valid(ruleset, stored.get("table")):
+            found = stored["table"]
+        if found is None:
+            found = _improved(ruleset, goal, progress)
             if directory is not None:
-                disk.save(directory, ruleset, goal, "table", table=_MADE[key])
+                disk.save(directory, ruleset, goal, "table", table=found)
+        _MADE[key] = found
     return _MADE[key].copy()
+
+
+def shipped_path(ruleset: RuleSet) -> Path:
+    """Where the package keeps the best table of a rule set at MAX_GOAL."""
+    return SHIPPED / f"best-table-{ruleset.id}.npz"
+
+
+def shipped(ruleset: RuleSet, goal: int) -> Table | None:
+    """The table shipped for these rules at this goal, if one is and the code it came from is the code now."""
+    if goal != MAX_GOAL:
+        return None
+    try:
+        with np.load(shipped_path(ruleset)) as stored:
+            source, table = str(stored["source"]), stored["table"]
+        current = disk.source_fingerprint(ruleset, goal)
+    except (OSError, ValueError, KeyError):  # none shipped, or the kernel's source is not at hand
+        return None
+    return table if source == current and _valid(ruleset, table) else None
+
+
+def ship(ruleset: RuleSet, table: Table) -> None:
+    """Write the shipped table of a rule set at MAX_GOAL, naming the code it came from."""
+    source = np.array(disk.source_fingerprint(ruleset, MAX_GOAL))
+    with shipped_path(ruleset).open("wb") as file:
+        np.savez_compressed(file, allow_pickle=False, table=table, source=source)
 
 
 def _valid(ruleset: RuleSet, table: npt.NDArray[Any] | None) -> bool:
@@ -131,29 +172,58 @@ def _valid(ruleset: RuleSet, table: npt.NDArray[Any] | None) -> bool:
     )
 
 
+class _Work:
+    """Tells `progress` the work done out of all of it (see MODEL_WORK...), in the order it is done."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def add(self, amount: int) -> None:
+        self.done = min(self.done + amount, self.total)
+        if self.progress:
+            self.progress(self.done, self.total)
+
+    def part(self, amount: int) -> Progress:
+        """A progress callback for one step worth `amount`, reporting its own (done, total) within it."""
+        start = self.done
+
+        def report(done: int, total: int) -> None:
+            if self.progress:
+                self.progress(start + amount * done // max(total, 1), self.total)
+
+        return report
+
+
 def _improved(ruleset: RuleSet, goal: int, progress: Progress | None) -> Table:
     """Project full-state optimal play onto the scores, then improve it against the panel."""
-    built = model(ruleset, goal)
+    work = _Work(progress, MODEL_WORK + SOLVE_WORK + PROJECT_WORK + ROUNDS * ROUND_WORK)
+    work.add(0)
+    built = model(ruleset, goal, work.part(MODEL_WORK))
+    work.add(MODEL_WORK)
     solution = solve(ruleset, goal)
+    work.add(SOLVE_WORK)
     optimal = columns(built, solution.policy)
     if ruleset.layers == 1:
+        work.add(work.total)
         return _table(built, optimal[built.index[0]])
     chances, _ = reach(built, optimal, optimal)
     values = solution.choice_table[built.layer, built.mover, built.opponent]
     cells = _project(built, chances, values)
     score = _strength(ruleset, goal, _table(built, cells))
+    work.add(PROJECT_WORK)
     opponents = [columns(built, opponent) for opponent in _panel(ruleset, goal)]
-    for round_number in range(ROUNDS):
-        if progress:
-            progress(round_number, ROUNDS)
+    for _ in range(ROUNDS):
         mine = cells[built.mover, built.opponent]
         gains = np.zeros((built.size, len(built.choices)))
         for opponent in opponents:
             chances, _ = reach(built, mine, opponent)
             gains += chances[:, None] * choice_values(built, *pair_values(built, mine, opponent))
+            work.add((ROUND_WORK - STRENGTH_WORK) // len(opponents))
         candidate = _project(built, np.ones(built.size), gains)
         trial = _strength(ruleset, goal, _table(built, candidate))
         if trial <= score:
-            break
+            break  # no round after this one could do better: the work is done
         cells, score = candidate, trial
+        work.add(STRENGTH_WORK)
+    work.add(work.total)
     return _table(built, cells)

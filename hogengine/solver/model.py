@@ -271,12 +271,15 @@ def check_goal(goal: int) -> None:
         raise BadState(f"The goal must be a whole number from 1 to {MAX_GOAL}.")
 
 
-def model(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
-    """The model of these rules at this goal, built once and kept while it is among the latest used."""
+def model(
+    rules: RuleSet, goal: int, progress: Progress | None = None, source: Callable[[], Model] | None = None
+) -> Model:
+    """The model of these rules at this goal, built once (or had from `source`, such as a copy kept on
+    disk) and kept while it is among the latest used."""
     check_goal(goal)
     key = (rules, goal)
     if key not in _BUILT:
-        _BUILT[key] = build(rules, goal, progress)
+        _BUILT[key] = build(rules, goal, progress) if source is None else source()
         while len(_BUILT) > KEPT_MODELS:
             _BUILT.popitem(last=False)
     _BUILT.move_to_end(key)

@@ -7,12 +7,25 @@ from pathlib import Path
 
 import pytest
 
+from hogengine.game import MAX_GOAL
+from hogengine.rules import RULE_SETS
+from hogengine.solver import load_or_solve
 from tests.bot.discord.fake_discord import FakeDiscord
 
 
 @pytest.fixture(scope="session")
-def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("solver-cache")
+def solver_cache(hog_cache: Path) -> Path:
+    return hog_cache
+
+
+@pytest.fixture(scope="session")
+def solved(solver_cache: Path) -> Path:
+    """The solver cache with every rule set solved at the usual goal, once per run, before any bot needs it:
+    a bot in SimCord works inside a settle of SimCord's horizon (real seconds), which a cold pig-fest solve
+    on a busy machine outlasts, and a bot reading the solution from here does not."""
+    for ruleset in RULE_SETS:
+        load_or_solve(ruleset, MAX_GOAL, solver_cache)
+    return solver_cache
 
 
 @pytest.fixture

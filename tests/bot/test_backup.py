@@ -12,6 +12,7 @@ import pytest
 from bot.config import Settings
 from bot.services import MatchStatus, Services
 from hogengine.replay import parse_record, replay
+from tests.hang import HANG
 from tests.helpers import ALICE, BOB, CHANNEL, GUILD, FakeClock, counted_seeds
 
 ENV = {"PATH": "/usr/bin:/bin"}
@@ -32,7 +33,7 @@ def backup(tmp_path: Path, target: str, **env: str) -> subprocess.CompletedProce
         env=ENV | {"HOG_DATABASE_PATH": str(tmp_path / "hog.sqlite3")} | env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
 

@@ -17,7 +17,8 @@ import pytest
 from bot.storage.migrations import discover
 from tests.bot.discord.fake_discord import GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
 from tests.bot.discord.over_sockets import spawn_bot
-from tests.helpers import Served, copy_of_the_repository
+from tests.hang import HANG
+from tests.helpers import Served
 
 ROOT = Path(__file__).resolve().parents[2]
 # The installed package's own entry point (not the source tree's), Discord's address pointed at the fake.
@@ -25,17 +26,12 @@ START = "import bot; assert 'site-packages' in bot.__file__, bot.__file__; " + R
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     """A fresh virtualenv with the wheel built from a copy of the project (the tree stays untouched)."""
-    work = tmp_path_factory.mktemp("wheel")
-    source = copy_of_the_repository(work / "source")
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", work / "dist", source], check=True, timeout=300)
-    (wheel,) = (work / "dist").glob("hogbot-*.whl")
-    venv = work / "venv"
-    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=120)
+    venv = tmp_path_factory.mktemp("installed") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=HANG)
     install = [venv / "bin" / "python", "-m", "pip", "--disable-pip-version-check", "-q", "install"]
-    subprocess.run([*install, wheel, "-c", ROOT / "requirements.lock"], check=True, timeout=600)
+    subprocess.run([*install, wheel, "-c", ROOT / "requirements.lock"], check=True, timeout=HANG)
     return venv / "bin" / "python"
 
 
@@ -53,10 +49,10 @@ async def start_bot(python: Path, fake: FakeDiscord, data: Path) -> asyncio.subp
 
 async def test_the_installed_wheel_creates_every_table(installed: Path, fake: FakeDiscord, tmp_path: Path):
     bot = await start_bot(installed, fake, tmp_path)
-    await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=60)
-    await fake.connected(timeout=60)
+    await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=HANG)
+    await fake.connected(timeout=HANG)
     bot.send_signal(signal.SIGTERM)
-    _, stderr = await asyncio.wait_for(bot.communicate(), 30)
+    _, stderr = await asyncio.wait_for(bot.communicate(), HANG)
     assert bot.returncode == 0, stderr.decode()
     assert "voice will NOT be supported" not in stderr.decode()  # Hog has no voice: no warning about it
     with sqlite3.connect(tmp_path / "hog.sqlite3") as db:
@@ -76,7 +72,7 @@ async def test_an_install_without_migrations_refuses_to_start(
     shutil.move(packaged, aside)  # what an install that dropped its package data looks like
     try:
         bot = await start_bot(installed, fake, tmp_path)
-        _, stderr = await asyncio.wait_for(bot.communicate(), 60)
+        _, stderr = await asyncio.wait_for(bot.communicate(), HANG)
     finally:
         shutil.move(aside, packaged)
     assert bot.returncode == 1
@@ -91,7 +87,7 @@ def test_the_installed_hog_gui_serves_its_page_from_the_wheel(installed: Path, t
     server = Served(cache=tmp_path, hog=[installed.parent / "hog"])
     try:
         for name in ("", "static/app.js", "static/style.css", "static/favicon.svg"):
-            with urllib.request.urlopen(server.base + name, timeout=30) as response:
+            with urllib.request.urlopen(server.base + name, timeout=HANG) as response:
                 assert response.status == 200 and response.read()
     finally:
         status, stderr = server.stop()
@@ -110,7 +106,7 @@ def test_the_load_benchmark_runs_from_the_installed_wheel(installed: Path, tmp_p
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        timeout=300,
+        timeout=HANG,
     )
     assert run.returncode in (0, 1), run.stderr
     assert "Traceback" not in run.stderr

@@ -11,6 +11,7 @@ import pytest
 
 from hogengine.dice import seeded_rolls
 from hogengine.game import State, TurnResult, dice_for, legal_choices, new_game, resolve
+from tests.hang import HANG
 
 Turns = Sequence[tuple[int, Sequence[int]]]
 
@@ -79,7 +80,7 @@ def run_hog(
         check=False,
         input=data,
         capture_output=True,
-        timeout=60,
+        timeout=HANG,
         preexec_fn=None if closed is None else lambda: os.close(closed),
         env=None if encoding is None else {**os.environ, "PYTHONIOENCODING": encoding},
     )

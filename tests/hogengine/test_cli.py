@@ -20,6 +20,7 @@ from hogengine.dice import commitment
 from hogengine.game import dice_in_words, new_game
 from hogengine.replay import load_record, replay
 from hogengine.solver import solve
+from tests.hang import HANG
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
@@ -61,7 +62,7 @@ def test_ctrl_c_abandons_the_game_but_still_reveals_the_seed_and_the_record(monk
     assert status == 130
     assert err == "hog play: interrupted, the game is abandoned.\n"
     assert f"Dice seed: {SEED}" in out
-    record = re.search(r"echo '(.*)' \| hog replay", out)
+    record = re.search(r"echo '(.*)' \| .* replay", out)
     assert record
     assert [turn["choice"] for turn in json.loads(record.group(1))["turns"]][:2] == [4, 5]
 
@@ -89,7 +90,7 @@ def test_play_against_the_perfect_player_who_plays_the_solvers_best_choice(monke
         monkeypatch, capsys, "-1\n" + "4\n" * 100, "--rules", "pork-chop", "--goal", "30", "--vs", "perfect"
     )
     assert status == 0, err
-    record = re.search(r"echo '(.*)' \| hog replay", out)
+    record = re.search(r"echo '(.*)' \| .* replay", out)
     assert record
     solution = solve("pork-chop", 30)
     theirs = [r for r in replay(load_record(record.group(1))) if r.player == 1]
@@ -136,7 +137,7 @@ def test_play_a_whole_game_against_a_strategy_and_check_the_dice(hog, monkeypatc
     assert re.search(r"Player [01] \(.*\) wins, \d+ to \d+\.", out)
     assert "Player 1 (always:5) chooses 5." in out
     assert "Player 0 (you), your choice (0 to 10): " in out
-    record = re.search(r"echo '(.*)' \| hog replay", out)
+    record = re.search(r"echo '(.*)' \| .* replay", out)
     assert record
     final = re.search(r"wins, (\d+) to (\d+)\.", out)
     assert final
@@ -150,6 +151,35 @@ def test_play_a_whole_game_against_a_strategy_and_check_the_dice(hog, monkeypatc
     assert told[-1] == f"{winner.group(1)} wins, {final.group(1)} to {final.group(2)}."
 
 
+def test_the_record_line_works_as_printed_where_hog_is_not_on_the_path():
+    """`make play` runs .venv/bin/hog, which the user's shell does not find: the line it prints to check
+    the game names the program it came from, and runs as printed in a shell without the venv."""
+    program = Path(sys.executable).parent / "hog"
+    bare = {"PATH": "/usr/bin:/bin"}
+    played = subprocess.run(
+        [program, "play", "--seed", SEED, "--vs", "always:5", "--goal", "20"],
+        input="4\n" * 100,
+        env=bare,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG,
+    )
+    line = played.stdout.splitlines()[-1]
+    assert line.startswith("Check the game: echo '") and line.endswith(f"' | {program} replay")
+    checked = subprocess.run(
+        ["sh", "-c", line.removeprefix("Check the game: ")],
+        env=bare,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG,
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.splitlines()[-1] == "Player 0 wins, 29 to 2."
+    assert "Player 0 (you) wins, 29 to 2." in played.stdout
+
+
 def test_play_second_against_a_strategy_that_moves_first(monkeypatch, capsys):
     status, out, err = play(
         monkeypatch, capsys, "4\n" * 200, "--seed", SEED, "--vs", "always:5", "--goal", "40", "--second"
@@ -158,7 +188,7 @@ def test_play_second_against_a_strategy_that_moves_first(monkeypatch, capsys):
     first_move = out.index("Player 0 (always:5) chooses 5.")
     assert first_move < out.index("Player 1 (you), your choice (0 to 10): ")
     assert "Player 0 (you)" not in out
-    record = re.search(r"echo '(.*)' \| hog replay", out)
+    record = re.search(r"echo '(.*)' \| .* replay", out)
     assert record
     assert [turn["choice"] for turn in json.loads(record.group(1))["turns"]][:2] == [5, 4]
 
@@ -258,7 +288,7 @@ def test_play_takes_a_line_that_is_not_text_as_a_bad_choice():
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
         capture_output=True,
         check=False,
-        timeout=60,
+        timeout=HANG,
     )
     out = done.stdout.decode()
     assert done.returncode == 1  # the input ends before the game does
@@ -438,7 +468,7 @@ def test_output_that_cannot_be_written_is_one_line_and_a_failure(args, stdin, un
             stdout=full,
             stderr=subprocess.PIPE,
             check=False,
-            timeout=60,
+            timeout=HANG,
         )
     assert done.stderr.decode() == f"hog {args[0]}: cannot write the output: No space left on device\n"
     assert done.returncode == 1

@@ -2,6 +2,8 @@
 
 import json
 import os
+import pty
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hogengine.replay import MAX_RECORD_BYTES
+from tests.hang import HANG
 
 # The contest sample game of seed 000: 14-42 -> 42-21 -> 21-42 -> 42-21 -> 42-22.
 SAMPLE = json.loads(Path(__file__).with_name("pork_chop_sample.json").read_text())
@@ -196,9 +199,59 @@ def test_output_cut_short_by_the_reader_ends_quietly():
             stdout=write_end,
             stderr=subprocess.PIPE,
             check=False,
-            timeout=60,
+            timeout=HANG,
         )
     finally:
         os.close(write_end)
     assert done.stderr == b""
     assert done.returncode == 141
+
+
+def test_replay_takes_a_file_as_it_takes_standard_input(hog, tmp_path: Path):
+    """`hog replay FILE`, as `hog gui --replay FILE` and `hog tournament --replay FILE` take one; `-` is
+    standard input."""
+    path = tmp_path / "hog-game.json"
+    path.write_text(json.dumps(SAMPLE))
+    piped = hog("replay", "--json", stdin=json.dumps(SAMPLE))
+    assert hog("replay", "--json", str(path)).stdout == piped.stdout
+    assert hog("replay", "--json", "-", stdin=json.dumps(SAMPLE)).stdout == piped.stdout
+    missing = hog("replay", str(tmp_path / "gone.json"))
+    assert missing.returncode == 1
+    said = missing.stderr.decode()
+    assert said.startswith("hog replay: cannot use '") and said.endswith(": No such file or directory\n")
+
+
+def test_a_tournament_record_is_named_with_the_command_that_replays_it(hog, tmp_path: Path):
+    path = tmp_path / "contest.json"
+    path.write_text(json.dumps({"record": "hog tournament record", "rules": "pig-fest", "entries": []}))
+    done = hog("replay", str(path))
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "hog replay: This is a tournament record, not a game record:"
+        " `hog tournament --replay FILE` plays it again.\n"
+    )
+
+
+def test_replay_at_a_terminal_says_what_it_waits_for():
+    """Typed alone at a terminal, `hog replay` says it reads a record from standard input before it waits."""
+    main, child = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "hogengine", "replay", "--json"],
+        stdin=child,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        os.close(child)
+        assert process.stderr is not None and process.stdout is not None
+        # Said before it reads: the record is not typed yet (a silent wait fails once HANG has passed).
+        assert select.select([process.stderr], [], [], HANG)[0], "hog replay waits without a word"
+        said = process.stderr.readline().decode()
+        os.write(main, json.dumps(SAMPLE).encode() + b"\n\x04")  # the record, then Ctrl-D
+        out, _ = process.communicate(timeout=HANG)
+    os.close(main)
+    assert said == (
+        "hog replay: reading a game record from standard input: paste it, then press Ctrl-D"
+        " (or give its file: hog replay FILE.json).\n"
+    )
+    assert process.returncode == 0
+    assert len(out.decode().splitlines()) == len(SAMPLE["turns"])

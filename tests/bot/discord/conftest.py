@@ -19,12 +19,17 @@ from bot.services.games.service import Seeds
 from tests.bot.discord.fake_discord import FakeDiscord
 from tests.bot.discord.harness import Network, World
 from tests.bot.discord.over_sockets import BotProcess
+from tests.hang import HANG
 from tests.helpers import counted_seeds
 
 GUILD_ID = 424242424242424242
 TURN_TIMEOUT = 300.0
 CHALLENGE_TIMEOUT = 600.0
 UPLOAD_TIME_LIMIT = 0.5  # CPU seconds: plenty for the tests' honest strategies, short for an endless one
+# SimCord's settle horizon: a bot's timer due later than this is the virtual clock's (advance_time moves it),
+# an earlier one fires in real time; and a settle waits this long for the bot's work. Not a budget for heavy
+# work: a test makes the solve its bot needs (solve(rules, 100, solver_cache)) before the bot needs it.
+SETTLE_HORIZON = 10.0
 
 
 @pytest.fixture
@@ -34,10 +39,10 @@ def seeds() -> Seeds:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, solver_cache: Path) -> Settings:
+def settings(tmp_path: Path, solved: Path) -> Settings:
     return Settings(
         database_path=tmp_path / "hog.sqlite3",
-        solver_cache_path=solver_cache,
+        solver_cache_path=solved,
         dev_guild_id=GUILD_ID,
         turn_timeout_seconds=TURN_TIMEOUT,
         challenge_timeout_seconds=CHALLENGE_TIMEOUT,
@@ -51,7 +56,7 @@ def settings(tmp_path: Path, solver_cache: Path) -> Settings:
 @pytest.fixture
 async def world(settings: Settings, seeds: Seeds) -> AsyncIterator[World]:
     services = await Services.open(settings.services, clock=now, seeds=seeds)
-    env = simcord.Env(HogBot(settings, services=services), settle_timeout=10, shard_count=1)
+    env = simcord.Env(HogBot(settings, services=services), settle_timeout=SETTLE_HORIZON, shard_count=1)
     guild = env.create_guild("Hog Club", id=GUILD_ID)  # the bot syncs its commands to this guild
     channel = guild.create_text_channel("hog")
     moderators = guild.create_role(
@@ -117,7 +122,7 @@ async def launch(fake: FakeDiscord, solver_cache: Path) -> AsyncIterator[Launch]
         fake.forget(shards)  # so `connected` waits for this process's IDENTIFY
         bot = await BotProcess.start(fake.url, data, HOG_SOLVER_CACHE_PATH=str(solver_cache), **settings)
         started.append(bot)
-        connecting = asyncio.ensure_future(fake.connected(timeout=60, shards=shards))
+        connecting = asyncio.ensure_future(fake.connected(timeout=HANG, shards=shards))
         ended = asyncio.ensure_future(bot.process.wait())
         done, _ = await asyncio.wait([connecting, ended], return_when=FIRST_COMPLETED)
         connecting.cancel()

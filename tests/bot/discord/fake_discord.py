@@ -24,6 +24,8 @@ from typing import Any
 import discord
 from aiohttp import WSMsgType, web
 
+from tests.hang import HANG
+
 APP_ID = 7000
 GUILD_ID = 7100  # on shard 0 of any count
 CHANNEL_ID = 7200  # #hog of GUILD_ID; another server's #hog is its own
@@ -184,7 +186,7 @@ class FakeDiscord:
     def _id(self) -> str:
         return str(next(self._ids))
 
-    async def until(self, check: Callable[[Request], bool], timeout: float = 10.0) -> Request:
+    async def until(self, check: Callable[[Request], bool], timeout: float = HANG) -> Request:
         """Wait for the bot to make a request that passes `check` (or return one it already made)."""
 
         def found() -> Request | None:

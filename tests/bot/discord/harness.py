@@ -25,6 +25,7 @@ from bot.discord.client import now
 from bot.services import GameService, HogError, Match, MatchStatus, Services
 from bot.services.games.service import Seeds
 from hogengine.game import State, choice_label
+from tests.hang import HANG
 
 Choose = Callable[[State], int]
 
@@ -228,7 +229,7 @@ def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
         capture_output=True,
         text=True,
         check=True,
-        timeout=60,
+        timeout=HANG,
     )
     return [json.loads(line) for line in done.stdout.splitlines()]
 

@@ -21,6 +21,7 @@ from tests.bot.discord.fake_discord import (
     member,
     user,
 )
+from tests.hang import HANG
 
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
 ROLL = "Roll 6"
@@ -114,7 +115,7 @@ async def roll(fake: FakeDiscord, board: str) -> None:
     person = to_move(fake.messages[board])
     assert person is not None
     token = await press(fake, person, board, ROLL)
-    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r), timeout=30)
+    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r), timeout=HANG)
 
 
 async def play_to_the_end(fake: FakeDiscord, board: str) -> None:
@@ -169,7 +170,7 @@ class BotProcess:
         """The messages of the JSON log lines so far."""
         return [json.loads(line)["message"] for line in self.stderr if line.startswith("{")]
 
-    async def logged(self, start: str, timeout: float = 60) -> None:
+    async def logged(self, start: str, timeout: float = HANG) -> None:
         """Wait until a log line's message starts with `start`."""
 
         def found() -> bool:
@@ -181,18 +182,18 @@ class BotProcess:
     async def kill(self) -> None:
         """SIGKILL: what a crash, an OOM kill or a host reboot does; nothing of the bot runs after it."""
         self.process.kill()
-        await self.ended(timeout=30)
+        await self.ended(timeout=HANG)
 
     def stop(self) -> None:
         """SIGTERM: what docker stop does."""
         self.process.send_signal(signal.SIGTERM)
 
-    async def terminate(self, timeout: float = 60) -> int:
+    async def terminate(self, timeout: float = HANG) -> int:
         """SIGTERM and wait for the orderly stop: the exit status."""
         self.stop()
         return await self.ended(timeout)
 
-    async def ended(self, timeout: float = 60) -> int:
+    async def ended(self, timeout: float = HANG) -> int:
         """Wait for the process to end (its log read to the last line): the exit status."""
         status = await asyncio.wait_for(self.process.wait(), timeout)
         await self._reader

@@ -23,6 +23,7 @@ from tests.bot.discord.over_sockets import (
     press,
     to_move,
 )
+from tests.hang import HANG
 
 
 def stored(data: Path) -> dict[str, Any]:
@@ -53,7 +54,7 @@ async def test_a_turn_stored_but_not_shown(fake: FakeDiscord, launch: Launch, tm
     board = await accepted_challenge(fake)
     held = fake.hold(answer_to_a_press)
     await press(fake, ALICE, board, ROLL)
-    await asyncio.wait_for(held, 10)  # the turn is stored; its board's edit is in flight
+    await asyncio.wait_for(held, HANG)  # the turn is stored; its board's edit is in flight
 
     await bot.kill()
     match = stored(tmp_path)
@@ -71,7 +72,7 @@ async def test_a_challenge_accepted_but_not_shown(fake: FakeDiscord, launch: Lau
     board = await challenge(fake)
     held = fake.hold(answer_to_a_press)
     await press(fake, BOB, board, "Accept")
-    await asyncio.wait_for(held, 10)
+    await asyncio.wait_for(held, HANG)
 
     await bot.kill()
     match = stored(tmp_path)
@@ -93,7 +94,7 @@ async def test_a_house_bot_move_stored_but_not_shown(
     board = fake.original(token)
     held = fake.hold(edit_of(board))  # the house bot's move is shown by editing the board
     await press(fake, ALICE, board, ROLL)
-    await asyncio.wait_for(held, 10)
+    await asyncio.wait_for(held, HANG)
 
     await bot.kill()
     match = stored(tmp_path)

@@ -17,6 +17,7 @@ import pytest
 from bot.__main__ import JsonLines
 from bot.config import Settings
 from bot.health import FRESH_SECONDS
+from tests.hang import HANG
 from tests.postgres_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -25,7 +26,7 @@ EMPTY = {"PATH": "/usr/local/bin:/usr/bin:/bin"}  # no DISCORD_TOKEN, no HOG_* s
 
 def run(command: Sequence[str | Path], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        command, cwd=cwd, env=EMPTY | env, capture_output=True, text=True, timeout=60, check=False
+        command, cwd=cwd, env=EMPTY | env, capture_output=True, text=True, timeout=HANG, check=False
     )
 
 
@@ -41,6 +42,16 @@ def check_how_to(done: subprocess.CompletedProcess[str]) -> None:
 def test_without_a_token_python_m_bot_explains_where_to_get_one(tmp_path: Path) -> None:
     check_how_to(run([sys.executable, "-m", "bot"], tmp_path))
     assert not (tmp_path / "data").exists()  # nothing is created before there is a token
+
+
+def test_in_the_docker_image_the_how_to_names_what_works_there(tmp_path: Path) -> None:
+    """The image has no make: its how-to says where compose reads the token and how to play offline."""
+    assert "HOGBOT_IMAGE=1" in (ROOT / "Dockerfile").read_text()  # what the image sets, and the bot reads
+    done = run([sys.executable, "-m", "bot"], tmp_path, HOGBOT_IMAGE="1")
+    assert done.returncode == 2 and "make" not in done.stderr
+    assert "Put it in the .env file beside docker-compose.yml (compose reads it):" in done.stderr
+    assert "then `docker compose up -d` again." in done.stderr
+    assert done.stderr.endswith("Try the game offline: docker compose run --rm bot hog play\n\n")
 
 
 def test_a_blank_setting_in_env_means_unset(tmp_path: Path) -> None:
@@ -241,6 +252,18 @@ def test_the_health_check_does_not_load_discord(tmp_path: Path) -> None:
     )
     done = run([sys.executable, "-c", probe], tmp_path)
     assert done.stdout.split() == ["1"], done.stdout + done.stderr
+
+
+def test_a_first_start_logs_nothing_of_matplotlibs_font_cache(tmp_path: Path) -> None:
+    """`python -m bot` sets up its log, then imports the adapter (and matplotlib with it): on a first start
+    matplotlib builds its font cache and says so at INFO, which is not the bot's to log."""
+    start = (
+        "import logging; from bot.__main__ import configure_logging; configure_logging('INFO');"
+        " import bot.discord; logging.getLogger('bot').info('started')"
+    )
+    done = run([sys.executable, "-c", start], tmp_path, MPLCONFIGDIR=str(tmp_path / "no-font-cache-yet"))
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["message"] for line in done.stderr.splitlines()] == ["started"]
 
 
 def test_logs_are_json_lines_with_context() -> None:

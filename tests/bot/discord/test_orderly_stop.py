@@ -22,6 +22,7 @@ from bot.storage.strategies import table_bytes
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import EVERYONE, GUILD_ID, FakeDiscord, Request
 from tests.bot.discord.over_sockets import ALICE, BOB, CAROL, BotProcess, answered, command
+from tests.hang import HANG
 
 # About a second of CPU to load (in each of the sandbox's two children), then always four dice.
 SLOW = b"for _ in range(30_000_000):\n    pass\n\ndef final_strategy(score, opponent_score):\n    return 4\n"
@@ -57,7 +58,7 @@ async def test_sigterm_mid_upload_lets_it_finish_and_turns_new_commands_away(
     attachment, option = upload(fake)
     downloading = fake.hold(lambda r: r.path.startswith("/attachments/"))  # under way until released
     token, _ = await command(fake, ALICE, "upload strategy", [option], attachments=(attachment,))
-    await asyncio.wait_for(downloading, 10)
+    await asyncio.wait_for(downloading, HANG)
 
     bot.stop()
     await bot.logged("stopping:")
@@ -138,7 +139,7 @@ async def test_sigterm_mid_tournament_lets_it_finish_within_the_grace_period(
     bot = await start(launch, tmp_path, grace="60")
     progress = fake.hold(lambda r: r.method == "PATCH" and str(r.body.get("content")).startswith(RUNNING))
     token = await tournament(fake)
-    await asyncio.wait_for(progress, 10)  # its answer is being edited: the tournament is under way
+    await asyncio.wait_for(progress, HANG)  # its answer is being edited: the tournament is under way
 
     bot.stop()
     await bot.logged("stopping:")

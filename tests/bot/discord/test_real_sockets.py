@@ -18,6 +18,7 @@ from bot.discord import HogBot, serve
 from bot.health import ailment
 from tests.bot.discord.fake_discord import BOT, CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.bot.discord.over_sockets import ALICE, BOB, CAROL, answered, command, press
+from tests.hang import HANG
 
 
 @pytest.fixture
@@ -50,16 +51,16 @@ async def running(settings: Settings) -> AsyncIterator[HogBot]:
     bot = HogBot(settings, guild_ready_timeout=0.1)
     serving = asyncio.create_task(serve(bot, "fake-token"))
     try:
-        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await asyncio.wait_for(bot.wait_until_ready(), HANG)
         yield bot
     finally:
         if not serving.done():
             os.kill(os.getpid(), signal.SIGTERM)  # closes Discord and the database
-        await asyncio.wait_for(serving, 10)
+        await asyncio.wait_for(serving, HANG)
     assert bot.is_closed()
 
 
-async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
+async def eventually(check: Callable[[], bool], timeout: float = HANG) -> None:
     """Wait until `check()` holds (polling: the bot's clock and the gateway run on their own)."""
     async with asyncio.timeout(timeout):
         while not check():

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
 from tests.bot.discord.over_sockets import spawn_bot
+from tests.hang import HANG
 
 
 def free_port() -> int:
@@ -37,7 +38,7 @@ def retries(stderr: str) -> list[str]:
 async def test_an_unreachable_discord_is_one_line_and_exit_status_3(tmp_path: Path) -> None:
     port = free_port()
     bot = await start_bot(f"http://127.0.0.1:{port}", tmp_path, attempts=3, pause=0.05)
-    _, raw = await asyncio.wait_for(bot.communicate(), 60)
+    _, raw = await asyncio.wait_for(bot.communicate(), HANG)
     stderr = raw.decode()
     assert bot.returncode == 3
     assert "Traceback" not in stderr
@@ -56,12 +57,12 @@ async def test_sigterm_during_the_pause_between_tries_stops_at_once(tmp_path: Pa
     assert bot.stderr is not None
     logged = b""
     while not retries(logged.decode()):
-        line = await asyncio.wait_for(bot.stderr.readline(), 30)
+        line = await asyncio.wait_for(bot.stderr.readline(), HANG)
         assert line, "the bot ended before it paused"
         logged += line
     stopped = time.monotonic()
     bot.send_signal(signal.SIGTERM)
-    _, rest = await asyncio.wait_for(bot.communicate(), 30)
+    _, rest = await asyncio.wait_for(bot.communicate(), HANG)
     assert time.monotonic() - stopped < 10
     assert bot.returncode == 0, (logged + rest).decode()
     assert len(retries((logged + rest).decode())) == 1 and "Traceback" not in rest.decode()
@@ -73,16 +74,16 @@ async def test_a_discord_that_comes_up_later_is_reached_on_a_later_try(tmp_path:
     assert bot.stderr is not None
     first = b""
     while not retries(first.decode()):  # the first try failed and was logged: Discord comes up now
-        line = await asyncio.wait_for(bot.stderr.readline(), 30)
+        line = await asyncio.wait_for(bot.stderr.readline(), HANG)
         assert line, "the bot ended before it tried again"
         first += line
     fake = FakeDiscord()
     await fake.start(port)
     try:
-        await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=30)
-        await fake.connected(timeout=30)
+        await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=HANG)
+        await fake.connected(timeout=HANG)
         bot.send_signal(signal.SIGTERM)
-        _, rest = await asyncio.wait_for(bot.communicate(), 30)
+        _, rest = await asyncio.wait_for(bot.communicate(), HANG)
     finally:
         await fake.stop()
     stderr = (first + rest).decode()
@@ -97,9 +98,9 @@ async def test_sigterm_while_the_gateway_connects_is_an_orderly_stop(tmp_path: P
     url = await fake.start()
     try:
         bot = await start_bot(url, tmp_path, attempts=1, pause=0)
-        await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=30)
+        await fake.until(lambda request: request.path.endswith(f"/guilds/{GUILD_ID}/commands"), timeout=HANG)
         bot.send_signal(signal.SIGTERM)
-        _, raw = await asyncio.wait_for(bot.communicate(), 30)
+        _, raw = await asyncio.wait_for(bot.communicate(), HANG)
     finally:
         await fake.stop()
     assert bot.returncode == 0, raw.decode()
@@ -120,14 +121,14 @@ async def test_sigterm_while_the_database_opens_stops_without_going_online(tmp_p
         assert bot.stderr is not None
         logged = b""
         while b"opening the database" not in logged:
-            line = await asyncio.wait_for(bot.stderr.readline(), 30)
+            line = await asyncio.wait_for(bot.stderr.readline(), HANG)
             assert line, "the bot ended before it opened the database"
             logged += line
         await asyncio.sleep(0.5)  # into the migrations' wait for the lock
         bot.send_signal(signal.SIGTERM)
         await asyncio.sleep(1.0)
         holder.rollback()
-        _, rest = await asyncio.wait_for(bot.communicate(), 30)
+        _, rest = await asyncio.wait_for(bot.communicate(), HANG)
     finally:
         holder.close()
         await fake.stop()

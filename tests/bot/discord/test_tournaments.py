@@ -19,6 +19,7 @@ from hogengine.solver import exact_winrate, tournament_exact
 from hogengine.strategies import Table, always_roll, table_from_function
 from tests.bot.discord.conftest import GUILD_ID
 from tests.bot.discord.harness import World, picture, private, said
+from tests.hang import HANG
 from tests.helpers import entries
 
 RULES = "swine-align"
@@ -52,7 +53,7 @@ def hog_tournament(tables: list[tuple[str, Table]], folder: Path, *options: str)
         capture_output=True,
         text=True,
         check=True,
-        timeout=120,
+        timeout=HANG,
     )
     standings: list[dict[str, Any]] = json.loads(done.stdout)["standings"]
     return standings

@@ -14,6 +14,7 @@ from simcord.components import walk_components
 from bot.config import Settings
 from bot.services import MatchStatus
 from tests.bot.discord.harness import World, private, private_embed, said
+from tests.hang import HANG
 
 COOLDOWN = 60.0
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
@@ -25,7 +26,7 @@ def settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"upload_cooldown_seconds": COOLDOWN, "upload_time_limit_seconds": 5.0})
 
 
-async def until(condition: Callable[[], Awaitable[bool]], seconds: float = 10.0) -> None:
+async def until(condition: Callable[[], Awaitable[bool]], seconds: float = HANG) -> None:
     """Wait (in real time) until the condition holds."""
     deadline = time.monotonic() + seconds
     while not await condition():

@@ -6,6 +6,7 @@ import json
 import re
 import zipfile
 from hashlib import sha256
+from pathlib import Path
 
 import aiohttp
 import numpy as np
@@ -67,14 +68,18 @@ async def test_an_accepted_upload_shows_its_heatmap_and_exact_win_rates(world: W
     assert stored.table is not None and np.array_equal(stored.table, table)
 
 
-async def test_a_pig_fest_upload_is_measured_against_the_full_state_perfect_bot(world: World) -> None:
+async def test_a_pig_fest_upload_is_measured_against_the_full_state_perfect_bot(
+    world: World, solver_cache: Path
+) -> None:
+    # Solved into the bot's cache, and the model built, before the upload: not in the bot's settle.
+    perfect = solve("pig-fest", 100, solver_cache).policy  # vs-bot level:perfect: it sees the streaks
+    table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
+    rate = exact_winrate("pig-fest", table, perfect)
+
     result = await world.upload(world.alice, "mod.py", SCORE_MOD, rules="pig-fest")
 
     embed = private_embed(result)
     assert embed.title == "Accepted: mod" and "plays Ham Hijinks + Pig Fest" in (embed.description or "")
-    table = np.fromfunction(lambda score, _: score % 11, (100, 100), dtype=int).astype(np.int8)
-    perfect = solve("pig-fest").policy  # what vs-bot level:perfect plays: it sees the Pig Fest streaks
-    rate = exact_winrate("pig-fest", table, perfect)
     shown = {field.name: field.value for field in embed.fields}
     assert shown["vs the perfect bot"] == (
         f"**{rate.average:.1%}**\nfirst {rate.first:.1%}\nsecond {rate.second:.1%}"

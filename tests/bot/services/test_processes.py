@@ -28,6 +28,7 @@ from bot.storage import Database, open_migrated, postgres
 from bot.storage import leases as lease_table
 from bot.storage.leases import LeaseKind
 from hogengine.rules import DEFAULT_RULES
+from tests.hang import HANG
 from tests.helpers import (
     ALICE,
     BOB,
@@ -227,10 +228,10 @@ class Renewals:
         await ended
 
     async def next(self) -> None:
-        seconds, ended = await asyncio.wait_for(self._waiting.get(), 30)  # a loop that stopped: fail
+        seconds, ended = await asyncio.wait_for(self._waiting.get(), HANG)  # a loop that stopped: fail
         self.clock.advance(seconds)
         ended.set_result(None)
-        following = await asyncio.wait_for(self._waiting.get(), 30)  # the loop's next pause: it tried
+        following = await asyncio.wait_for(self._waiting.get(), HANG)  # the loop's next pause: it tried
         self._waiting.put_nowait(following)
 
 

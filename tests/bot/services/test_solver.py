@@ -17,6 +17,7 @@ from bot.config import Settings
 from bot.services import Services
 from bot.services.solver import KEPT, Solver
 from hogengine.solver import Solution, optimal, solve
+from tests.hang import HANG
 from tests.helpers import ALICE, CHANNEL
 
 GOAL = 12  # small: solved in a blink
@@ -73,7 +74,7 @@ async def test_a_solution_is_kept_beside_the_database_for_the_next_start(tmp_pat
         [sys.executable, "-c", never_solve, str(settings.solver_cache_dir)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -12,6 +12,7 @@ from bot.config import Settings
 from bot.services import MatchStatus, Services
 from bot.storage import PostgresDatabase, SqliteDatabase, copy
 from tests.catalog import tables
+from tests.hang import HANG
 from tests.helpers import (
     ALICE,
     BOB,
@@ -69,7 +70,7 @@ def copy_to(tmp_path: Path, url: str, **env: str) -> subprocess.CompletedProcess
         env={"PATH": "/usr/bin:/bin", "HOG_DATABASE_PATH": str(tmp_path / "hog.sqlite3"), **env},
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
 

@@ -26,6 +26,7 @@ from hogengine.replay import load_record, replay, to_record
 from hogengine.rules import RULE_SETS
 from hogengine.solver import solve
 from tests.bot.web.conftest import scripted_choice
+from tests.hang import HANG
 from tests.helpers import Served
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -334,7 +335,7 @@ def _api(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the server answers the page's own request (a body is declared JSON, as the page declares it)."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=HANG) as response:
         answer: dict[str, Any] = json.load(response)
     return answer
 

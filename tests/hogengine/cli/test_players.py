@@ -141,7 +141,7 @@ def test_hog_play_records_its_commitment_and_replay_checks_it(capsys, monkeypatc
     status, out, _ = run(capsys, "play", "--goal", "15", "--vs", "always:4", "--seed", "00ff")
     assert status == 0
     shown = out.split("Dice commitment (SHA-256 of the secret seed, revealed at the end): ")[1].split()[0]
-    record = json.loads(out.split("Check the game: echo '")[1].split("' | hog replay")[0])
+    record = json.loads(out.split("Check the game: echo '")[1].split("' | ")[0])
     assert record["commitment"] == shown
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(record).encode())))
     assert run(capsys, "replay")[0] == 0

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.hang import HANG
+
 PLUGINS = {
     "broken": "no_such_module:register",  # its package is gone
     "clash": "clash:register",  # adds a second `play`
@@ -44,7 +46,7 @@ def hog(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "hogengine", *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG,
         check=False,
         env={**os.environ, "PYTHONPATH": path},
     )

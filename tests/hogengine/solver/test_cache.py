@@ -98,3 +98,32 @@ def test_a_result_stored_by_another_compiled_sweep_is_not_read(
     before = cache.fingerprint.__wrapped__(rules, 100)
     compiled.write_bytes(compiled.read_bytes() + b"another build")
     assert cache.fingerprint.__wrapped__(rules, 100) != before
+
+
+def test_a_stored_model_is_read_instead_of_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the command line needs at every call (seconds to build for pig-fest) is read back whole."""
+    fresh_process(monkeypatch)
+    ruleset = get_rules("pig-fest")
+    built = cache.kept_model(ruleset, 12, tmp_path)
+    fresh_process(monkeypatch)
+
+    def never(*_: object) -> None:
+        raise AssertionError("built the model again although it was stored")
+
+    monkeypatch.setattr(cache, "build", never)
+    read = cache.kept_model(ruleset, 12, tmp_path)
+    assert read is not built
+    for name in (*cache.MODEL_ARRAYS, "probability", "kind_first"):
+        assert np.array_equal(getattr(read, name), getattr(built, name)), name
+    assert read.dice == built.dice and read.start == built.start
+
+
+def test_a_damaged_stored_model_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh_process(monkeypatch)
+    ruleset = get_rules("pork-chop")
+    built = cache.kept_model(ruleset, 10, tmp_path)
+    (stored,) = tmp_path.iterdir()
+    np.save(stored / "target.npy", built.target[:-1])  # cut short: rows point past the end
+    fresh_process(monkeypatch)
+    again = cache.kept_model(ruleset, 10, tmp_path)
+    assert np.array_equal(again.target, built.target)

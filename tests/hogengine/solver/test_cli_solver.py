@@ -1,6 +1,8 @@
 """`hog solve`, `hog winrate` and `hog tournament`: human and JSON output, one-line errors."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +11,8 @@ import pytest
 from hogengine.cli import main
 from hogengine.solver import best_table, contest_table, exact_winrate
 from hogengine.strategies import always_roll, load_table_json, table_from_function
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -66,6 +70,14 @@ def test_solve_exports_a_final_strategy_file(capsys: pytest.CaptureFixture[str],
     assert callable(strategy)
     exported = np.array([[strategy(s, o) for o in range(100)] for s in range(100)], dtype=np.int8)
     np.testing.assert_array_equal(exported, best_table("pork-chop", 20))
+    for lint in (["check"], ["format", "--check"]):  # `make test` lints whatever lies in the checkout
+        judged = subprocess.run(
+            [sys.executable, "-m", "ruff", *lint, "--config", str(ROOT / "pyproject.toml"), str(target)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert judged.returncode == 0, judged.stdout
 
 
 def test_tournament_prints_standings(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -96,7 +108,8 @@ def test_the_optimal_table_is_made_once_and_kept_on_disk(
     status, first, _ = run(
         capsys, "winrate", "--rules", "piggy-back", "--goal", "20", "best-table", "always:5"
     )
-    assert status == 0 and [path.name.split("-")[0] for path in tmp_path.iterdir()] == ["table"]
+    kept = sorted(path.name.split("-")[0] for path in tmp_path.iterdir())
+    assert status == 0 and kept == ["model", "table"]  # the model too: every call needs it
 
     def never(*_: object) -> None:
         raise AssertionError("the stored table was not used")
