@@ -51,8 +51,8 @@ def _played_tables(entry: Entry) -> list[object]:
     return [table.tolist() for table in entry.tables or (entry.table,)]
 
 
-def write_record(path: str, record: Record) -> None:
-    """Write the record to `path` (replacing any file there), or a one-line HogError."""
+def record_json(record: Record) -> str:
+    """The record as the JSON text a record file holds (the bot hands a contest's over for download)."""
     content = {
         "record": KIND,
         "rules": record.rules.id,
@@ -62,8 +62,13 @@ def write_record(path: str, record: Record) -> None:
         "entries": [{"name": entry.name, "tables": _played_tables(entry)} for entry in record.entries],
         **record.results,
     }
+    return json.dumps(content, separators=(",", ":"))
+
+
+def write_record(path: str, record: Record) -> None:
+    """Write the record to `path` (replacing any file there), or a one-line HogError."""
     try:
-        Path(path).write_text(json.dumps(content, separators=(",", ":")), encoding="utf-8")
+        Path(path).write_text(record_json(record), encoding="utf-8")
     except OSError as error:
         raise HogError(f"Cannot write the record {shown(path)}: {error.strerror}.") from None
 
