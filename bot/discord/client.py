@@ -14,6 +14,8 @@ from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.catch_up import catch_up
 from bot.discord.commands.hog import HogCog
+from bot.discord.contests import ITEMS as CONTEST_ITEMS
+from bot.discord.contests import Closer
 from bot.discord.errors import HogTree
 from bot.discord.in_flight import InFlight
 from bot.discord.parts import Parts
@@ -42,6 +44,7 @@ class HogBot(commands.AutoShardedBot):
     the shards its settings name (HOG_SHARD_COUNT, HOG_SHARD_IDS), else every shard Discord recommends."""
 
     parts: Parts  # services, boards and the follow-up, built in setup_hook
+    closer: Closer  # plays the contests' finals that are due and posts their results (see `clock`)
 
     def __init__(
         self,
@@ -93,7 +96,8 @@ class HogBot(commands.AutoShardedBot):
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
         self.parts = Parts(services, Boards(self, services.games), follow_up, InFlight())
         await self.add_cog(HogCog(self.parts))
-        self.add_dynamic_items(*ITEMS)
+        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
+        self.closer = Closer(self, self.parts)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
         self.clock.start()
@@ -148,6 +152,7 @@ class HogBot(commands.AutoShardedBot):
                 beat(self.settings.heartbeat_file)
             except OSError as error:
                 log.warning("could not touch the heartbeat file: %s", error)
+        self.closer.poke()
         try:
             games = self.parts.services.games
             closed = await games.expire_due()

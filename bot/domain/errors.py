@@ -368,6 +368,21 @@ class BadCloseTime(ContestRefused):
         super().__init__(f"{why} Write it as 2026-12-01 23:59, or as in 3 days.")
 
 
+class ClosePassed(BadCloseTime):
+    def __init__(self) -> None:
+        super().__init__("That time has already passed.")
+
+
+class CloseTooFar(BadCloseTime):
+    def __init__(self, days: int) -> None:
+        super().__init__(f"A contest closes within {days} days.")
+
+
+class CloseUnreadable(BadCloseTime):
+    def __init__(self, typed: str) -> None:
+        super().__init__(f"I cannot read '{typed[:40]}' as a time.")
+
+
 class UnknownTimeZone(ContestRefused):
     def __init__(self, zone: str) -> None:
         super().__init__(f"Unknown time zone '{zone[:40]}': write one such as Europe/Paris or UTC.")

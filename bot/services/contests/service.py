@@ -187,18 +187,20 @@ class ContestService:
             raise WhichContest([contest.rules for contest in found])
         return found[0]
 
-    def _taking_entries(self, contest: Contest) -> None:
+    @staticmethod
+    def _taking_entries(contest: Contest, now: float) -> None:
         """ContestClosed once the contest's close time has come (its final may not have run yet)."""
-        if contest.status is not ContestStatus.OPEN or contest.closes_at <= self._clock():
+        if contest.status is not ContestStatus.OPEN or contest.closes_at <= now:
             raise ContestClosed(contest.rules)
 
-    async def _locked_open(self, conn: Connection, contest_id: int) -> Contest:
-        """The contest as this transaction sees it, under CONTESTS_LOCK, still taking entries."""
+    async def _locked_open(self, conn: Connection, contest_id: int, now: float) -> Contest:
+        """The contest as this transaction sees it, under CONTESTS_LOCK, still taking entries at `now` (read
+        before the transaction: the clock is the caller's)."""
         await conn.lock(CONTESTS_LOCK)
         contest = await contest_table.get_contest(conn, contest_id)
         if contest is None:
             raise NoContest
-        self._taking_entries(contest)
+        self._taking_entries(contest, now)
         return contest
 
     # Entries.
@@ -216,7 +218,7 @@ class ContestService:
         now = self._clock()
 
         async def work(conn: Connection) -> None:
-            await self._locked_open(conn, contest.id)
+            await self._locked_open(conn, contest.id, now)
             mine = await contest_table.entries(conn, contest.id, person.id)
             members = {member.id for member in mine[0].members} if mine else {person.id}
             if strategy.owner.id not in members:
@@ -245,7 +247,7 @@ class ContestService:
         if invitee_is_bot:
             raise PartnerBot
         contest = await self.current(guild_id, rules)
-        self._taking_entries(contest)
+        self._taking_entries(contest, self._clock())
         await self._check_pairing(self._db, contest, inviter, invitee)
         return contest
 
@@ -265,7 +267,7 @@ class ContestService:
         now = self._clock()
 
         async def work(conn: Connection) -> None:
-            contest = await self._locked_open(conn, contest_id)
+            contest = await self._locked_open(conn, contest_id, now)
             await self._check_pairing(conn, contest, inviter, invitee)
             await player_table.upsert_players(conn, [inviter, invitee], now)
             mine = await contest_table.entries(conn, contest.id, inviter.id)
@@ -280,9 +282,10 @@ class ContestService:
     async def leave(self, guild_id: int, person: Player, rules: str | None = None) -> Contest:
         """Leave one's entry: a partner keeps it (without the leaver's strategy), a lone entry is gone."""
         contest = await self.current(guild_id, rules)
+        now = self._clock()
 
         async def work(conn: Connection) -> None:
-            await self._locked_open(conn, contest.id)
+            await self._locked_open(conn, contest.id, now)
             found = await contest_table.entries(conn, contest.id, person.id)
             if not found:
                 raise NotEntered(contest.rules)
@@ -306,7 +309,7 @@ class ContestService:
         now = self._clock()
 
         async def work(conn: Connection) -> None:
-            await self._locked_open(conn, contest.id)
+            await self._locked_open(conn, contest.id, now)
             await contest_table.set_closes_at(conn, contest.id, now)
 
         await self._db.write(work)
@@ -424,8 +427,8 @@ class ContestService:
             try:
                 if await self._final(contest):
                     closed.append(contest)
-            except TournamentStopped:
-                raise
+            except TournamentStopped:  # the bot is stopping: its next start plays the final
+                break
             except Exception as error:  # held elsewhere (a lease), or a failure: the next call tries again
                 log.warning("the final of contest %s did not run now: %s", contest.id, error)
         return closed

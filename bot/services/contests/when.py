@@ -5,7 +5,7 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.domain.errors import BadCloseTime, UnknownTimeZone
+from bot.domain.errors import ClosePassed, CloseTooFar, CloseUnreadable, UnknownTimeZone
 
 MAX_DAYS = 90
 _SPAN = re.compile(r"^in\s+(\d{1,6})\s*(minute|min|hour|h|day|d|week|w)s?$")
@@ -36,9 +36,9 @@ def close_time(text: str, now: float, time_zone: str | None = None) -> float:
     span = _SPAN.match(typed)
     when = now + int(span[1]) * _UNIT[span[2]] if span is not None else _date(typed, zone(time_zone))
     if when <= now:
-        raise BadCloseTime("That time has already passed.")
+        raise ClosePassed
     if when - now > timedelta(days=MAX_DAYS).total_seconds():
-        raise BadCloseTime(f"A contest closes within {MAX_DAYS} days.")
+        raise CloseTooFar(MAX_DAYS)
     return when
 
 
@@ -51,4 +51,4 @@ def _date(typed: str, where: ZoneInfo) -> float:
         if form == "%Y-%m-%d":
             found = found.replace(hour=23, minute=59)
         return found.replace(tzinfo=where).timestamp()
-    raise BadCloseTime(f"I cannot read '{typed[:40]}' as a time.")
+    raise CloseUnreadable(typed)
