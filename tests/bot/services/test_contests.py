@@ -4,6 +4,7 @@ record it keeps replays with `hog tournament --replay`."""
 
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from bot.domain.errors import (
     NotYourEntry,
     PartnerBot,
     PartnerYourself,
+    RandomEntry,
     WhichContest,
 )
 from bot.domain.matches import Player
@@ -28,6 +30,9 @@ from bot.domain.shards import Shards
 from bot.services import Services
 from bot.services.contests.service import ContestService
 from bot.services.strategies.service import StrategyService
+from bot.storage import players as player_table
+from bot.storage import strategies as strategy_table
+from bot.storage.database import NEW
 from hogengine.errors import HogError
 from hogengine.solver import exact_winrate, tournament_exact
 from hogengine.solver.tournament import THRESHOLD
@@ -233,6 +238,48 @@ async def test_a_sampled_final_replays_from_its_record(
     (tmp_path / "final.json").write_text(await contests.export_record(contest_id) or "")
     done = subprocess.run(
         [*HOG, "tournament", "--replay", str(tmp_path / "final.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+async def stored_at_random(services: Services, owner: Player, rules: str, clock: FakeClock) -> str:
+    """A strategy that answers at random (nine recorded tables), stored as the sandbox stores one."""
+    example = (await services.strategies.active(GUILD))[0]
+    draws = np.random.default_rng(3)
+    tables = tuple(draws.integers(1, 11, (100, 100)).astype(np.int8) for _ in range(9))
+    name = f"dice-{rules}"
+    copy = replace(example, id=NEW, owner=owner, name=name, rules=rules, table=tables[0], tables=tables)
+    await services.db.write(lambda conn: player_table.upsert_players(conn, [owner], clock()))
+    await services.db.write(lambda conn: strategy_table.insert_strategy(conn, copy))
+    return name
+
+
+async def test_random_entries_only_where_the_rule_sets_contest_took_them(
+    services: Services, field: dict[str, Table], strategies: StrategyService, clock: FakeClock, tmp_path: Path
+) -> None:
+    contests = services.contests
+    await opened(contests)
+    at_random = await stored_at_random(services, Player(1005, "erin"), RULES, clock)
+    with pytest.raises(RandomEntry, match="answers at random, and swine-align contests take only"):
+        await contests.enter(GUILD, Player(1005, "erin"), at_random)
+
+    fest = await contests.open(GUILD, CHANNEL, ALICE, rules="pig-fest", fmt="sampled", closes="in 1 hour")
+    await upload(strategies, ALICE, "fest-fours", field["fours"], rules="pig-fest")
+    await contests.enter(GUILD, ALICE, "fest-fours")
+    dice = await stored_at_random(services, BOB, "pig-fest", clock)
+    await contests.enter(GUILD, BOB, dice)
+    clock.advance(3600)
+    await contests.close_due()
+    record = await contests.export_record(fest.id)
+    assert record is not None
+    assert sorted(len(entry["tables"]) for entry in json.loads(record)["entries"]) == [1, 9]
+    (tmp_path / "fest.json").write_text(record)
+    done = subprocess.run(
+        [*HOG, "tournament", "--replay", str(tmp_path / "fest.json")],
         capture_output=True,
         text=True,
         timeout=120,
