@@ -124,7 +124,8 @@ class ContestService:
         self._seeds = seeds or random.Random()
         self._shards = shards  # only these shards' servers' contests are closed and posted here
         self._leases = Leases(db, clock)
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest")
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest")  # the finals
+        self._practice = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")  # not behind a final
         self._stop = threading.Event()
 
     def stop(self) -> None:
@@ -133,8 +134,10 @@ class ContestService:
         self._stop.set()
 
     def close(self) -> None:
+        """Stop the final computing, then the pools."""
         self.stop()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._practice.shutdown(wait=True, cancel_futures=True)
 
     # Opening and finding contests.
 
@@ -370,7 +373,7 @@ class ContestService:
             tables = await self._current_strategies(contest, entries, with_table=True)
             by_hash = {s.table_hash: s.table for s in tables.values() if s.table is not None}
             rates = await asyncio.get_running_loop().run_in_executor(
-                self._pool,
+                self._practice,
                 exact_winrates,
                 contest.rules,
                 [(by_hash[a], by_hash[b]) for a, b in missing],
