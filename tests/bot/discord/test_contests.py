@@ -255,3 +255,57 @@ async def posted(world: World) -> None:
         if any("has closed: " in message.content for message in world.channel.history()):
             return
     raise AssertionError([m.content for m in world.channel.history()])
+
+
+COURSE_FILES = {  # hog.py files as students hand them in: a TEAM_NAME and a final_strategy
+    "alice": b'TEAM_NAME = "Roll Models"\n\ndef final_strategy(score, opponent_score):\n'
+    b"    return 4 if score >= opponent_score else 6\n",
+    "bob": b'TEAM_NAME = "Bacon Bits"\n\ndef bacon(opponent_score):\n    return 10 - opponent_score % 10\n\n'
+    b"def final_strategy(score, opponent_score):\n    return 0 if bacon(opponent_score) >= 8 else 5\n",
+    "carol": b'TEAM_NAME = "Hogwarts"\n\ndef final_strategy(score, opponent_score):\n    if score >= 90:\n'
+    b"        return 2\n    return 6 if opponent_score > score + 20 else 4\n",
+}
+
+
+async def test_a_course_contest_from_hog_py_files_posts_what_hog_tournament_finds(
+    world: World, tmp_path: Path
+) -> None:
+    """A whole contest as a class runs it: three students upload their hog.py, carol enters with the
+    moderator as a pair, the contest closes by itself at its time, and the posted table is what
+    `hog tournament` finds for the same files."""
+    await open_contest(world, closes="in 2 hours")
+    for person in (world.alice, world.bob, world.carol):
+        await world.upload(person, "hog.py", COURSE_FILES[person.name])  # named after its TEAM_NAME
+        (mine,) = await world.services.strategies.active(world.channel.guild.id, person.id)
+        await person.slash(world.channel, "hog contest enter", strategy=mine.name)
+    assert world.domain_errors() == []
+    await world.carol.slash(world.channel, "hog contest partner", user=world.mod)
+    await world.mod.click(world.channel.last_message, label="Accept")
+    await world.env.advance_time(2 * 3600)
+    await posted(world)
+    (post,) = [m for m in world.channel.history() if "has closed: 3 entries" in m.content]
+    lines = post.content.splitlines()
+    final = await world.services.contests.final(world.channel.guild.id)
+    people = {entry.team_name: " & ".join(m.name or "" for m in entry.members) for entry in final.placed}
+    number = {entry.team_name: entry.result.number for entry in final.placed if entry.result}
+    files = []
+    for person, source in COURSE_FILES.items():
+        (tmp_path / f"{person}.py").write_bytes(source)
+        files.append(str(tmp_path / f"{person}.py"))
+    checked = subprocess.run(
+        [*HOG, "tournament", "--json", "--rules", RULES, *files],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    standings = json.loads(checked.stdout)["standings"]  # named by their TEAM_NAME
+    assert lines[2:5] == [
+        f"{place}: **{people[row['name']]}** ({row['name']})"
+        for place, row in zip(("1st", "2nd", "3rd"), standings, strict=True)
+    ]
+    table = [line.split() for line in lines[lines.index("```") + 2 : -1]]
+    assert table == [
+        [str(place), str(number[row["name"]]), str(row["wins"]), str(row["losses"]), table[place - 1][4]]
+        for place, row in enumerate(standings, 1)
+    ]
