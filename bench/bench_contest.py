@@ -11,8 +11,10 @@ work in the same run (see bench_solver.py for the floor).
   pair new, in process. Target: at most 2 s.
 - The final of a sampled contest of 500 entries (9 games a pair, exact tie-breaks against always_roll(5)),
   whole process, beside the floor's `contest` mode on the same tables. Target: at most 3 times the floor.
+- The bot stays responsive while a final runs: bench_load's paced games, their turn latency p99 idle and
+  while the final of a 500-entry exact contest computes in the same process. Target: at most twice idle.
 
-    python bench/bench_contest.py [--entries 1000] [--sampled 500]
+    python bench/bench_contest.py [--entries 1000] [--sampled 500] [--load 500]
 """
 
 import argparse
@@ -20,15 +22,18 @@ import asyncio
 import hashlib
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
+from bench_load import percentile, phase
 from bench_solver import Floor, Run, first_matrix, run_process, tables, write_tables
 
 from bot.config import Settings
 from bot.domain.matches import Player
 from bot.domain.strategies import Matchup, StoredStrategy
 from bot.services import Services
+from bot.services.clock import Clock
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage.database import NEW
@@ -44,6 +49,7 @@ FINAL = """
 import asyncio, sys
 from bot.config import Settings
 from bot.services import Services
+from bot.services.clock import Clock
 
 async def main() -> None:
     settings = Settings(database_path=sys.argv[1], solver_cache_path=sys.argv[2], _env_file=None)
@@ -76,9 +82,11 @@ def stored(owner: Player, table: np.ndarray, now: float) -> StoredStrategy:
     )  # fmt: skip
 
 
-async def seed(folder: Path, entries: list[np.ndarray], fmt: str) -> Services:
+async def seed(
+    folder: Path, entries: list[np.ndarray], fmt: str, clock: Clock = lambda: OPENED_AT
+) -> Services:
     """A contest with one entry per table, each by its own person; the services left open."""
-    services = await Services.open(settings(folder).services, clock=lambda: OPENED_AT)
+    services = await Services.open(settings(folder).services, clock=clock)
     contests = services.contests
     await contests.open(GUILD, 1, Player(1, "staff"), rules=RULES, fmt=fmt, closes="in 1 hour")
     for number, table in enumerate(entries):
@@ -174,15 +182,42 @@ async def sampled(floor: Floor, folder: Path, count: int) -> list[str]:
     return [] if met else ["sampled"]
 
 
+async def responsive(folder: Path, count: int, games: int = 50, rate: float = 200.0) -> list[str]:
+    """Turn latency of `games` paced games (bench_load's paced phase) while idle, then while the final of
+    an exact contest of `count` entries computes in the same process."""
+    entries = tables(get_rules(RULES), count, seed=14)
+    services = await seed(folder / "load", entries, "exact", clock=time.time)
+    try:
+        service = services.games
+        idle = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=1)
+        await services.contests.close_early(GUILD)
+        final = asyncio.create_task(services.contests.close_due())
+        loaded = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=10_000)
+        overlapped = not final.done()
+        assert len(await final) == 1, "the final did not run"
+    finally:
+        await services.close()
+    quiet, busy = percentile(idle.turn_ms, 0.99), percentile(loaded.turn_ms, 0.99)
+    met = busy <= 2 * quiet and overlapped
+    print(
+        f"turn latency p99 of {games} paced games: idle {quiet:6.2f} ms, during a final of {count} entries"
+        f" {busy:6.2f} ms, x{busy / quiet:4.2f} (target x2: {'met' if met else 'MISSED'}"
+        f"{'' if overlapped else ', the final ended before the games'})"
+    )
+    return [] if met else ["responsiveness"]
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1000, help="entries of the exact contest")
     parser.add_argument("--sampled", type=int, default=500, help="entries of the sampled contest")
+    parser.add_argument("--load", type=int, default=500, help="entries of the final run beside the games")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         floor = Floor(folder)
         missed = await exact(floor, folder, args.entries) + await sampled(floor, folder, args.sampled)
+        missed += await responsive(folder, args.load)
     print("every target met" if not missed else f"missed: {', '.join(missed)}")
     return 1 if missed else 0
 

@@ -104,6 +104,9 @@ async def test_one_entry_per_person_a_pair_shares_one_and_leaving_keeps_the_part
     with pytest.raises(NoContest, match="No contest is open for swine-align"):
         await contests.enter(GUILD, ALICE, "fours")
     contest_id = await opened(contests)
+    await upload(services.strategies, ALICE, "chop", field["fours"], rules="pork-chop")
+    with pytest.raises(NoContest, match="No contest is open for pork-chop"):  # the wrong rule set
+        await contests.enter(GUILD, ALICE, "chop")
     _, entry = await contests.enter(GUILD, ALICE, "fours")
     assert (entry.owner_id, entry.strategy_name, [m.id for m in entry.members]) == (
         ALICE.id,
