@@ -30,6 +30,8 @@ from bot.domain.errors import (
     PartnerBot,
     PartnerYourself,
     RandomEntry,
+    TournamentOvertaken,
+    TournamentRunning,
     TournamentStopped,
     UnknownFormat,
     WhichContest,
@@ -432,8 +434,10 @@ class ContestService:
                     closed.append(contest)
             except TournamentStopped:  # the bot is stopping: its next start plays the final
                 break
-            except Exception as error:  # held elsewhere (a lease), or a failure: the next call tries again
-                log.warning("the final of contest %s did not run now: %s", contest.id, error)
+            except (TournamentRunning, TournamentOvertaken) as error:  # the server's lease is another's
+                log.info("the final of contest %s waits: %s", contest.id, error)
+            except Exception:  # one contest's failure must not hold up the others: the next call tries again
+                log.exception("the final of contest %s failed", contest.id)
         return closed
 
     async def _final(self, contest: Contest) -> bool:

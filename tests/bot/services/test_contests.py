@@ -289,3 +289,17 @@ async def test_random_entries_only_where_the_rule_sets_contest_took_them(
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+async def test_a_final_due_while_a_tournament_runs_waits_for_it(
+    services: Services, field: dict[str, Table], clock: FakeClock
+) -> None:
+    contests = services.contests
+    await opened(contests, closes="in 1 hour")
+    for person, name in ((ALICE, "fours"), (BOB, "sixes")):
+        await contests.enter(GUILD, person, name)
+    clock.advance(3600)
+    async with services.tournaments.reserve(GUILD, RULES):  # `/hog tournament` holds the server's lease
+        assert await contests.close_due() == []
+        assert (await contests.current(GUILD)).status is ContestStatus.OPEN
+    assert len(await contests.close_due()) == 1
