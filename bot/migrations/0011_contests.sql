@@ -58,3 +58,4 @@ CREATE TABLE contest_pairs (
     rate DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (rules, a_hash, b_hash)
 );
+CREATE INDEX contest_pairs_second ON contest_pairs (rules, b_hash);

@@ -191,6 +191,8 @@ CREATE TABLE upload_cooldowns (
     quick_tries TEXT NOT NULL DEFAULT '[]'
 );
 
+CREATE INDEX contest_pairs_second ON contest_pairs (rules, b_hash);
+
 CREATE INDEX contests_due ON contests (closes_at) WHERE status = 'open';
 
 CREATE UNIQUE INDEX contests_open ON contests (guild_id, rules) WHERE status = 'open';

@@ -265,21 +265,16 @@ async def close(
 # Practice pairs.
 
 
-async def known_pairs(
-    db: Reader, rules: str, pairs: Sequence[tuple[str, str]]
-) -> dict[tuple[str, str], float]:
-    """The stored exact win rates of these (first hash, second hash) pairs, first hash below the second."""
-    found: dict[tuple[str, str], float] = {}
-    firsts = sorted({a for a, _ in pairs})
-    for start in range(0, len(firsts), 500):  # one query per few hundred tables (parameter limits)
-        chunk = firsts[start : start + 500]
-        rows = await db.fetch_all(
-            f"SELECT a_hash, b_hash, rate FROM contest_pairs WHERE rules = ? AND a_hash IN ({marks(chunk)})",
-            (rules, *chunk),
-        )
-        found.update({(row["a_hash"], row["b_hash"]): row["rate"] for row in rows})
-    wanted = set(pairs)
-    return {pair: rate for pair, rate in found.items() if pair in wanted}
+async def known_pairs(db: Reader, rules: str, table_hash: str) -> dict[str, float]:
+    """The stored exact win rates of the table of this hash against every table it met, by the other's
+    hash (a pair is kept once, its first hash below the second, with the first one's rate)."""
+    rows = await db.fetch_all(
+        "SELECT a_hash, b_hash, rate FROM contest_pairs WHERE rules = ? AND a_hash = ?"
+        " UNION ALL SELECT a_hash, b_hash, 1 - rate AS rate FROM contest_pairs"
+        " WHERE rules = ? AND b_hash = ?",
+        (rules, table_hash, rules, table_hash),
+    )
+    return {row["b_hash"] if row["a_hash"] == table_hash else row["a_hash"]: row["rate"] for row in rows}
 
 
 async def add_pairs(conn: Connection, rules: str, rates: dict[tuple[str, str], float]) -> None:

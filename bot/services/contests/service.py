@@ -364,31 +364,27 @@ class ContestService:
         if mine is None:
             return None
         others = [s for lead, s in current.items() if lead != entry.lead_id]
-        pairs = {
-            _pair(mine.table_hash, other.table_hash)
-            for other in others
-            if other.table_hash != mine.table_hash
-        }
-        known = await contest_table.known_pairs(self._db, contest.rules, sorted(pairs))
-        missing = [pair for pair in sorted(pairs) if pair not in known]
+        rates = await contest_table.known_pairs(self._db, contest.rules, mine.table_hash)
+        rates[mine.table_hash] = 0.5  # a copy of one's own table: a tie, which loses
+        missing = sorted({other.table_hash for other in others} - set(rates))
         if missing:
             tables = await self._current_strategies(contest, entries, with_table=True)
             by_hash = {s.table_hash: s.table for s in tables.values() if s.table is not None}
-            rates = await asyncio.get_running_loop().run_in_executor(
+            found = await asyncio.get_running_loop().run_in_executor(
                 self._practice,
                 exact_winrates,
                 contest.rules,
-                [(by_hash[a], by_hash[b]) for a, b in missing],
+                [(by_hash[mine.table_hash], by_hash[other]) for other in missing],
                 MAX_GOAL,
             )
-            computed = {pair: rate.average for pair, rate in zip(missing, rates, strict=True)}
-            await self._db.write(lambda conn: contest_table.add_pairs(conn, contest.rules, computed))
-            known.update(computed)
-        wins = 0
-        for other in others:
-            a, b = _pair(mine.table_hash, other.table_hash)
-            rate = 0.5 if a == b else known[(a, b)] if a == mine.table_hash else 1 - known[(a, b)]
-            wins += rate > THRESHOLD
+            computed = {other: rate.average for other, rate in zip(missing, found, strict=True)}
+            kept = {
+                _pair(mine.table_hash, other): rate if mine.table_hash < other else 1 - rate
+                for other, rate in computed.items()
+            }
+            await self._db.write(lambda conn: contest_table.add_pairs(conn, contest.rules, kept))
+            rates.update(computed)
+        wins = sum(rates[other.table_hash] > THRESHOLD for other in others)
         return Practice(wins, len(others) - wins, _baseline(mine), len(missing))
 
     async def final(self, guild_id: int, rules: str | None = None) -> Final:
