@@ -12,7 +12,7 @@ import random
 import threading
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -49,7 +49,7 @@ from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage.contests import CONTESTS_LOCK
 from hogengine.cli.specs import Entry as RecordEntry
-from hogengine.cli.tournament_record import Record, record_json, results
+from hogengine.cli.tournament_record import Record, record_chunks, results
 from hogengine.game import MAX_GOAL
 from hogengine.rules import get_rules
 from hogengine.solver import Row, Standings, exact_winrates
@@ -101,9 +101,13 @@ def _numbers(count: int, rng: random.Random) -> list[int]:
     return rng.sample(range(1, max(100, 2 * count)), count)
 
 
-def packed(text: str) -> str:
-    """A record as stored: zlib-compressed, then base64 (portable text in both dialects)."""
-    return base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
+def packed(chunks: Iterable[str]) -> str:
+    """A record as stored, from the pieces of its text: zlib-compressed as they come, then base64 (portable
+    text in both dialects)."""
+    squeeze = zlib.compressobj(1)  # level 1: a tenth of the time of 6, for a sixth more bytes
+    parts = [squeeze.compress(chunk.encode()) for chunk in chunks]
+    parts.append(squeeze.flush())
+    return base64.b64encode(b"".join(parts)).decode("ascii")
 
 
 def unpacked(stored: str) -> str:
@@ -485,7 +489,7 @@ class ContestService:
                 [RecordEntry(name, s.table, s.tables) for name, s in entrants.items() if s.table is not None],
                 results(standings),
             )  # fmt: skip
-            text = packed(record_json(record))
+            text = packed(record_chunks(record))
             now = self._clock()
 
             async def work(conn: Connection) -> bool:
