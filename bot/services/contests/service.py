@@ -346,12 +346,16 @@ class ContestService:
         return Status(contest, len(every), mine, practice)
 
     async def _current_strategies(
-        self, contest: Contest, entries: Sequence[Entry], with_table: bool
+        self, contest: Contest, entries: Sequence[Entry], with_table: bool, at: float | None = None
     ) -> dict[int, StoredStrategy]:
-        """The active version each entry names now, by the entry's lead (entries naming none are left out)."""
-        active = await strategy_table.active_strategies(
-            self._db, contest.guild_id, contest.rules, with_table=with_table
-        )
+        """The version each entry names, active now (or at `at`), by the entry's lead (entries naming none
+        are left out)."""
+        if at is None:
+            active = await strategy_table.active_strategies(
+                self._db, contest.guild_id, contest.rules, with_table=with_table
+            )
+        else:
+            active = await strategy_table.active_at(self._db, contest.guild_id, contest.rules, at, with_table)
         by_key = {_key(s.owner.id, s.name): s for s in active}
         named = ((e, e.owner_id, e.strategy_name) for e in entries)
         return {
@@ -448,7 +452,8 @@ class ContestService:
             if fresh is None or fresh.status is not ContestStatus.OPEN:
                 return False
             entries = await contest_table.entries(self._db, contest.id)
-            frozen = await self._current_strategies(contest, entries, with_table=True)
+            # Frozen at the close: an upload after it (the final may run a little later) changes nothing.
+            frozen = await self._current_strategies(contest, entries, with_table=True, at=fresh.closes_at)
             playing = [entry for entry in entries if entry.lead_id in frozen]
             numbers = dict(
                 zip((e.lead_id for e in playing), _numbers(len(playing), self._seeds), strict=True)
@@ -468,28 +473,19 @@ class ContestService:
             )
             standings = await self._play(draw)
             place = {row.name: (n, row) for n, row in enumerate(standings.rows, start=1)}
-            stored = [
-                (
-                    e.lead_id,
-                    Result(
-                        numbers[e.lead_id],
-                        place[str(numbers[e.lead_id])][0],
-                        place[str(numbers[e.lead_id])][1].wins,
-                        place[str(numbers[e.lead_id])][1].losses,
-                        place[str(numbers[e.lead_id])][1].tie_break,
-                        _baseline(frozen[e.lead_id]),
-                    ),
-                    frozen[e.lead_id].id,
-                    frozen[e.lead_id].team_name,
-                )
-                for e in order
-            ]
+            stored = []
+            for entry in order:
+                number, strategy = numbers[entry.lead_id], frozen[entry.lead_id]
+                rank, row = place[str(number)]
+                result = Result(number, rank, row.wins, row.losses, row.tie_break, _baseline(strategy))
+                stored.append((entry.lead_id, result, strategy.id, strategy.team_name))
             record = Record(
                 get_rules(contest.rules), MAX_GOAL, contest.format, seed,
                 [RecordEntry(name, s.table, s.tables) for name, s in entrants.items() if s.table is not None],
                 results(standings),
             )  # fmt: skip
-            text = packed(record_chunks(record))
+            loop = asyncio.get_running_loop()  # written and packed off the event loop: seconds for 1,000
+            text = await loop.run_in_executor(self._pool, packed, record_chunks(record))
             now = self._clock()
 
             async def work(conn: Connection) -> bool:

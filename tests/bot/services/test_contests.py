@@ -186,9 +186,10 @@ async def test_the_close_runs_the_final_once_and_its_results_are_the_solvers(
     elsewhere = ContestService(services.db, clock, shards=Shards(2, frozenset({1 - (GUILD >> 22) % 2})))
     assert await elsewhere.close_due() == []  # another shard's process leaves it alone
 
+    clock.advance(1)
+    await upload(strategies, ALICE, "fours", field["mixed"])  # after the close, before its final: nothing
     assert [c.id for c in await contests.close_due()] == [contest_id]
     assert await contests.close_due() == []  # exactly once
-    await upload(strategies, ALICE, "fours", field["mixed"])  # after the close: changes nothing
 
     final = await contests.final(GUILD)
     placed = final.placed
@@ -212,6 +213,10 @@ async def test_the_close_runs_the_final_once_and_its_results_are_the_solvers(
     assert f"{result.number},{result.place},{CAROL.id} {DAN.id},carol & dan," in "\n".join(csv_rows)
     record = await contests.export_record(contest_id)
     assert record is not None
+    played = {entry["name"]: entry["tables"] for entry in json.loads(record)["entries"]}
+    for entry in placed:  # the versions entered at the close
+        assert entry.result is not None
+        assert played[str(entry.result.number)] == [tables[entry.lead_id].tolist()]
     (tmp_path / "final.json").write_text(record)
     done = subprocess.run(
         [*HOG, "tournament", "--replay", str(tmp_path / "final.json")],
