@@ -183,13 +183,14 @@ async def sampled(floor: Floor, folder: Path, count: int) -> list[str]:
 
 
 async def responsive(folder: Path, count: int, games: int = 50, rate: float = 200.0) -> list[str]:
-    """Turn latency of `games` paced games (bench_load's paced phase) while idle, then while the final of
-    an exact contest of `count` entries computes in the same process."""
+    """Turn latency of `games` paced games (bench_load's paced phase) while idle (after a warm-up), then
+    while the final of an exact contest of `count` entries computes in the same process."""
     entries = tables(get_rules(RULES), count, seed=14)
     services = await seed(folder / "load", entries, "exact", clock=time.time)
     try:
         service = services.games
-        idle = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=1)
+        await phase(service, games=games, think=games / rate, seconds=2.0, first_channel=1)  # warm-up
+        idle = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=5_000)
         await services.contests.close_early(GUILD)
         final = asyncio.create_task(services.contests.close_due())
         loaded = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=10_000)
