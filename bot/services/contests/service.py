@@ -5,9 +5,11 @@ the close the entries are frozen and one final tournament runs, once, under the 
 
 import asyncio
 import base64
+import contextlib
 import csv
 import io
 import logging
+import os
 import random
 import threading
 import time
@@ -58,6 +60,7 @@ from hogengine.solver.tournament import THRESHOLD, TIE_BREAK_ROLLS
 log = logging.getLogger(__name__)
 
 BASELINE = f"always_roll({TIE_BREAK_ROLLS})"  # the figure every contest table shows
+FINAL_NICENESS = 10  # of the thread computing a final (0 is the event loop's)
 CSV_HEADER = (
     "entry",
     "place",
@@ -96,6 +99,13 @@ def _baseline(strategy: StoredStrategy) -> float:
     return next(figure.average for figure in strategy.figures if figure.opponent == BASELINE)
 
 
+def _yielding() -> None:
+    """Lower the priority of the finals' thread, and of the sweep threads it starts (Linux threads inherit
+    it): a final of a minute shares the cores with the event loop, which must answer players first."""
+    with contextlib.suppress(OSError):  # a system without per-thread priorities: the final runs as it is
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), FINAL_NICENESS)
+
+
 def _numbers(count: int, rng: random.Random) -> list[int]:
     """A random number per entry, for anonymity (as the seeds post them): distinct, from 1 to at least 99."""
     return rng.sample(range(1, max(100, 2 * count)), count)
@@ -130,7 +140,7 @@ class ContestService:
         self._seeds = seeds or random.Random()
         self._shards = shards  # only these shards' servers' contests are closed and posted here
         self._leases = Leases(db, clock)
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest")  # the finals
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest", initializer=_yielding)  # finals
         self._practice = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")  # not behind a final
         self._stop = threading.Event()
 
