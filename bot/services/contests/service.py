@@ -60,7 +60,7 @@ from hogengine.solver.tournament import THRESHOLD, TIE_BREAK_ROLLS
 log = logging.getLogger(__name__)
 
 BASELINE = f"always_roll({TIE_BREAK_ROLLS})"  # the figure every contest table shows
-FINAL_NICENESS = 10  # of the thread computing a final (0 is the event loop's)
+FINAL_NICENESS = 19  # of the thread computing a final (0 is the event loop's)
 CSV_HEADER = (
     "entry",
     "place",
