@@ -14,6 +14,8 @@ from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.commands.hog import HogCog
+from bot.discord.contests import ITEMS as CONTEST_ITEMS
+from bot.discord.contests import Closer
 from bot.discord.errors import HogTree
 from bot.discord.in_flight import InFlight
 from bot.discord.parts import Parts
@@ -43,6 +45,7 @@ class HogBot(commands.AutoShardedBot):
     the shards its settings name (HOG_SHARD_COUNT, HOG_SHARD_IDS), else every shard Discord recommends."""
 
     parts: Parts  # services, boards and the follow-up, built in setup_hook
+    closer: Closer  # plays the contests' finals that are due and posts their results (see `clock`)
 
     def __init__(
         self,
@@ -95,7 +98,8 @@ class HogBot(commands.AutoShardedBot):
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
         self.parts = Parts(services, Boards(self, services.games), follow_up, InFlight())
         await self.add_cog(HogCog(self.parts))
-        self.add_dynamic_items(*ITEMS)
+        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
+        self.closer = Closer(self, self.parts)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
         self.clock.start()
@@ -146,9 +150,10 @@ class HogBot(commands.AutoShardedBot):
     @tasks.loop(seconds=1.0)
     async def clock(self) -> None:
         """Beat while connected, saying if the database is out of reach (then nothing else can be done);
-        close what ran out of time (challenges expire, idle turns are lost) and show it; start the house bot
-        wherever it is to move and no move of it is under way; redraw the boards that lag behind their game
-        (Discord took neither an edit nor a repost), with backoff."""
+        play and post the contests past their close; close what ran out of time (challenges expire, idle
+        turns are lost) and show it; start the house bot wherever it is to move and no move of it is under
+        way; redraw the boards that lag behind their game (Discord took neither an edit nor a repost), with
+        backoff."""
         try:
             trouble = await self.parts.services.records_trouble()
             if self.connected:
@@ -158,6 +163,7 @@ class HogBot(commands.AutoShardedBot):
                     log.warning("could not touch the heartbeat file: %s", error)
             if trouble is not None:
                 return
+            self.closer.poke()  # contests past their close time are played and posted
             games = self.parts.services.games
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()

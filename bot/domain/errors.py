@@ -357,6 +357,109 @@ class TournamentOvertaken(ServiceError):
     )
 
 
+# Contests.
+
+
+class ContestRefused(ServiceError):
+    """A contest command that cannot be done."""
+
+
+class NoContest(ContestRefused):
+    def __init__(self, rules: str | None = None) -> None:
+        under = "" if rules is None else f" for {rules}"
+        super().__init__(f"No contest is open{under} on this server.")
+
+
+class NoContestYet(ContestRefused):
+    message = "No contest has been held on this server yet: a manager opens one with `/hog contest open`."
+
+
+class WhichContest(ContestRefused):
+    def __init__(self, rules: list[str]) -> None:
+        super().__init__(f"Contests are open here for {' and '.join(rules)}: choose one with `rules`.")
+
+
+class ContestAlreadyOpen(ContestRefused):
+    def __init__(self, rules: str) -> None:
+        super().__init__(f"A {rules} contest is already open on this server: close it first.")
+
+
+class ContestClosed(ContestRefused):
+    def __init__(self, rules: str) -> None:
+        super().__init__(f"The {rules} contest has closed: entries can no longer change.")
+
+
+class BadCloseTime(ContestRefused):
+    """A close time that cannot be read, is past, or is too far ahead."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"{why} Write it as 2026-12-01 23:59, or as in 3 days.")
+
+
+class ClosePassed(BadCloseTime):
+    def __init__(self) -> None:
+        super().__init__("That time has already passed.")
+
+
+class CloseTooFar(BadCloseTime):
+    def __init__(self, days: int) -> None:
+        super().__init__(f"A contest closes within {days} days.")
+
+
+class CloseUnreadable(BadCloseTime):
+    def __init__(self, typed: str) -> None:
+        super().__init__(f"I cannot read '{typed[:40]}' as a time.")
+
+
+class UnknownTimeZone(ContestRefused):
+    def __init__(self, zone: str) -> None:
+        super().__init__(f"Unknown time zone '{zone[:40]}': write one such as Europe/Paris or UTC.")
+
+
+class RandomEntry(ContestRefused):
+    def __init__(self, name: str, rules: str) -> None:
+        super().__init__(
+            f"'{name}' answers at random, and {rules} contests take only strategies that do not."
+        )
+
+
+class NotYourEntry(ContestRefused):
+    def __init__(self, name: str, owner: str) -> None:
+        super().__init__(f"'{name}' is {owner}'s: enter one of your own strategies (or your partner's).")
+
+
+class NotEntered(ContestRefused):
+    def __init__(self, rules: str) -> None:
+        super().__init__(f"You have no entry in the {rules} contest.")
+
+
+class PartnerRefused(ContestRefused):
+    """An invitation that cannot be made or accepted; the text says why."""
+
+
+class PartnerYourself(PartnerRefused):
+    message = "You cannot be your own partner."
+
+
+class PartnerBot(PartnerRefused):
+    message = "A bot cannot be a partner."
+
+
+class AlreadyEntered(PartnerRefused):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} is already in an entry of this contest: they must leave it first.")
+
+
+class AlreadyPaired(PartnerRefused):
+    def __init__(self, partner: str) -> None:
+        super().__init__(f"You already enter with {partner}: leave the entry first to change partners.")
+
+
+class NotYourInvitation(PartnerRefused):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Only {name} can answer this invitation.")
+
+
 # Privacy and analysis.
 
 

@@ -9,6 +9,7 @@ from bot.domain.errors import RecordsUnavailable
 from bot.domain.settings import ServiceSettings
 from bot.services.analysis import AnalysisService
 from bot.services.clock import Clock
+from bot.services.contests.service import ContestService
 from bot.services.games.service import GameService, Seeds
 from bot.services.privacy import PrivacyService
 from bot.services.ratings import RatingService
@@ -22,7 +23,7 @@ from hogengine.dice import new_seed
 
 @dataclass(frozen=True)
 class Services:
-    """Games, strategies, tournaments, ratings, analysis and privacy, sharing one Database."""
+    """Games, strategies, tournaments, contests, ratings, analysis and privacy, sharing one Database."""
 
     db: Database
     games: GameService
@@ -31,6 +32,7 @@ class Services:
     ratings: RatingService
     analysis: AnalysisService
     privacy: PrivacyService
+    contests: ContestService
 
     @classmethod
     async def open(
@@ -47,6 +49,7 @@ class Services:
             RatingService(db, clock),
             AnalysisService(db, solver, clock),
             PrivacyService(db, clock),
+            ContestService(db, clock, shards=settings.shards),
         )
 
     async def records_trouble(self) -> str | None:
@@ -64,10 +67,13 @@ class Services:
         tournament computing raises TournamentStopped; nothing of either is stored."""
         self.strategies.stop()
         self.tournaments.stop()
+        self.contests.stop()
 
     async def close(self) -> None:
         """Stop the long work, let the pools wind down (off the event loop), then close the database."""
         await asyncio.gather(
-            asyncio.to_thread(self.strategies.close), asyncio.to_thread(self.tournaments.close)
+            asyncio.to_thread(self.strategies.close),
+            asyncio.to_thread(self.tournaments.close),
+            asyncio.to_thread(self.contests.close),
         )
         await self.db.close()

@@ -142,6 +142,20 @@ async def active_strategies(
     return await _select(db, f"{' AND '.join(where)} ORDER BY s.id", params, with_table)
 
 
+async def active_at(
+    db: Reader, guild_id: int, rules: str, when: float, with_table: bool = False
+) -> list[StoredStrategy]:
+    """A server's strategies of one rule set as they were at `when`: each name's version then active (one
+    uploaded by then and not yet replaced), oldest first; strategies deleted since are gone."""
+    return await _select(
+        db,
+        "s.guild_id = ? AND s.rules = ? AND s.created_at <= ?"
+        " AND (s.replaced_at IS NULL OR s.replaced_at > ?) ORDER BY s.id",
+        [guild_id, rules, when, when],
+        with_table,
+    )
+
+
 async def versions(db: Reader, guild_id: int, name: str) -> list[StoredStrategy]:
     """Every version of a name (any case) on a server (the active one last)."""
     return await _select(

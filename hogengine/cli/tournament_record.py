@@ -6,6 +6,7 @@ The seed alone cannot replay a random entry: its sandbox run draws new tables ev
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,8 @@ MAX_BYTES = 256 << 20
 FORMATS = ("exact", "sampled")  # the seeds' two contest formats
 # Replayed figures are computed as recorded; a little room for another machine's last bits.
 TOLERANCE = 1e-12
+SEPARATORS = (",", ":")  # a record is read by programs: no spaces
+BATCH = 4096  # matches written at once
 
 
 @dataclass(frozen=True)
@@ -51,19 +54,38 @@ def _played_tables(entry: Entry) -> list[object]:
     return [table.tolist() for table in entry.tables or (entry.table,)]
 
 
-def write_record(path: str, record: Record) -> None:
-    """Write the record to `path` (replacing any file there), or a one-line HogError."""
-    content = {
+def record_chunks(record: Record) -> Iterator[str]:
+    """The record's JSON text in pieces, an entry or a batch of matches at a time: a contest of a thousand
+    entries never holds all its tables as lists, nor its whole text, at once."""
+    head = {
         "record": TOURNAMENT_RECORD,
         "rules": record.rules.id,
         "goal": record.goal,
         "format": record.format,
         "seed": record.seed,
-        "entries": [{"name": entry.name, "tables": _played_tables(entry)} for entry in record.entries],
-        **record.results,
     }
+    yield json.dumps(head, separators=SEPARATORS)[:-1] + ',"entries":['
+    for number, entry in enumerate(record.entries):
+        piece = {"name": entry.name, "tables": _played_tables(entry)}
+        yield ("," if number else "") + json.dumps(piece, separators=SEPARATORS)
+    yield "]"
+    for key, values in record.results.items():
+        if not isinstance(values, list):
+            yield f",{json.dumps(key)}:{json.dumps(values, separators=SEPARATORS)}"
+            continue
+        yield f",{json.dumps(key)}:["
+        for start in range(0, len(values), BATCH):
+            batch = json.dumps(values[start : start + BATCH], separators=SEPARATORS)[1:-1]
+            yield ("," if start else "") + batch
+        yield "]"
+    yield "}"
+
+
+def write_record(path: str, record: Record) -> None:
+    """Write the record to `path` (replacing any file there), or a one-line HogError."""
     try:
-        Path(path).write_text(json.dumps(content, separators=(",", ":")), encoding="utf-8")
+        with Path(path).open("w", encoding="utf-8") as file:
+            file.writelines(record_chunks(record))
     except OSError as error:
         raise HogError(f"Cannot write the record {shown(path)}: {error.strerror}.") from None
 

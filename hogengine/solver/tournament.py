@@ -64,15 +64,19 @@ def tournament_exact(
     names = [name for name, _ in entries]
     rates = winrate_matrix(rules, [table for _, table in entries], goal, progress).average
     count = len(names)
-    wins = [int(sum(rates[i, j] > THRESHOLD for j in range(count) if j != i)) for i in range(count)]
-    means = [
-        float(np.mean([rates[i, j] for j in range(count) if j != i])) if count > 1 else 0.0
-        for i in range(count)
-    ]
+    others = ~np.eye(count, dtype=np.bool_)  # nobody plays themselves
+    wins = ((rates > THRESHOLD) & others).sum(axis=1).tolist()
+    means = (np.where(others, rates, 0.0).sum(axis=1) / (count - 1)).tolist() if count > 1 else [0.0] * count
+    upper_i, upper_j = np.triu_indices(count, 1)
     matches = [
-        Match(names[i], names[j], float(rates[i, j]), float(rates[j, i]))
-        for i in range(count)
-        for j in range(i + 1, count)
+        Match(names[i], names[j], a, b)
+        for i, j, a, b in zip(
+            upper_i.tolist(),
+            upper_j.tolist(),
+            rates[upper_i, upper_j].tolist(),
+            rates[upper_j, upper_i].tolist(),
+            strict=True,
+        )
     ]
     return Standings("exact", _ranked(names, wins, means), matches)
 

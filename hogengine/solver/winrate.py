@@ -162,18 +162,25 @@ def _columns(model: Model, strategies: Sequence[Player]) -> Columns:
     return stacked
 
 
+# A block by the indices of its two groups among the strategies of each side (None: the first group
+# against itself). Each block's columns are taken only when its sweep starts, so what is held at once stays
+# the same however many strategies play (a copy of every block's columns grew with their square).
+Pairing = tuple[IntArray, IntArray | None]
+
+
 def _swept(
-    model: Model, blocks: Sequence[tuple[Columns, Columns | None]], progress: Progress | None
+    model: Model, left: Columns, right: Columns, blocks: Sequence[Pairing], progress: Progress | None
 ) -> Iterator[tuple[FloatArray, FloatArray]]:
-    """Each block's first-mover win probabilities (see _block), in order, telling `progress` the blocks
-    done out of all of them."""
+    """Each block's first-mover win probabilities (see _block) of `left[mine]` against `right[theirs]`, in
+    order, telling `progress` the blocks done out of all of them."""
     cells = max(
-        (len(movers) * len(movers if opponents is None else opponents) for movers, opponents in blocks),
+        (len(mine) * len(mine if theirs is None else theirs) for mine, theirs in blocks),
         default=0,
     )
 
-    def one(block: tuple[Columns, Columns | None], memory: FloatArray) -> tuple[FloatArray, FloatArray]:
-        return _block(model, *block, memory)
+    def one(block: Pairing, memory: FloatArray) -> tuple[FloatArray, FloatArray]:
+        mine, theirs = block
+        return _block(model, left[mine], None if theirs is None else right[theirs], memory)
 
     for done, found in enumerate(in_threads(blocks, 2 * _span(model) * cells, one), 1):
         if progress:
@@ -185,9 +192,9 @@ def _matrix(model: Model, chosen: Columns, progress: Progress | None) -> FloatAr
     """first[i, j] for all these strategies: symmetric blocks on the diagonal, pairs of groups off it."""
     groups = _groups(len(chosen), _width(model))
     pairs = [(mine, theirs) for mine in range(len(groups)) for theirs in range(mine, len(groups))]
-    blocks = [(chosen[groups[i]], None if i == j else chosen[groups[j]]) for i, j in pairs]
+    blocks = [(groups[i], None if i == j else groups[j]) for i, j in pairs]
     first = np.empty((len(chosen), len(chosen)), dtype=np.float64)
-    for (i, j), (ahead, behind) in zip(pairs, _swept(model, blocks, progress), strict=True):
+    for (i, j), (ahead, behind) in zip(pairs, _swept(model, chosen, chosen, blocks, progress), strict=True):
         first[np.ix_(groups[i], groups[j])] = ahead
         first[np.ix_(groups[j], groups[i])] = behind
     return first
@@ -224,8 +231,10 @@ def _bipartite(
     ]
     first = np.full(wanted.shape, np.nan)
     second = np.full(wanted.shape, np.nan)
-    blocks = [(left[mine], right[theirs]) for mine, theirs in pairs]
-    for (mine, theirs), (ahead, behind) in zip(pairs, _swept(model, blocks, progress), strict=True):
+    blocks: list[Pairing] = list(pairs)
+    for (mine, theirs), (ahead, behind) in zip(
+        pairs, _swept(model, left, right, blocks, progress), strict=True
+    ):
         first[np.ix_(mine, theirs)] = ahead
         second[np.ix_(mine, theirs)] = 1 - behind.T
     return first, second

@@ -1,5 +1,5 @@
 """The `/hog` command group: the game commands (challenge, vs-bot, forfeit, hint, export, rules) here,
-with the strategy and record commands of the other modules of this package."""
+with the strategy, record and contest commands of the other modules of this package."""
 
 import io
 import json
@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord import embeds
 from bot.discord.commands.common import RULES, guild_of, player
+from bot.discord.commands.contests import ContestCommands
 from bot.discord.commands.records import RecordCommands
 from bot.discord.commands.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
@@ -33,6 +34,7 @@ NOTICES = {
 class HogCog(
     StrategyCommands,
     RecordCommands,
+    ContestCommands,
     commands.GroupCog,
     group_name="hog",
     group_description="Hog, the dice game of CS 61A",

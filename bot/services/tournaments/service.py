@@ -59,7 +59,7 @@ class Draw:
     taking: Taking
 
 
-def _run(draw: Draw, progress: Step) -> Standings:
+def run_draw(draw: Draw, progress: Step) -> Standings:
     """The solver's tournament (blocking), in the worker thread; entries in name order, as `hog tournament`
     takes files named after the strategies in that order. A strategy that answers at random plays the
     tables recorded of it, so its games replay."""
@@ -158,7 +158,7 @@ class TournamentService:
                 relay(done, total)
 
         try:
-            result = await asyncio.get_running_loop().run_in_executor(self._pool, _run, draw, step)
+            result = await asyncio.get_running_loop().run_in_executor(self._pool, run_draw, draw, step)
         finally:
             if relay is not None:
                 await relay.close()

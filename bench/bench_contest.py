@@ -1,0 +1,227 @@
+"""Benchmark of a contest's work as the bot does it, against the plain-C floor (bench/c/floor.c) for the same
+work in the same run (see bench_solver.py for the floor).
+
+- The final of an exact contest of 1,000 entries (random swine-align tables): a fresh process opens the
+  database, plays the final as the bot's clock does (`ContestService.close_due`: the entries' tables read,
+  every pair's exact win rate, the record kept for `hog tournament --replay`, all stored) and ends; its
+  wall time and peak memory beside the floor's whole process for the round robin of the same tables (one
+  thread). Targets: at most 60 s, at most 400 MB, and no slower than the floor. The floor's win counts are
+  checked against the stored ones first.
+- One new entry's practice standing against the 999 others (`/hog contest status` after entering): every
+  pair new, in process. Target: at most 2 s.
+- The final of a sampled contest of 500 entries (9 games a pair, exact tie-breaks against always_roll(5)),
+  whole process, beside the floor's `contest` mode on the same tables. Target: at most 3 times the floor.
+- The bot stays responsive while a final runs: bench_load's paced games, their turn latency p99 idle and
+  while the final of a 500-entry exact contest computes in the same process. Target: at most twice idle.
+
+    python bench/bench_contest.py [--entries 1000] [--sampled 500] [--load 500]
+"""
+
+import argparse
+import asyncio
+import hashlib
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from bench_load import percentile, phase
+from bench_solver import Floor, Run, first_matrix, run_process, tables, write_tables
+
+from bot.config import Settings
+from bot.domain.matches import Player
+from bot.domain.strategies import Matchup, StoredStrategy
+from bot.services import Services
+from bot.services.clock import Clock
+from bot.storage import players as player_table
+from bot.storage import strategies as strategy_table
+from bot.storage.database import NEW
+from hogengine.rules import get_rules
+from hogengine.solver.tournament import THRESHOLD
+
+RULES = "swine-align"
+GUILD = 7100
+OPENED_AT = 1_700_000_000.0
+EXACT_SECONDS, EXACT_MB, PRACTICE_SECONDS, SAMPLED_RATIO = 60.0, 400.0, 2.0, 3.0
+# The final, as the bot's clock runs it, in a process of its own: argv = database, solver cache, clock.
+FINAL = """
+import asyncio, sys
+from bot.config import Settings
+from bot.services import Services
+from bot.services.clock import Clock
+
+async def main() -> None:
+    settings = Settings(database_path=sys.argv[1], solver_cache_path=sys.argv[2], _env_file=None)
+    services = await Services.open(settings.services, clock=lambda: float(sys.argv[3]))
+    try:
+        assert len(await services.contests.close_due()) == 1, "the final did not run"
+    finally:
+        await services.close()
+
+asyncio.run(main())
+"""
+
+
+def settings(folder: Path) -> Settings:
+    return Settings(
+        database_path=folder / "hog.sqlite3",
+        solver_cache_path=folder / "cache",
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+def stored(owner: Player, table: np.ndarray, now: float) -> StoredStrategy:
+    """A strategy as an upload stores it (its figures are not the benchmark's: one stands in)."""
+    digest = hashlib.sha256(table.tobytes()).hexdigest()
+    return StoredStrategy(
+        id=NEW, guild_id=GUILD, owner=owner, name=f"s{owner.id}", team_name=None, rules=RULES,
+        source_kind="json", source_hash=digest, table_hash=digest, active=True,
+        figures=(Matchup("always_roll(5)", 0.5, 0.5, 0.5),), cpu_seconds=None, created_at=now,
+        replaced_at=None, table=table,
+    )  # fmt: skip
+
+
+async def seed(
+    folder: Path, entries: list[np.ndarray], fmt: str, clock: Clock = lambda: OPENED_AT
+) -> Services:
+    """A contest with one entry per table, each by its own person; the services left open."""
+    services = await Services.open(settings(folder).services, clock=clock)
+    contests = services.contests
+    await contests.open(GUILD, 1, Player(1, "staff"), rules=RULES, fmt=fmt, closes="in 1 hour")
+    for number, table in enumerate(entries):
+        person = Player(10_000 + number, f"student{number}")
+        strategy = stored(person, table, OPENED_AT)
+        await services.db.write(lambda conn, p=person: player_table.upsert_players(conn, [p], OPENED_AT))
+        await services.db.write(lambda conn, s=strategy: strategy_table.insert_strategy(conn, s))
+        await contests.enter(GUILD, person, strategy.name)
+    return services
+
+
+def final(folder: Path) -> Run:
+    """The final in a fresh process, an hour and a second after the opening."""
+    return run_process(
+        [
+            sys.executable,
+            "-c",
+            FINAL,
+            str(folder / "hog.sqlite3"),
+            str(folder / "cache"),
+            str(OPENED_AT + 3601),
+        ]
+    )
+
+
+async def exact(floor: Floor, folder: Path, count: int) -> list[str]:
+    missed = []
+    entries = tables(get_rules(RULES), count, seed=11)
+    services = await seed(folder / "exact", entries, "exact")
+    try:
+        newcomer = Player(99_999, "late")
+        table = tables(get_rules(RULES), 1, seed=12)[0]
+        strategy = stored(newcomer, table, OPENED_AT)
+        await services.db.write(lambda conn: player_table.upsert_players(conn, [newcomer], OPENED_AT))
+        await services.db.write(lambda conn: strategy_table.insert_strategy(conn, strategy))
+        await services.contests.enter(GUILD, newcomer, strategy.name)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        status = await services.contests.status(GUILD, newcomer.id)
+        practice = loop.time() - start
+        assert status.practice is not None and status.practice.computed == count
+        await services.contests.leave(GUILD, newcomer)  # the final plays the `count` tables
+    finally:
+        await services.close()
+    ours = final(folder / "exact")
+    files = write_tables(folder / "exact-files", entries)
+    theirs = floor("roundrobin", RULES, *files)
+    check = await Services.open(settings(folder / "exact").services, clock=lambda: OPENED_AT + 3601)
+    try:
+        placed = (await check.contests.final(GUILD)).placed
+    finally:
+        await check.close()
+    first = first_matrix(theirs.stdout)
+    average = (first + 1 - first.T) / 2
+    floor_wins = sorted(
+        int((average[i] > THRESHOLD).sum() - (average[i, i] > THRESHOLD)) for i in range(count)
+    )
+    if sorted(e.result.wins for e in placed if e.result) != floor_wins:
+        raise SystemExit("exact final: the floor's wins differ from the stored ones")
+    verdicts = [
+        ours.seconds <= EXACT_SECONDS and ours.seconds <= theirs.seconds,
+        ours.peak_mb <= EXACT_MB,
+        practice <= PRACTICE_SECONDS,
+    ]
+    print(
+        f"exact final, {count} entries: bot {ours.seconds:6.1f} s, peak {ours.peak_mb:5.0f} MB | C floor"
+        f" {theirs.seconds:6.1f} s, peak {theirs.peak_mb:4.0f} MB | x{ours.seconds / theirs.seconds:4.2f}"
+        f" (target <= {EXACT_SECONDS:g} s, <= {EXACT_MB:g} MB, x1: "
+        f"{'met' if verdicts[0] else 'MISSED'} / {'met' if verdicts[1] else 'MISSED'})"
+    )
+    print(
+        f"practice standing of one new entry against {count}: {practice:5.2f} s (target <= "
+        f"{PRACTICE_SECONDS:g} s: {'met' if verdicts[2] else 'MISSED'})"
+    )
+    missed += [
+        job for job, met in zip(("exact time", "exact memory", "practice"), verdicts, strict=True) if not met
+    ]
+    return missed
+
+
+async def sampled(floor: Floor, folder: Path, count: int) -> list[str]:
+    entries = tables(get_rules(RULES), count, seed=13)
+    services = await seed(folder / "sampled", entries, "sampled")
+    await services.close()
+    ours = final(folder / "sampled")
+    theirs = floor("contest", RULES, "1", *write_tables(folder / "sampled-files", entries))
+    ratio = ours.seconds / theirs.seconds
+    met = ratio <= SAMPLED_RATIO
+    print(
+        f"sampled final, {count} entries: bot {ours.seconds:6.1f} s, peak {ours.peak_mb:5.0f} MB | C floor"
+        f" {theirs.seconds:6.1f} s | x{ratio:4.2f} (target x{SAMPLED_RATIO:g}: {'met' if met else 'MISSED'})"
+    )
+    return [] if met else ["sampled"]
+
+
+async def responsive(folder: Path, count: int, games: int = 50, rate: float = 200.0) -> list[str]:
+    """Turn latency of `games` paced games (bench_load's paced phase) while idle (after a warm-up), then
+    while the final of an exact contest of `count` entries computes in the same process."""
+    entries = tables(get_rules(RULES), count, seed=14)
+    services = await seed(folder / "load", entries, "exact", clock=time.time)
+    try:
+        service = services.games
+        await phase(service, games=games, think=games / rate, seconds=2.0, first_channel=1)  # warm-up
+        idle = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=5_000)
+        await services.contests.close_early(GUILD)
+        final = asyncio.create_task(services.contests.close_due())
+        loaded = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=10_000)
+        overlapped = not final.done()
+        assert len(await final) == 1, "the final did not run"
+    finally:
+        await services.close()
+    quiet, busy = percentile(idle.turn_ms, 0.99), percentile(loaded.turn_ms, 0.99)
+    met = busy <= 2 * quiet and overlapped
+    print(
+        f"turn latency p99 of {games} paced games: idle {quiet:6.2f} ms, during a final of {count} entries"
+        f" {busy:6.2f} ms, x{busy / quiet:4.2f} (target x2: {'met' if met else 'MISSED'}"
+        f"{'' if overlapped else ', the final ended before the games'})"
+    )
+    return [] if met else ["responsiveness"]
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=1000, help="entries of the exact contest")
+    parser.add_argument("--sampled", type=int, default=500, help="entries of the sampled contest")
+    parser.add_argument("--load", type=int, default=500, help="entries of the final run beside the games")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        floor = Floor(folder)
+        missed = await exact(floor, folder, args.entries) + await sampled(floor, folder, args.sampled)
+        missed += await responsive(folder, args.load)
+    print("every target met" if not missed else f"missed: {', '.join(missed)}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,527 @@
+"""Contests as the course runs them (seeds 000/001/003): a manager opens one per server and rule set with a
+close time; people enter one stored strategy each, alone or in pairs, and see its practice standing; at
+the close the entries are frozen and one final tournament runs, once, under the server's tournament lease
+(whatever restarts or shard processes do), its results stored before anything is posted."""
+
+import asyncio
+import base64
+import contextlib
+import csv
+import io
+import logging
+import os
+import random
+import threading
+import time
+import zlib
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from bot.domain.contests import Contest, ContestStatus, Entry, Practice, Result, Status
+from bot.domain.errors import (
+    AlreadyEntered,
+    AlreadyPaired,
+    ContestAlreadyOpen,
+    ContestClosed,
+    NoContest,
+    NoContestYet,
+    NoStrategyCalled,
+    NotEntered,
+    NotYourEntry,
+    PartnerBot,
+    PartnerYourself,
+    RandomEntry,
+    TournamentOvertaken,
+    TournamentRunning,
+    TournamentStopped,
+    UnknownFormat,
+    WhichContest,
+)
+from bot.domain.matches import Player
+from bot.domain.shards import Shards
+from bot.domain.strategies import StoredStrategy
+from bot.services.clock import Clock
+from bot.services.contests.when import close_time
+from bot.services.leases import Leases
+from bot.services.tournaments.service import FORMATS, TOURNAMENT, Draw, run_draw
+from bot.storage import Connection, Database
+from bot.storage import contests as contest_table
+from bot.storage import players as player_table
+from bot.storage import strategies as strategy_table
+from bot.storage.contests import CONTESTS_LOCK
+from hogengine.cli.specs import Entry as RecordEntry
+from hogengine.cli.tournament_record import Record, record_chunks, results
+from hogengine.game import MAX_GOAL
+from hogengine.rules import get_rules
+from hogengine.solver import Row, Standings, exact_winrates
+from hogengine.solver.tournament import THRESHOLD, TIE_BREAK_ROLLS
+
+log = logging.getLogger(__name__)
+
+BASELINE = f"always_roll({TIE_BREAK_ROLLS})"  # the figure every contest table shows
+FINAL_NICENESS = 19  # of the thread computing a final (0 is the event loop's)
+CSV_HEADER = (
+    "entry",
+    "place",
+    "member_ids",
+    "member_names",
+    "team_name",
+    "wins",
+    "losses",
+    "rate_vs_always_roll_5",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """A closed contest and its entries by place, as posted."""
+
+    contest: Contest
+    entries: list[Entry]
+
+    @property
+    def placed(self) -> list[Entry]:
+        return [entry for entry in self.entries if entry.result is not None]
+
+
+def _key(owner_id: int, name: str) -> tuple[int, str]:
+    return owner_id, name.casefold()
+
+
+def _pair(one: str, other: str) -> tuple[str, str]:
+    """Two tables' hashes in the order their practice pair is kept (the first below the second)."""
+    return (one, other) if one <= other else (other, one)
+
+
+def _baseline(strategy: StoredStrategy) -> float:
+    """The strategy's exact win rate against always_roll(5), from the figures stored at its upload."""
+    return next(figure.average for figure in strategy.figures if figure.opponent == BASELINE)
+
+
+def _yielding() -> None:
+    """Lower the priority of the finals' thread, and of the sweep threads it starts (Linux threads inherit
+    it): a final of a minute shares the cores with the event loop, which must answer players first."""
+    with contextlib.suppress(OSError):  # a system without per-thread priorities: the final runs as it is
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), FINAL_NICENESS)
+
+
+def _numbers(count: int, rng: random.Random) -> list[int]:
+    """A random number per entry, for anonymity (as the seeds post them): distinct, from 1 to at least 99."""
+    return rng.sample(range(1, max(100, 2 * count)), count)
+
+
+def packed(chunks: Iterable[str]) -> str:
+    """A record as stored, from the pieces of its text: zlib-compressed as they come, then base64 (portable
+    text in both dialects)."""
+    squeeze = zlib.compressobj(1)  # level 1: a tenth of the time of 6, for a sixth more bytes
+    parts = [squeeze.compress(chunk.encode()) for chunk in chunks]
+    parts.append(squeeze.flush())
+    return base64.b64encode(b"".join(parts)).decode("ascii")
+
+
+def unpacked(stored: str) -> str:
+    return zlib.decompress(base64.b64decode(stored)).decode()
+
+
+class ContestService:
+    """Contests of every server; the final tournaments compute in one worker thread of their own."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock = time.time,
+        seeds: random.Random | None = None,
+        *,
+        shards: Shards | None = None,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._seeds = seeds or random.Random()
+        self._shards = shards  # only these shards' servers' contests are closed and posted here
+        self._leases = Leases(db, clock)
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest", initializer=_yielding)  # finals
+        self._practice = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")  # not behind a final
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Stop a final tournament computing (the bot is stopping): nothing of it is stored, and the next
+        start plays it again."""
+        self._stop.set()
+
+    def close(self) -> None:
+        """Stop the final computing, then the pools."""
+        self.stop()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._practice.shutdown(wait=True, cancel_futures=True)
+
+    # Opening and finding contests.
+
+    async def open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        opener: Player,
+        *,
+        rules: str,
+        fmt: str,
+        closes: str,
+        title: str | None = None,
+        time_zone: str | None = None,
+    ) -> Contest:
+        """Open a contest (ContestAlreadyOpen if one of this rule set is open here; BadCloseTime for a close
+        past or beyond 90 days; UnknownFormat, UnknownRules)."""
+        if fmt not in FORMATS:
+            raise UnknownFormat(fmt, FORMATS)
+        ruleset = get_rules(rules)
+        now = self._clock()
+        when = close_time(closes, now, time_zone)
+        wanted = Contest(
+            0, guild_id, channel_id, ruleset.id, fmt, (title or "").strip()[:100] or None,
+            opener.id, now, when, ContestStatus.OPEN,
+        )  # fmt: skip
+
+        async def work(conn: Connection) -> int:
+            await conn.lock(CONTESTS_LOCK)
+            if await contest_table.open_contests(conn, guild_id, ruleset.id):
+                raise ContestAlreadyOpen(ruleset.id)
+            await player_table.upsert_players(conn, [opener], now)
+            return await contest_table.insert_contest(conn, wanted)
+
+        return await self.get(await self._db.write(work))
+
+    async def get(self, contest_id: int) -> Contest:
+        found = await contest_table.get_contest(self._db, contest_id)
+        if found is None:
+            raise NoContest
+        return found
+
+    async def current(self, guild_id: int, rules: str | None = None) -> Contest:
+        """The server's open contest (of this rule set; without one, the only one open), or a refusal."""
+        rules = None if rules is None else get_rules(rules).id
+        found = await contest_table.open_contests(self._db, guild_id, rules)
+        if not found:
+            raise NoContest(rules)
+        if len(found) > 1:
+            raise WhichContest([contest.rules for contest in found])
+        return found[0]
+
+    @staticmethod
+    def _taking_entries(contest: Contest, now: float) -> None:
+        """ContestClosed once the contest's close time has come (its final may not have run yet)."""
+        if contest.status is not ContestStatus.OPEN or contest.closes_at <= now:
+            raise ContestClosed(contest.rules)
+
+    async def _locked_open(self, conn: Connection, contest_id: int, now: float) -> Contest:
+        """The contest as this transaction sees it, under CONTESTS_LOCK, still taking entries at `now` (read
+        before the transaction: the clock is the caller's)."""
+        await conn.lock(CONTESTS_LOCK)
+        contest = await contest_table.get_contest(conn, contest_id)
+        if contest is None:
+            raise NoContest
+        self._taking_entries(contest, now)
+        return contest
+
+    # Entries.
+
+    async def enter(self, guild_id: int, person: Player, name: str) -> tuple[Contest, Entry]:
+        """Make `name` (the person's or their partner's stored strategy) their entry in the open contest of
+        its rule set, replacing what it named before; later uploads of it update the entry until the
+        close."""
+        strategy = await strategy_table.active_by_name(self._db, guild_id, name.strip(), with_table=True)
+        if strategy is None:
+            raise NoStrategyCalled(name)
+        contest = await self.current(guild_id, strategy.rules)
+        if strategy.tables and not get_rules(contest.rules).random_strategies:
+            raise RandomEntry(strategy.name, contest.rules)
+        now = self._clock()
+
+        async def work(conn: Connection) -> None:
+            await self._locked_open(conn, contest.id, now)
+            mine = await contest_table.entries(conn, contest.id, person.id)
+            members = {member.id for member in mine[0].members} if mine else {person.id}
+            if strategy.owner.id not in members:
+                raise NotYourEntry(strategy.name, strategy.owner.name)
+            await player_table.upsert_players(conn, [person], now)
+            lead = mine[0].lead_id if mine else person.id
+            if not mine:
+                await contest_table.add_entry(conn, contest.id, lead, [person.id])
+            await contest_table.set_strategy(conn, contest.id, lead, strategy.owner.id, strategy.name)
+
+        await self._db.write(work)
+        return contest, await self.entry_of(contest.id, person.id)
+
+    async def entry_of(self, contest_id: int, person_id: int) -> Entry:
+        found = await contest_table.entries(self._db, contest_id, person_id)
+        if not found:
+            raise NotEntered((await self.get(contest_id)).rules)
+        return found[0]
+
+    async def invite(
+        self, guild_id: int, inviter: Player, invitee: Player, invitee_is_bot: bool, rules: str | None = None
+    ) -> Contest:
+        """Check that `inviter` may ask `invitee` to enter with them (the answer comes by a button)."""
+        if invitee.id == inviter.id:
+            raise PartnerYourself
+        if invitee_is_bot:
+            raise PartnerBot
+        contest = await self.current(guild_id, rules)
+        self._taking_entries(contest, self._clock())
+        await self._check_pairing(self._db, contest, inviter, invitee)
+        return contest
+
+    async def _check_pairing(
+        self, conn: Connection | Database, contest: Contest, inviter: Player, invitee: Player
+    ) -> None:
+        """AlreadyEntered if the invitee is in an entry, AlreadyPaired if the inviter has a partner."""
+        if await contest_table.entries(conn, contest.id, invitee.id):
+            raise AlreadyEntered(invitee.name)
+        mine = await contest_table.entries(conn, contest.id, inviter.id)
+        partner = mine[0].partner_of(inviter.id) if mine else None
+        if partner is not None:
+            raise AlreadyPaired(partner.name or "someone")
+
+    async def accept(self, contest_id: int, inviter: Player, invitee: Player) -> Entry:
+        """The invitee accepted: they join the inviter's entry (made now if the inviter had none)."""
+        now = self._clock()
+
+        async def work(conn: Connection) -> None:
+            contest = await self._locked_open(conn, contest_id, now)
+            await self._check_pairing(conn, contest, inviter, invitee)
+            await player_table.upsert_players(conn, [inviter, invitee], now)
+            mine = await contest_table.entries(conn, contest.id, inviter.id)
+            if mine:
+                await contest_table.add_member(conn, contest.id, mine[0].lead_id, invitee.id)
+            else:
+                await contest_table.add_entry(conn, contest.id, inviter.id, [inviter.id, invitee.id])
+
+        await self._db.write(work)
+        return await self.entry_of(contest_id, invitee.id)
+
+    async def leave(self, guild_id: int, person: Player, rules: str | None = None) -> Contest:
+        """Leave one's entry: a partner keeps it (without the leaver's strategy), a lone entry is gone."""
+        contest = await self.current(guild_id, rules)
+        now = self._clock()
+
+        async def work(conn: Connection) -> None:
+            await self._locked_open(conn, contest.id, now)
+            found = await contest_table.entries(conn, contest.id, person.id)
+            if not found:
+                raise NotEntered(contest.rules)
+            entry = found[0]
+            partner = entry.partner_of(person.id)
+            if partner is None:
+                await contest_table.remove_entry(conn, contest.id, entry.lead_id)
+                return
+            await contest_table.remove_member(conn, contest.id, person.id)
+            if entry.lead_id == person.id:
+                await contest_table.rekey_entry(conn, contest.id, person.id, partner.id)
+            if entry.owner_id == person.id:
+                await contest_table.set_strategy(conn, contest.id, partner.id, None, None)
+
+        await self._db.write(work)
+        return contest
+
+    async def close_early(self, guild_id: int, rules: str | None = None) -> Contest:
+        """Bring the open contest's close to now (its final runs at the next `close_due`)."""
+        contest = await self.current(guild_id, rules)
+        now = self._clock()
+
+        async def work(conn: Connection) -> None:
+            await self._locked_open(conn, contest.id, now)
+            await contest_table.set_closes_at(conn, contest.id, now)
+
+        await self._db.write(work)
+        return await self.get(contest.id)
+
+    # What people see.
+
+    async def status(self, guild_id: int, person_id: int, rules: str | None = None) -> Status:
+        """The open contest (else the latest), how many entries, the person's entry and, while open, its
+        practice standing against the current field."""
+        try:
+            contest = await self.current(guild_id, rules)
+        except NoContest:
+            latest = await contest_table.latest_contest(
+                self._db, guild_id, None if rules is None else get_rules(rules).id
+            )
+            if latest is None:
+                raise
+            contest = latest
+        every = await contest_table.entries(self._db, contest.id)
+        mine = next((e for e in every if any(m.id == person_id for m in e.members)), None)
+        practice = None
+        if mine is not None and contest.status is ContestStatus.OPEN and mine.strategy_name is not None:
+            practice = await self.practice(contest, mine, every)
+        return Status(contest, len(every), mine, practice)
+
+    async def _current_strategies(
+        self, contest: Contest, entries: Sequence[Entry], with_table: bool, at: float | None = None
+    ) -> dict[int, StoredStrategy]:
+        """The version each entry names, active now (or at `at`), by the entry's lead (entries naming none
+        are left out)."""
+        if at is None:
+            active = await strategy_table.active_strategies(
+                self._db, contest.guild_id, contest.rules, with_table=with_table
+            )
+        else:
+            active = await strategy_table.active_at(self._db, contest.guild_id, contest.rules, at, with_table)
+        by_key = {_key(s.owner.id, s.name): s for s in active}
+        named = ((e, e.owner_id, e.strategy_name) for e in entries)
+        return {
+            entry.lead_id: by_key[_key(owner, name)]
+            for entry, owner, name in named
+            if owner is not None and name is not None and _key(owner, name) in by_key
+        }
+
+    async def practice(self, contest: Contest, entry: Entry, entries: Sequence[Entry]) -> Practice | None:
+        """The entry's exact results against every other entry now; pairs of tables never met before are
+        computed (off the event loop) and kept, the rest read."""
+        current = await self._current_strategies(contest, entries, with_table=False)
+        mine = current.get(entry.lead_id)
+        if mine is None:
+            return None
+        others = [s for lead, s in current.items() if lead != entry.lead_id]
+        rates = await contest_table.known_pairs(self._db, contest.rules, mine.table_hash)
+        rates[mine.table_hash] = 0.5  # a copy of one's own table: a tie, which loses
+        missing = sorted({other.table_hash for other in others} - set(rates))
+        if missing:
+            tables = await self._current_strategies(contest, entries, with_table=True)
+            by_hash = {s.table_hash: s.table for s in tables.values() if s.table is not None}
+            found = await asyncio.get_running_loop().run_in_executor(
+                self._practice,
+                exact_winrates,
+                contest.rules,
+                [(by_hash[mine.table_hash], by_hash[other]) for other in missing],
+                MAX_GOAL,
+            )
+            computed = {other: rate.average for other, rate in zip(missing, found, strict=True)}
+            kept = {
+                _pair(mine.table_hash, other): rate if mine.table_hash < other else 1 - rate
+                for other, rate in computed.items()
+            }
+            await self._db.write(lambda conn: contest_table.add_pairs(conn, contest.rules, kept))
+            rates.update(computed)
+        wins = sum(rates[other.table_hash] > THRESHOLD for other in others)
+        return Practice(wins, len(others) - wins, _baseline(mine), len(missing))
+
+    async def final(self, guild_id: int, rules: str | None = None) -> Final:
+        """The latest closed contest of the server (of one rule set) with its entries by place."""
+        rules = None if rules is None else get_rules(rules).id
+        contest = await contest_table.latest_closed(self._db, guild_id, rules)
+        if contest is None:
+            raise NoContestYet
+        return Final(contest, await contest_table.entries(self._db, contest.id))
+
+    async def export_csv(self, contest_id: int) -> str:
+        """A closed contest's results for staff: one row per entry, by place."""
+        rows = io.StringIO()
+        writer = csv.writer(rows, lineterminator="\n")
+        writer.writerow(CSV_HEADER)
+        for entry in await contest_table.entries(self._db, contest_id):
+            if entry.result is None:
+                continue
+            r = entry.result
+            ids = " ".join(str(m.id) for m in entry.members)
+            names = " & ".join(m.name or "(forgotten)" for m in entry.members)
+            writer.writerow(
+                (r.number, r.place, ids, names, entry.team_name or "", r.wins, r.losses, f"{r.baseline:.6f}")
+            )
+        return rows.getvalue()
+
+    async def export_record(self, contest_id: int) -> str | None:
+        """A closed contest's final as the record `hog tournament --replay` plays again and checks (None
+        before the close)."""
+        stored = await contest_table.record(self._db, contest_id)
+        return None if stored is None else unpacked(stored)
+
+    # The close.
+
+    async def close_due(self) -> list[Contest]:
+        """Run the final of every contest of this process's shards whose close has come and store its
+        results; the contests this call closed. A final another process holds, or one cut short by a stop,
+        is left for a later call."""
+        closed = []
+        for contest in await contest_table.due(self._db, self._clock(), self._shards):
+            try:
+                if await self._final(contest):
+                    closed.append(contest)
+            except TournamentStopped:  # the bot is stopping: its next start plays the final
+                break
+            except (TournamentRunning, TournamentOvertaken) as error:  # the server's lease is another's
+                log.info("the final of contest %s waits: %s", contest.id, error)
+            except Exception:  # one contest's failure must not hold up the others: the next call tries again
+                log.exception("the final of contest %s failed", contest.id)
+        return closed
+
+    async def _final(self, contest: Contest) -> bool:
+        """Freeze the entries, play the final and store its results, under the server's tournament lease;
+        False if another process closed it meanwhile."""
+        async with self._leases.held(TOURNAMENT, contest.guild_id) as taking:
+            fresh = await contest_table.get_contest(self._db, contest.id)
+            if fresh is None or fresh.status is not ContestStatus.OPEN:
+                return False
+            entries = await contest_table.entries(self._db, contest.id)
+            # Frozen at the close: an upload after it (the final may run a little later) changes nothing.
+            frozen = await self._current_strategies(contest, entries, with_table=True, at=fresh.closes_at)
+            playing = [entry for entry in entries if entry.lead_id in frozen]
+            numbers = dict(
+                zip((e.lead_id for e in playing), _numbers(len(playing), self._seeds), strict=True)
+            )
+            order = sorted(playing, key=lambda e: numbers[e.lead_id])
+            entrants = {str(numbers[e.lead_id]): frozen[e.lead_id] for e in order}
+            seed = None if contest.format == "exact" else f"{self._seeds.getrandbits(64):016x}"
+            draw = Draw(
+                contest.guild_id,
+                contest.rules,
+                contest.format,
+                MAX_GOAL,
+                seed,
+                entrants,
+                contest.channel_id,
+                taking,
+            )
+            standings = await self._play(draw)
+            place = {row.name: (n, row) for n, row in enumerate(standings.rows, start=1)}
+            stored = []
+            for entry in order:
+                number, strategy = numbers[entry.lead_id], frozen[entry.lead_id]
+                rank, row = place[str(number)]
+                result = Result(number, rank, row.wins, row.losses, row.tie_break, _baseline(strategy))
+                stored.append((entry.lead_id, result, strategy.id, strategy.team_name))
+            record = Record(
+                get_rules(contest.rules), MAX_GOAL, contest.format, seed,
+                [RecordEntry(name, s.table, s.tables) for name, s in entrants.items() if s.table is not None],
+                results(standings),
+            )  # fmt: skip
+            loop = asyncio.get_running_loop()  # written and packed off the event loop: seconds for 1,000
+            text = await loop.run_in_executor(self._pool, packed, record_chunks(record))
+            now = self._clock()
+
+            async def work(conn: Connection) -> bool:
+                await taking.confirm(conn)
+                await conn.lock(CONTESTS_LOCK)
+                return await contest_table.close(
+                    conn, contest.id, closed_at=now, seed=seed, stored_record=text, results=stored
+                )
+
+            return await self._db.write(work)
+
+    async def _play(self, draw: Draw) -> Standings:
+        """The final (blocking) in the worker thread; fewer than two entries play no match."""
+        if len(draw.entrants) < 2:
+            return Standings(draw.fmt, [Row(name, 0, 0, 0.0) for name in draw.entrants], [])
+
+        def step(done: int, total: int) -> None:
+            if self._stop.is_set():
+                raise TournamentStopped
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, run_draw, draw, step)
+
+    async def unposted(self) -> list[Final]:
+        """The closed contests of this process's shards whose results were never posted."""
+        found = await contest_table.unposted(self._db, self._shards)
+        return [Final(contest, await contest_table.entries(self._db, contest.id)) for contest in found]
+
+    async def posted(self, contest_id: int) -> None:
+        await self._db.write(lambda conn: contest_table.set_posted(conn, contest_id))

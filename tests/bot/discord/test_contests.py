@@ -1,0 +1,311 @@
+"""`/hog contest`: managers open and close, people enter alone or as a pair (the invitation's buttons), see
+their entry and its practice standing privately; at the close the results are posted once in the
+contest's channel as the seeds post them, each entrant hears their number and rank, and the staff's
+downloads replay with `hog tournament --replay`."""
+
+import csv
+import io
+import json
+import subprocess
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+from discord import app_commands
+
+from bot.discord.contests import HEADER
+from hogengine.solver import exact_winrate
+from hogengine.solver.tournament import THRESHOLD
+from hogengine.strategies import Table, always_roll, table_from_function
+from tests.bot.discord.harness import World, said
+from tests.helpers import HOG, entries
+
+RULES = "swine-align"
+OPENED = "**Course Contest** (swine-align, exact) is open until <t:"
+
+
+@pytest.fixture
+async def uploaded(world: World) -> dict[str, Table]:
+    """alice, bob, carol and the moderator each keep one of the four test tables as a JSON upload."""
+    tables = dict(entries())
+    for person, name in zip((world.alice, world.bob, world.carol, world.mod), tables, strict=True):
+        await world.upload(person, f"{name}.json", json.dumps(tables[name].tolist()).encode())
+    return tables
+
+
+async def open_contest(world: World, closes: str = "in 3 days", fmt: str = "exact") -> discord.Message:
+    result = await world.mod.slash(
+        world.channel, "hog contest open", rules=RULES, format=fmt, closes=closes, title="Course Contest"
+    )
+    assert result.response is not None and not result.response.ephemeral
+    return result.response  # type: ignore[return-value]
+
+
+def not_a_manager(world: World, result: simcord.InteractionResult) -> None:
+    """The refusal Discord's permission check gives: one private sentence."""
+    assert said(result) == "You are missing Manage Server permission(s) to run this command."
+    errors = world.env.errors_since(world.errors_seen)
+    world.errors_seen = world.env.error_cursor
+    assert [type(error) for error in errors] == [app_commands.MissingPermissions]
+
+
+def refused(world: World, result: simcord.InteractionResult) -> str:
+    """The one private sentence a refusal got (and that it was a refusal, not a failure)."""
+    assert world.domain_errors() == [said(result)]
+    return said(result)
+
+
+async def test_managers_open_a_contest_said_back_as_a_discord_time(world: World) -> None:
+    result = await world.alice.slash(
+        world.channel, "hog contest open", rules=RULES, format="exact", closes="in 3 days"
+    )
+    not_a_manager(world, result)
+
+    late = await world.mod.slash(
+        world.channel, "hog contest open", rules=RULES, format="exact", closes="2020-01-01 10:00"
+    )
+    assert (
+        refused(world, late) == "That time has already passed. Write it as 2026-12-01 23:59, or as in 3 days."
+    )
+    far = await world.mod.slash(
+        world.channel, "hog contest open", rules=RULES, format="exact", closes="in 100 days"
+    )
+    assert refused(world, far).startswith("A contest closes within 90 days.")
+
+    announced = await open_contest(world)
+    assert announced.content.startswith(OPENED)
+    closes = int(world.env.now().timestamp()) + 3 * 86400
+    assert f"<t:{closes}:F> (<t:{closes}:R>)" in announced.content
+    again = await world.mod.slash(
+        world.channel, "hog contest open", rules=RULES, format="sampled", closes="in 1 day"
+    )
+    assert refused(world, again) == "A swine-align contest is already open on this server: close it first."
+
+
+async def test_entering_pairing_and_leaving_with_every_refusal(
+    world: World, uploaded: dict[str, Table]
+) -> None:
+    early = await world.alice.slash(world.channel, "hog contest enter", strategy="fours")
+    assert refused(world, early) == "No contest is open for swine-align on this server."
+    await open_contest(world)
+
+    entered = await world.alice.slash(world.channel, "hog contest enter", strategy="fours")
+    text = said(entered)
+    assert text.startswith("Entered 'fours'. Later uploads of it count until the close.")
+    assert "Practice standing against the current field: 0 wins, 0 losses;" in text
+    theirs = await world.alice.slash(world.channel, "hog contest enter", strategy="sixes")
+    assert refused(world, theirs) == "'sixes' is bob's: enter one of your own strategies (or your partner's)."
+    await world.bob.slash(world.channel, "hog contest enter", strategy="sixes")
+
+    self_invite = await world.alice.slash(world.channel, "hog contest partner", user=world.alice)
+    assert refused(world, self_invite) == "You cannot be your own partner."
+    taken = await world.alice.slash(world.channel, "hog contest partner", user=world.bob)
+    assert refused(world, taken) == "bob is already in an entry of this contest: they must leave it first."
+
+    invited = await world.alice.slash(world.channel, "hog contest partner", user=world.carol)
+    invitation = invited.response
+    assert invitation is not None and not invitation.ephemeral
+    assert invitation.content.startswith(f"{world.carol.mention}: **alice** asks you to enter")
+    wrong = await world.bob.click(world.channel.last_message, label="Accept")
+    assert said(wrong) == "Only carol can answer this invitation."
+    accepted = await world.carol.click(world.channel.last_message, label="Accept")
+    assert said(accepted) == "You now enter with alice: 'fours'."
+    assert (
+        world.channel.last_message.content == f"<@{world.carol.id}> and <@{world.alice.id}> enter as a pair."
+    )
+    paired = await world.alice.slash(world.channel, "hog contest partner", user=world.mod)
+    assert refused(world, paired) == "You already enter with carol: leave the entry first to change partners."
+
+    changed = await world.carol.slash(world.channel, "hog contest enter", strategy="course")
+    assert "Your entry: 'course', with **alice**." in said(changed)
+    status = await world.alice.slash(world.channel, "hog contest status")
+    course, sixes = uploaded["course"], uploaded["sixes"]
+    wins = int(exact_winrate(RULES, course, sixes).average > THRESHOLD)
+    assert said(status).splitlines()[1:] == [
+        "Your entry: 'course', with **carol**.",
+        f"Practice standing against the current field: {wins} win{'s' if wins != 1 else ''}, "
+        f"{1 - wins} loss{'es' if wins != 0 else ''}; "
+        f"{exact_winrate(RULES, course, table_from_function(always_roll(5), RULES)).average:.1%} against "
+        "always_roll(5).",
+    ]
+    assert "· 2 entries." in said(status).splitlines()[0]
+
+    await world.mod.slash(world.channel, "hog contest partner", user=world.carol)
+    assert world.domain_errors() == [
+        "carol is already in an entry of this contest: they must leave it first."
+    ]
+    left = await world.carol.slash(world.channel, "hog contest leave")
+    assert said(left) == "You left your entry in **Course Contest** (swine-align, exact)."
+    alone = await world.alice.slash(world.channel, "hog contest status")
+    assert "Your entry: no strategy yet." in said(alone)
+    nothing = await world.carol.slash(world.channel, "hog contest leave")
+    assert refused(world, nothing) == "You have no entry in the swine-align contest."
+    await world.mod.slash(world.channel, "hog contest partner", user=world.carol)
+    declined = await world.carol.click(world.channel.last_message, label="Decline")
+    assert said(declined) == "You declined."
+    assert world.channel.last_message.content == f"<@{world.carol.id}> declined the invitation."
+
+
+async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_exports_a_replayable_record(
+    world: World, uploaded: dict[str, Table], tmp_path: Path
+) -> None:
+    await open_contest(world)
+    for person, name in ((world.alice, "fours"), (world.bob, "sixes"), (world.carol, "course")):
+        await person.slash(world.channel, "hog contest enter", strategy=name)
+    await world.carol.slash(world.channel, "hog contest partner", user=world.mod)
+    await world.mod.click(world.channel.last_message, label="Accept")
+    not_a_manager(world, await world.alice.slash(world.channel, "hog contest close"))
+    not_a_manager(world, await world.alice.slash(world.channel, "hog contest export"))
+
+    closing = await world.mod.slash(world.channel, "hog contest close")
+    assert (
+        closing.response is not None
+        and "has closed: the final tournament runs now" in closing.response.content
+    )
+    late = await world.alice.slash(world.channel, "hog contest enter", strategy="fours")
+    assert refused(world, late) == "The swine-align contest has closed: entries can no longer change."
+    await posted(world)
+    await world.env.advance_time(60)  # more ticks of the clock: nothing more is posted
+    posts = [m for m in world.channel.history() if "has closed: 3 entries" in m.content]
+    assert len(posts) == 1, [m.content for m in world.channel.history()]
+    post = posts[0]
+    lines = post.content.splitlines()
+    assert lines[:2] == [
+        "**Course Contest** (swine-align, exact) has closed: 3 entries.",
+        "Each entry was assigned a random number for anonymity.",
+    ]
+    table = lines[lines.index("```") + 1 : -1]
+    assert table[0] == HEADER
+
+    export = await world.mod.slash(world.channel, "hog contest export")
+    files = (
+        {a.filename: await a.read() for a in export.followups[-1].attachments}
+        if export.followups
+        else {
+            a.filename: await a.read()
+            for a in export.response.attachments  # type: ignore[union-attr]
+        }
+    )
+    (record_name,) = [name for name in files if name.endswith("-record.json")]
+    (csv_name,) = [name for name in files if name.endswith("-results.csv")]
+    rows = list(csv.DictReader(io.StringIO(files[csv_name].decode())))
+    assert [row["place"] for row in rows] == ["1", "2", "3"]
+    pair = next(row for row in rows if row["member_names"] == "carol & mod")
+    assert pair["member_ids"] == f"{world.carol.id} {world.mod.id}"
+    shown = [line.split() for line in table[1:]]
+    assert [[r[0], r[1], r[2], r[3]] for r in shown] == [
+        [row["place"], row["entry"], row["wins"], row["losses"]] for row in rows
+    ]
+    assert "**carol & mod**" in post.content
+    owned = {world.alice.id: "fours", world.bob.id: "sixes", world.carol.id: "course"}
+    for row in rows:  # each entry's table, in a file named by its number, as a user would check
+        lead = int(row["member_ids"].split()[0])
+        (tmp_path / f"{row['entry']}.json").write_text(json.dumps(uploaded[owned[lead]].tolist()))
+    checked = subprocess.run(
+        [
+            *HOG,
+            "tournament",
+            "--json",
+            "--rules",
+            RULES,
+            *(str(tmp_path / f"{r['entry']}.json") for r in rows),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    standings = json.loads(checked.stdout)["standings"]
+    assert [[str(n), s["name"], str(s["wins"]), str(s["losses"])] for n, s in enumerate(standings, 1)] == [
+        r[:4] for r in shown
+    ]
+    (tmp_path / record_name).write_bytes(files[record_name])
+    replayed = subprocess.run(
+        [*HOG, "tournament", "--replay", str(tmp_path / record_name)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert replayed.returncode == 0, replayed.stderr
+
+    for person in (world.alice, world.bob, world.carol, world.mod):
+        dms = [m.content for m in person.user.dm_channel.history()]
+        row = next(r for r in rows if str(person.id) in r["member_ids"].split())
+        assert dms == [
+            f"Your entry in **Course Contest** (swine-align, exact) was number **{row['entry']}**: rank "
+            f"**{row['place']}** of 3 ({_count(row['wins'], 'win')}, {_count(row['losses'], 'loss')}; "
+            f"{float(row['rate_vs_always_roll_5']):.1%} against always_roll(5))."
+        ]
+        status = await person.slash(world.channel, "hog contest status")
+        assert dms[0] in said(status)
+    results = await world.bob.slash(world.channel, "hog contest results")
+    assert said(results) == post.content
+
+
+def _count(number: str, noun: str) -> str:
+    return f"{number} {noun if number == '1' else noun + ('es' if noun == 'loss' else 's')}"
+
+
+async def posted(world: World) -> None:
+    """Let the clock tick until the results were posted (the final computes in a thread of its own)."""
+    for _ in range(100):
+        await world.env.advance_time(30)
+        if any("has closed: " in message.content for message in world.channel.history()):
+            return
+    raise AssertionError([m.content for m in world.channel.history()])
+
+
+COURSE_FILES = {  # hog.py files as students hand them in: a TEAM_NAME and a final_strategy
+    "alice": b'TEAM_NAME = "Roll Models"\n\ndef final_strategy(score, opponent_score):\n'
+    b"    return 4 if score >= opponent_score else 6\n",
+    "bob": b'TEAM_NAME = "Bacon Bits"\n\ndef bacon(opponent_score):\n    return 10 - opponent_score % 10\n\n'
+    b"def final_strategy(score, opponent_score):\n    return 0 if bacon(opponent_score) >= 8 else 5\n",
+    "carol": b'TEAM_NAME = "Hogwarts"\n\ndef final_strategy(score, opponent_score):\n    if score >= 90:\n'
+    b"        return 2\n    return 6 if opponent_score > score + 20 else 4\n",
+}
+
+
+async def test_a_course_contest_from_hog_py_files_posts_what_hog_tournament_finds(
+    world: World, tmp_path: Path
+) -> None:
+    """A whole contest as a class runs it: three students upload their hog.py, carol enters with the
+    moderator as a pair, the contest closes by itself at its time, and the posted table is what
+    `hog tournament` finds for the same files."""
+    await open_contest(world, closes="in 2 hours")
+    for person in (world.alice, world.bob, world.carol):
+        await world.upload(person, "hog.py", COURSE_FILES[person.name])  # named after its TEAM_NAME
+        (mine,) = await world.services.strategies.active(world.channel.guild.id, person.id)
+        await person.slash(world.channel, "hog contest enter", strategy=mine.name)
+    assert world.domain_errors() == []
+    await world.carol.slash(world.channel, "hog contest partner", user=world.mod)
+    await world.mod.click(world.channel.last_message, label="Accept")
+    await world.env.advance_time(2 * 3600)
+    await posted(world)
+    (post,) = [m for m in world.channel.history() if "has closed: 3 entries" in m.content]
+    lines = post.content.splitlines()
+    final = await world.services.contests.final(world.channel.guild.id)
+    people = {entry.team_name: " & ".join(m.name or "" for m in entry.members) for entry in final.placed}
+    number = {entry.team_name: entry.result.number for entry in final.placed if entry.result}
+    files = []
+    for person, source in COURSE_FILES.items():
+        (tmp_path / f"{person}.py").write_bytes(source)
+        files.append(str(tmp_path / f"{person}.py"))
+    checked = subprocess.run(
+        [*HOG, "tournament", "--json", "--rules", RULES, *files],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    standings = json.loads(checked.stdout)["standings"]  # named by their TEAM_NAME
+    assert lines[2:5] == [
+        f"{place}: **{people[row['name']]}** ({row['name']})"
+        for place, row in zip(("1st", "2nd", "3rd"), standings, strict=True)
+    ]
+    table = [line.split() for line in lines[lines.index("```") + 2 : -1]]
+    assert table == [
+        [str(place), str(number[row["name"]]), str(row["wins"]), str(row["losses"]), table[place - 1][4]]
+        for place, row in enumerate(standings, 1)
+    ]
