@@ -19,7 +19,8 @@ from bot.domain.contests import Contest, ContestStatus, Entry, Member, Status
 from bot.domain.errors import NotYourInvitation
 from bot.domain.matches import Player
 from bot.services.contests.service import BASELINE, Final
-from hogengine.text import counted
+from hogengine.rules import get_rules
+from hogengine.text import counted, percent
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def when(seconds: float) -> str:
 def title(contest: Contest) -> str:
     """The contest's name in bold, its rule set and format after."""
     named = escape_markdown(contest.title) if contest.title else "Hog contest"
-    return f"**{named}** ({contest.rules}, {contest.format})"
+    return f"**{named}** ({get_rules(contest.rules).name}, {contest.format})"
 
 
 def who(members: tuple[Member, ...]) -> str:
@@ -48,7 +49,7 @@ def opened(contest: Contest) -> str:
     """The public word that a contest is open, and how to enter."""
     return (
         f"{title(contest)} is open until {when(contest.closes_at)}.\n"
-        f"Upload a {contest.rules} strategy with `/hog upload strategy`, then enter it with "
+        f"Upload a {get_rules(contest.rules).name} strategy with `/hog upload strategy`, then enter it with "
         "`/hog contest enter`, alone or with a partner (`/hog contest partner`). One entry per person; "
         "the final tournament runs by itself at the close and its results are posted here."
     )
@@ -80,7 +81,8 @@ def status(found: Status, person_id: int) -> str:
         if practice is not None:
             lines.append(
                 f"Practice standing against the current field: {counted(practice.wins, 'win')}, "
-                f"{counted(practice.losses, 'loss', 'losses')}; {practice.baseline:.1%} against {BASELINE}."
+                f"{counted(practice.losses, 'loss', 'losses')}; "
+                f"{percent(practice.baseline)} against {BASELINE}."
             )
     return "\n".join(lines)
 
@@ -93,7 +95,7 @@ def private_result(contest: Contest, entry: Entry, entries: int) -> str:
     return (
         f"Your entry in {title(contest)} was number **{result.number}**: rank **{result.place}** of "
         f"{entries} ({counted(result.wins, 'win')}, {counted(result.losses, 'loss', 'losses')}; "
-        f"{result.baseline:.1%} against {BASELINE})."
+        f"{percent(result.baseline)} against {BASELINE})."
     )
 
 
@@ -103,7 +105,7 @@ def table_lines(final: Final) -> list[str]:
     for entry in final.placed:
         r = entry.result
         assert r is not None  # placed entries have results
-        rows.append(f"{r.place:>4}  {r.number:>5}  {r.wins:>4}  {r.losses:>6}  {r.baseline:.1%}")
+        rows.append(f"{r.place:>4}  {r.number:>5}  {r.wins:>4}  {r.losses:>6}  {percent(r.baseline)}")
     return [HEADER, *rows]
 
 

@@ -22,7 +22,7 @@ from tests.bot.discord.harness import World, said
 from tests.helpers import HOG, entries
 
 RULES = "swine-align"
-OPENED = "**Course Contest** (swine-align, exact) is open until <t:"
+OPENED = "**Course Contest** (Swine Align / Pig Pass, exact) is open until <t:"
 
 
 @pytest.fixture
@@ -136,7 +136,7 @@ async def test_entering_pairing_and_leaving_with_every_refusal(
         "carol is already in an entry of this contest: they must leave it first."
     ]
     left = await world.carol.slash(world.channel, "hog contest leave")
-    assert said(left) == "You left your entry in **Course Contest** (swine-align, exact)."
+    assert said(left) == "You left your entry in **Course Contest** (Swine Align / Pig Pass, exact)."
     alone = await world.alice.slash(world.channel, "hog contest status")
     assert "Your entry: no strategy yet." in said(alone)
     nothing = await world.carol.slash(world.channel, "hog contest leave")
@@ -172,7 +172,7 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
     post = posts[0]
     lines = post.content.splitlines()
     assert lines[:2] == [
-        "**Course Contest** (swine-align, exact) has closed: 3 entries.",
+        "**Course Contest** (Swine Align / Pig Pass, exact) has closed: 3 entries.",
         "Each entry was assigned a random number for anonymity.",
     ]
     table = lines[lines.index("```") + 1 : -1]
@@ -234,7 +234,7 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         dms = [m.content for m in person.user.dm_channel.history()]
         row = next(r for r in rows if str(person.id) in r["member_ids"].split())
         assert dms == [
-            f"Your entry in **Course Contest** (swine-align, exact) was number **{row['entry']}**: rank "
+            f"Your entry in **Course Contest** (Swine Align / Pig Pass, exact) was number **{row['entry']}**: rank "
             f"**{row['place']}** of 3 ({_count(row['wins'], 'win')}, {_count(row['losses'], 'loss')}; "
             f"{float(row['rate_vs_always_roll_5']):.1%} against always_roll(5))."
         ]
