@@ -234,7 +234,8 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         dms = [m.content for m in person.user.dm_channel.history()]
         row = next(r for r in rows if str(person.id) in r["member_ids"].split())
         assert dms == [
-            f"Your entry in **Course Contest** (Swine Align / Pig Pass, exact) was number **{row['entry']}**: rank "
+            "Your entry in **Course Contest** (Swine Align / Pig Pass, exact) was number "
+            f"**{row['entry']}**: rank "
             f"**{row['place']}** of 3 ({_count(row['wins'], 'win')}, {_count(row['losses'], 'loss')}; "
             f"{float(row['rate_vs_always_roll_5']):.1%} against always_roll(5))."
         ]
