@@ -99,6 +99,7 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "history",
         "analyze",
         "forget-me",
+        "contest",
     }
     assert "global" not in fake.commands
 
