@@ -10,6 +10,7 @@ from bot.services import Player
 from hogengine.analysis import MISTAKE
 from hogengine.game import State, choice_label, new_game
 from hogengine.replay import GameRecord, Turn, replay
+from hogengine.rules import get_rules
 from hogengine.solver import solve
 from hogengine.text import counted
 from tests.bot.discord.conftest import GUILD_ID
@@ -93,7 +94,7 @@ async def test_the_analysis_of_a_finished_game_is_the_solvers(
     # carol did not play: she sees player 0's chance, and the turns of alice's listed mistakes marked.
     assert chart.description == alt_text("alice", [100 * p for p in series], choices[0])
     embed = private_embed(pressed)
-    assert embed.title == f"Analysis · match {match.id} ({rules})"
+    assert embed.title == f"Analysis · match {match.id} ({get_rules(rules).name})"
     assert embed.description == (  # one measure, explained once
         "Accuracy is 100% when every choice was the best one; each choice that gave away some chance to win "
         "lowers it. The chances are exact, worked out by the solver."

@@ -13,7 +13,7 @@ from tests.bot.discord.harness import World, picture, private
 
 RENDERERS = (
     "bot.discord.commands.strategies.strategy_heatmap",
-    "bot.discord.commands.records.standings_chart",
+    "bot.discord.commands.records.results_matrix",
     "bot.discord.commands.records.rating_history_chart",
     "bot.discord.analysis.win_probability_chart",
 )

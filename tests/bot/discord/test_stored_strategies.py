@@ -90,7 +90,7 @@ async def test_names_are_completed_from_the_servers_strategies(world: World) -> 
 
     assert [choice["value"] for choice in any_rules] == ["four", "fourish"]
     assert [choice["value"] for choice in swine] == ["four"]
-    assert swine[0]["name"] == "four (swine-align, by alice)"
+    assert swine[0]["name"] == "four (Swine Align / Pig Pass, by alice)"
     assert [choice["value"] for choice in piggy] == ["fourish"]
     assert [choice["value"] for choice in bobs] == ["fourish", "mod"]
     assert [choice["value"] for choice in theirs] == ["fourish", "mod"]

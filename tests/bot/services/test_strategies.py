@@ -356,7 +356,7 @@ async def test_opponent_lookup_checks_rules(strategies: StrategyService) -> None
     await upload_file(strategies, GUILD, ALICE, "four.py", ROLL_4)
     found = await strategies.opponent(GUILD, "four", "fa20")
     assert found.table is not None and np.array_equal(found.table, table_from_function(always_roll(4), RULES))
-    with pytest.raises(WrongRules, match="swine-align"):
+    with pytest.raises(WrongRules, match="plays Swine Align / Pig Pass, not Pork Chop"):
         await strategies.opponent(GUILD, "four", "pork-chop")
     assert (await strategies.opponent(GUILD, "four", owner=ALICE)).rules == RULES  # its own rules
     with pytest.raises(StrategyNotFound, match="bob has no strategy called 'four' here: it is alice's"):
