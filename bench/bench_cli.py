@@ -9,6 +9,10 @@ memory of the largest run; reference measured in the same run: `hog --version`, 
 pays. A missed target is printed and the run goes on (the exit status says whether any was missed).
 
     python bench/bench_cli.py [--runs 3]
+
+Measured on the project's machine (2 cores shared with other jobs, load about 3), 3 runs each: start-up
+0.38 s; first hog check --rules pig-fest 3.69 s (3.15-3.96, peak 623 MB; was 49.6 s); warm hog winrate
+--rules pig-fest 0.31 s (0.30-0.40, peak 316 MB; was 5 s and 410 MB).
 """
 
 import argparse

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -84,9 +85,15 @@ def cache_dir() -> Path | None:
         else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog"
     )
     if folder.exists() and not folder.is_dir():  # say so, and go on without keeping results
-        print(f"hog: the cache {shown(str(folder))} is not a folder: results are not kept.", file=sys.stderr)
+        _not_a_folder(folder)
         return None
     return folder
+
+
+@cache
+def _not_a_folder(folder: Path) -> None:
+    """Say once per command (which asks for the cache for its model and again for its results)."""
+    print(f"hog: the cache {shown(str(folder))} is not a folder: results are not kept.", file=sys.stderr)
 
 
 def build_model(rules: RuleSet, goal: int) -> None:

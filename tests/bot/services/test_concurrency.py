@@ -52,9 +52,10 @@ async def test_two_services_on_one_file_never_lose_or_duplicate_a_turn(
                 return_exceptions=True,
             )
             (played,) = [outcome for outcome in outcomes if isinstance(outcome, Played)]
-            (late,) = [outcome for outcome in outcomes if outcome is not played]
-            # Stale either way: lost the versioned UPDATE, or (read after the winner stored) "already played".
-            assert isinstance(late, StaleAction), late
+            # Stale either way: refused by the versioned UPDATE when the presses overlap, or as a turn
+            # already played when one finishes first (as a busy machine may have it).
+            (refused,) = [outcome for outcome in outcomes if outcome is not played]
+            assert isinstance(refused, StaleAction), refused
             match = played.match
         turns = await second.turns(match.id)
         assert [turn.result.before.turn for turn in turns] == list(range(match.state.turn))

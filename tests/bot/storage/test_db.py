@@ -19,6 +19,7 @@ from bot.storage.leases import LeaseKind
 from bot.storage.turns import TurnReplayError
 from hogengine.game import State, resolve
 from tests.catalog import BROKEN_CONSTRAINT
+from tests.hang import HANG
 
 NOW = 1_700_000_000.0
 
@@ -198,7 +199,7 @@ async def test_a_write_asked_for_while_the_database_closes_is_refused(
     await asyncio.sleep(0)
     with pytest.raises(RuntimeError, match="closed"):
         await asyncio.wait_for(
-            database.write(lambda conn: player_table.upsert_players(conn, [Player(2, "b")], NOW)), 5
+            database.write(lambda conn: player_table.upsert_players(conn, [Player(2, "b")], NOW)), HANG
         )
     await in_flight
     await closing
