@@ -30,10 +30,15 @@ def roll(
     draw = rng.random(len(count))
     pig_out = np.zeros(len(count), dtype=np.bool_)
     rolled = np.zeros(len(count), dtype=np.int64)
-    kind = count * 1000 + sides
-    for code in np.unique(kind).tolist():
-        chosen = kind == code
-        dice = outcomes(rules, code // 1000, code % 1000)
+    # The games grouped by their dice in one stable radix sort of small codes, then each group drawn from
+    # its distribution: a pass over every game per kind of dice would cost far more.
+    kind = (count * 8 + sides).astype(np.int16)
+    order = np.argsort(kind, kind="stable")
+    sizes = np.bincount(kind, minlength=1)
+    ends = np.cumsum(sizes)
+    for code in np.flatnonzero(sizes).tolist():
+        chosen = order[ends[code] - sizes[code] : ends[code]]
+        dice = outcomes(rules, code // 8, code % 8)
         found = np.searchsorted(np.cumsum(dice.prob), draw[chosen], side="right")
         found = np.minimum(found, len(dice.prob) - 1)  # a draw above the rounded total
         pig_out[chosen], rolled[chosen] = dice.pig_out[found], dice.rolled[found]
