@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.hang import HANG
 from tests.helpers import copy_of_the_repository
-from tests.postgres_server import PostgresServer
+from tests.postgres_server import PostgresServer, running_server
 
 # Hypothesis's clocks (200 ms an example, a limit on generating data) are budgets for the machine, not checks
 # of the code: a machine shared with other jobs fails them at random. Examples are waited on, as all work is.
@@ -34,12 +34,8 @@ def _solver_cache(hog_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
     """One real PostgreSQL server for the session, started the first time a test needs it."""
-    server = PostgresServer()
-    try:
-        server.start()
+    with running_server() as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -4,6 +4,7 @@ server refuses root). Each test gets a database of its own; a server that cannot
 that need it, with the server's log, and never skips them."""
 
 import asyncio
+import contextlib
 import glob
 import itertools
 import os
@@ -12,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -127,3 +129,14 @@ class PostgresServer:
 
         with ThreadPoolExecutor(1) as thread:
             thread.submit(asyncio.run, run()).result()
+
+
+@contextlib.contextmanager
+def running_server() -> Iterator[PostgresServer]:
+    """A server of its own for a `with` block (a fixture's lifetime), stopped however the block ends."""
+    server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()

@@ -25,7 +25,7 @@ from tests.bot.discord.fake_discord import FakeDiscord
 from tests.bot.discord.harness import World, last_turn, said, turn_of
 from tests.bot.discord.over_sockets import ROLL, accepted_challenge, answered, press, roll, to_move
 from tests.bot.discord.test_real_sockets import eventually
-from tests.postgres_server import PostgresServer
+from tests.postgres_server import PostgresServer, running_server
 
 NOTHING_DONE = "I can't reach the game records right now: nothing was done. Please try again in a minute."
 WARNING = "the database cannot be reached: "
@@ -104,12 +104,8 @@ async def test_a_failing_disk_refuses_reads_in_words_and_autocomplete_offers_not
 @pytest.fixture
 def own_server() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this test's own: stopping the session's would fail other tests."""
-    server = PostgresServer()
-    try:
-        server.start()
+    with running_server() as server:
         yield server
-    finally:
-        server.stop()
 
 
 def health(beat: Path) -> tuple[int, str]:

@@ -20,7 +20,7 @@ from bot.storage import players as player_table
 from bot.storage.database import nothing
 from tests.bot.storage.test_db import NOW, SEVEN, a_match, new_match, player_names
 from tests.catalog import BROKEN_CONSTRAINT
-from tests.postgres_server import PostgresServer
+from tests.postgres_server import PostgresServer, running_server
 
 OUTAGE_LOGGER = "bot.storage.outage"
 NOTHING_DONE = "I can't reach the game records right now: nothing was done. Please try again in a minute."
@@ -42,12 +42,8 @@ class Outage:
 @pytest.fixture(scope="module")
 def module_server() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this module's own: stopping the session's would fail other tests."""
-    server = PostgresServer()
-    try:
-        server.start()
+    with running_server() as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
