@@ -23,6 +23,7 @@ from bot.storage.database import NEW
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Request
 from tests.bot.discord.test_shards import GUILDS, rows
+from tests.hang import HANG
 from tests.helpers import FakeClock, entries, upload_file
 from tests.postgres_server import PostgresServer
 
@@ -101,7 +102,7 @@ async def test_a_bot_down_at_the_close_posts_the_results_once_when_it_starts(
 ) -> None:
     await seeded(sqlite_settings, GUILD_ID, CHANNEL_ID)
     bot = await launch(tmp_path)
-    await fake.until(results_post(CHANNEL_ID), timeout=120)
+    await fake.until(results_post(CHANNEL_ID), timeout=HANG)
     assert await bot.terminate() == 0
     assert len(posts(fake, CHANNEL_ID)) == 1
     assert contest_row(tmp_path) == ("closed", 1)
@@ -132,7 +133,7 @@ async def test_two_shard_processes_on_one_postgresql_post_each_servers_results_o
         shards = {"HOG_DATABASE_URL": url, "HOG_SHARD_COUNT": "2", "HOG_SHARD_IDS": str(shard)}
         bots.append(await launch(folder, **shards))
     for guild in GUILDS:
-        await fake.until(results_post(channels[guild]), timeout=120)
+        await fake.until(results_post(channels[guild]), timeout=HANG)
     assert [await bot.terminate() for bot in bots] == [0, 0]
     assert [len(posts(fake, channels[guild])) for guild in GUILDS] == [1, 1]
     stored = await rows(url, "SELECT guild_id, status, posted FROM contests ORDER BY id")
@@ -154,7 +155,7 @@ async def test_a_kill_mid_final_stores_nothing_and_the_next_start_posts_once(
     with sqlite3.connect(tmp_path / "hog.sqlite3") as db:  # as time passes, the dead process's lease expires
         db.execute("UPDATE leases SET expires_at = 0")
     bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="20")
-    await fake.until(results_post(CHANNEL_ID), timeout=300)
+    await fake.until(results_post(CHANNEL_ID), timeout=HANG)
     assert await bot.terminate() == 0
     assert len(posts(fake, CHANNEL_ID)) == 1
     assert "has closed: 300 entries." in posts(fake, CHANNEL_ID)[0].body["content"]

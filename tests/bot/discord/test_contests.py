@@ -19,6 +19,7 @@ from hogengine.solver import exact_winrate
 from hogengine.solver.tournament import THRESHOLD
 from hogengine.strategies import Table, always_roll, table_from_function
 from tests.bot.discord.harness import World, said
+from tests.hang import HANG
 from tests.helpers import HOG, entries
 
 RULES = "swine-align"
@@ -213,7 +214,7 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=True,
     )
     standings = json.loads(checked.stdout)["standings"]
@@ -225,7 +226,7 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         [*HOG, "tournament", "--replay", str(tmp_path / record_name)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
     assert replayed.returncode == 0, replayed.stderr
@@ -297,7 +298,7 @@ async def test_a_course_contest_from_hog_py_files_posts_what_hog_tournament_find
         [*HOG, "tournament", "--json", "--rules", RULES, *files],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG,
         check=True,
     )
     standings = json.loads(checked.stdout)["standings"]  # named by their TEAM_NAME

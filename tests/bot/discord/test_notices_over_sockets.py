@@ -21,6 +21,7 @@ from tests.bot.discord.over_sockets import (
     to_move,
 )
 from tests.bot.discord.test_kill_and_restart import finished
+from tests.hang import HANG
 
 POSTED = f"/channels/{CHANNEL_ID}/messages"
 
@@ -77,10 +78,10 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_the_game_finis
 
     pressed = await press(fake, ALICE, board, ROLL)
     await fake.until(lambda r: r.method == "PATCH" and answered(pressed)(r))  # alice's own turn shows
-    await fake.until(lambda _: refused_posts(fake) >= 2, timeout=60)  # the house move's, then the clock's
+    await fake.until(lambda _: refused_posts(fake) >= 2, timeout=HANG)  # the house move's, then the clock's
 
     assert to_move(fake.messages[board]) is None  # alice still sees the house bot "thinking"
     fake.heal()
-    await fake.until(lambda _: to_move(fake.messages[board]) == ALICE, timeout=60)
+    await fake.until(lambda _: to_move(fake.messages[board]) == ALICE, timeout=HANG)
     await play_to_the_end(fake, board)
     await finished(bot, tmp_path)

@@ -25,6 +25,7 @@ from tests.bot.discord.fake_discord import FakeDiscord
 from tests.bot.discord.harness import World, last_turn, said, turn_of
 from tests.bot.discord.over_sockets import ROLL, accepted_challenge, answered, press, roll, to_move
 from tests.bot.discord.test_real_sockets import eventually
+from tests.hang import HANG
 from tests.postgres_server import PostgresServer, running_server
 
 NOTHING_DONE = "I can't reach the game records right now: nothing was done. Please try again in a minute."
@@ -113,7 +114,7 @@ def health(beat: Path) -> tuple[int, str]:
     env = {"PATH": os.environ["PATH"], "HOG_HEARTBEAT_PATH": str(beat)}
     command = [sys.executable, "-m", "bot", "--health"]
     done = subprocess.run(
-        command, capture_output=True, text=True, env=env, cwd=beat.parent, timeout=60, check=False
+        command, capture_output=True, text=True, env=env, cwd=beat.parent, timeout=HANG, check=False
     )
     return done.returncode, done.stderr
 
@@ -125,7 +126,7 @@ async def test_postgresql_stopped_and_started_mid_game(
     beat = tmp_path / "hogbot.heartbeat"  # beside HOG_DATABASE_PATH; the clock beats every second
     board = await accepted_challenge(fake)
     await roll(fake, board)
-    await eventually(lambda: ailment(beat) is None, timeout=60)
+    await eventually(lambda: ailment(beat) is None, timeout=HANG)
 
     await asyncio.to_thread(own_server.pause)  # pg_ctl stop -m fast: what an operator's restart does
     person, shown = to_move(fake.messages[board]), copy.deepcopy(fake.messages[board])
@@ -138,14 +139,14 @@ async def test_postgresql_stopped_and_started_mid_game(
         assert len(callbacks) == 1  # acknowledged once (at once: the press defers before the work)
     assert fake.messages[board] == shown
     down = "the database cannot be reached (since "
-    await eventually(lambda: (ailment(beat) or "").startswith(down), timeout=60)  # the clock's next beat
+    await eventually(lambda: (ailment(beat) or "").startswith(down), timeout=HANG)  # the clock's next beat
     status, printed = await asyncio.to_thread(health, beat)
     assert status == 1 and printed.startswith(f"unhealthy: {down}")
     assert printed.count("\n") == 1
 
     await asyncio.to_thread(own_server.resume)
     await bot.logged(BACK)  # the clock tries the database on each tick meanwhile
-    await eventually(lambda: ailment(beat) is None, timeout=60)
+    await eventually(lambda: ailment(beat) is None, timeout=HANG)
     assert await asyncio.to_thread(health, beat) == (0, "")
     await roll(fake, board)  # the game goes on: the press plays and the board shows it
     assert fake.messages[board]["content"] != shown["content"]

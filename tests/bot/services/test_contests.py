@@ -37,6 +37,7 @@ from hogengine.errors import HogError
 from hogengine.solver import exact_winrate, tournament_exact
 from hogengine.solver.tournament import THRESHOLD
 from hogengine.strategies import Table, always_roll, table_from_function
+from tests.hang import HANG
 from tests.helpers import ALICE, BOB, CAROL, GUILD, HOG, FakeClock, entries, upload_file
 
 RULES = "swine-align"
@@ -222,7 +223,7 @@ async def test_the_close_runs_the_final_once_and_its_results_are_the_solvers(
         [*HOG, "tournament", "--replay", str(tmp_path / "final.json")],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -248,7 +249,7 @@ async def test_a_sampled_final_replays_from_its_record(
         [*HOG, "tournament", "--replay", str(tmp_path / "final.json")],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -290,7 +291,7 @@ async def test_random_entries_only_where_the_rule_sets_contest_took_them(
         [*HOG, "tournament", "--replay", str(tmp_path / "fest.json")],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG,
         check=False,
     )
     assert done.returncode == 0, done.stderr
