@@ -26,6 +26,7 @@ from tests.hang import HANG
 ALICE, BOB, CAROL = user(101, "alice"), user(102, "bob"), user(103, "carol")
 ROLL = "Roll 6"
 GOAL = 30  # a short game, for the tests that play one to its end
+LONG_GOAL = 73  # two turns of six dice (36 points at most each) cannot end it: for tests that go on
 
 
 def button(message: dict[str, Any], label: str) -> str:
@@ -92,19 +93,19 @@ def settled(message: dict[str, Any]) -> bool:
     return to_move(message) is not None or "Rematch" in labels
 
 
-async def challenge(fake: FakeDiscord, guild: int = GUILD_ID) -> str:
-    """alice challenges bob to GOAL points on this server: the challenge's message."""
+async def challenge(fake: FakeDiscord, guild: int = GUILD_ID, goal: int = GOAL) -> str:
+    """alice challenges bob to `goal` points on this server: the challenge's message."""
     options = [
         {"name": "opponent", "type": 6, "value": BOB["id"]},
-        {"name": "goal", "type": 4, "value": GOAL},
+        {"name": "goal", "type": 4, "value": goal},
     ]
     token, _ = await command(fake, ALICE, "challenge", options, guild_id=guild)
     return fake.original(token)
 
 
-async def accepted_challenge(fake: FakeDiscord, guild: int = GUILD_ID) -> str:
-    """alice challenges bob on this server and bob accepts: the board's message."""
-    board = await challenge(fake, guild)
+async def accepted_challenge(fake: FakeDiscord, guild: int = GUILD_ID, goal: int = GOAL) -> str:
+    """alice challenges bob to `goal` points on this server and bob accepts: the board's message."""
+    board = await challenge(fake, guild, goal)
     accept = await press(fake, BOB, board, "Accept")
     await fake.until(lambda r: r.method == "PATCH" and answered(accept)(r))
     return board

@@ -14,6 +14,7 @@ from tests.bot.discord.over_sockets import (
     ALICE,
     BOB,
     GOAL,
+    LONG_GOAL,
     ROLL,
     BotProcess,
     accepted_challenge,
@@ -51,7 +52,7 @@ async def finished(bot: BotProcess, data: Path) -> dict[str, Any]:
 
 async def test_a_turn_stored_but_not_shown(fake: FakeDiscord, launch: Launch, tmp_path: Path) -> None:
     bot = await launch(tmp_path)
-    board = await accepted_challenge(fake)
+    board = await accepted_challenge(fake, goal=LONG_GOAL)  # alice's roll cannot end it: bob moves next
     held = fake.hold(answer_to_a_press)
     await press(fake, ALICE, board, ROLL)
     await asyncio.wait_for(held, HANG)  # the turn is stored; its board's edit is in flight

@@ -23,7 +23,7 @@ from bot.storage import SqliteDatabase
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import FakeDiscord
 from tests.bot.discord.harness import World, last_turn, said, turn_of
-from tests.bot.discord.over_sockets import ROLL, accepted_challenge, answered, press, roll, to_move
+from tests.bot.discord.over_sockets import LONG_GOAL, ROLL, accepted_challenge, answered, press, roll, to_move
 from tests.bot.discord.test_real_sockets import eventually
 from tests.hang import HANG
 from tests.postgres_server import PostgresServer, running_server
@@ -124,7 +124,7 @@ async def test_postgresql_stopped_and_started_mid_game(
 ) -> None:
     bot = await launch(tmp_path, HOG_DATABASE_URL=own_server.new_database(), HOG_TURN_TIMEOUT_SECONDS="20")
     beat = tmp_path / "hogbot.heartbeat"  # beside HOG_DATABASE_PATH; the clock beats every second
-    board = await accepted_challenge(fake)
+    board = await accepted_challenge(fake, goal=LONG_GOAL)  # the roll before the outage and the one after
     await roll(fake, board)
     await eventually(lambda: ailment(beat) is None, timeout=HANG)
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
-from tests.bot.discord.over_sockets import BotProcess, accepted_challenge, play_to_the_end, roll
+from tests.bot.discord.over_sockets import LONG_GOAL, BotProcess, accepted_challenge, play_to_the_end, roll
 from tests.hang import HANG
 from tests.postgres_server import PostgresServer
 
@@ -57,7 +57,7 @@ async def test_two_processes_share_two_servers_over_postgresql(
 
     bots = [await start(0), await start(1)]
     assert [fake.identified[n]["shard"] for n in (0, 1)] == [[0, 2], [1, 2]]
-    boards = [await accepted_challenge(fake, guild) for guild in GUILDS]
+    boards = [await accepted_challenge(fake, guild, LONG_GOAL) for guild in GUILDS]  # two rolls each at most
     for board in boards:
         await roll(fake, board)
     await bots[1].kill()  # mid-game, a crash of the process of shard 1
