@@ -17,6 +17,7 @@ RUN python -m venv /opt/venv \
 COPY pyproject.toml /src/
 COPY hogengine /src/hogengine
 COPY bot /src/bot
+COPY migrations /src/migrations
 RUN /opt/venv/bin/pip install --no-deps /src
 
 # Stage 2: the virtualenv alone (the code is installed in it, compiled sweep and migrations included; no

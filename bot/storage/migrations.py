@@ -1,5 +1,5 @@
-"""The migration runner: applies `bot/migrations/NNNN_name.sql` (shipped in the package) in order, each in
-its own transaction, on SQLite or PostgreSQL.
+"""The migration runner: applies `migrations/NNNN_name.sql` (installed as the package `bot.migrations`) in
+order, each in its own transaction, on SQLite or PostgreSQL.
 
 A migration is portable SQL, one file for both dialects; where no portable form exists, the version has one
 file per dialect instead, named `NNNN_name.sqlite.sql` and `NNNN_name.postgresql.sql`. Applied versions are
@@ -24,8 +24,9 @@ from bot.storage.database import Connection, Database, Dialect
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.sqlite import SqliteDatabase
 
-# Package data (pyproject.toml ships *.sql), so a wheel install migrates exactly as the source tree does.
-MIGRATIONS_DIR = Path(str(files("bot") / "migrations"))
+# The top-level migrations/, which pyproject.toml installs as bot.migrations with its *.sql: a wheel install
+# migrates exactly as the source tree does.
+MIGRATIONS_DIR = Path(str(files("bot.migrations")))
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)(?:\.(sqlite|postgresql))?\.sql$")
 SCHEMA_FILE = "schema.sql"  # the current schema, for reading (see schema.py): never applied
 DIALECTS: tuple[Dialect, ...] = get_args(Dialect)

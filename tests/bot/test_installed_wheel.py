@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,19 @@ def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     install = [venv / "bin" / "python", "-m", "pip", "--disable-pip-version-check", "-q", "install"]
     subprocess.run([*install, wheel, "-c", ROOT / "requirements.lock"], check=True, timeout=HANG)
     return venv / "bin" / "python"
+
+
+def test_the_wheel_carries_every_module_and_migration_of_the_tree(wheel: Path) -> None:
+    """pyproject.toml lists the packages (the top-level migrations/ installs as bot.migrations): a package
+    added to the tree but not to the list would be missing from every install."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    wanted = {
+        name.replace("migrations/", "bot/migrations/", 1) if name.startswith("migrations/") else name
+        for name in tracked.stdout.split()
+        if name.split("/")[0] in ("bot", "hogengine", "migrations") and name.endswith((".py", ".sql"))
+    }
+    with zipfile.ZipFile(wheel) as archive:
+        assert wanted - set(archive.namelist()) == set()
 
 
 def printed(python: Path, code: str, cwd: Path) -> str:
@@ -69,12 +83,17 @@ async def test_an_install_without_migrations_refuses_to_start(
         installed, "from bot.storage.migrations import MIGRATIONS_DIR; print(MIGRATIONS_DIR)", tmp_path
     )
     aside = tmp_path / "aside"
-    shutil.move(packaged, aside)  # what an install that dropped its package data looks like
+    aside.mkdir()
+    sql = sorted(Path(packaged).glob("*.sql"))
+    assert sql
+    for path in sql:  # what an install that dropped its package data (not its code) looks like
+        shutil.move(path, aside)
     try:
         bot = await start_bot(installed, fake, tmp_path)
         _, stderr = await asyncio.wait_for(bot.communicate(), HANG)
     finally:
-        shutil.move(aside, packaged)
+        for path in sql:
+            shutil.move(aside / path.name, path)
     assert bot.returncode == 1
     assert stderr.decode().splitlines()[-1] == (
         f"hogbot cannot start: No migrations found in {packaged}: the installation is incomplete."
