@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 from bot.domain.contests import Contest, ContestStatus, Entry, Practice, Result, Status
 from bot.domain.errors import (
@@ -45,6 +46,7 @@ from bot.services.clock import Clock
 from bot.services.contests.when import close_time
 from bot.services.leases import Leases
 from bot.services.tournaments.service import FORMATS, TOURNAMENT, Draw, run_draw
+from bot.services.tournaments.stopping import Stop
 from bot.storage import Connection, Database
 from bot.storage import contests as contest_table
 from bot.storage import players as player_table
@@ -142,7 +144,7 @@ class ContestService:
         self._leases = Leases(db, clock)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest", initializer=_yielding)  # finals
         self._practice = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")  # not behind a final
-        self._stop = threading.Event()
+        self._stop = Stop()
 
     def stop(self) -> None:
         """Stop a final tournament computing (the bot is stopping): nothing of it is stored, and the next
@@ -513,10 +515,9 @@ class ContestService:
             return Standings(draw.fmt, [Row(name, 0, 0, 0.0) for name in draw.entrants], [])
 
         def step(done: int, total: int) -> None:
-            if self._stop.is_set():
-                raise TournamentStopped
+            self._stop.check()
 
-        return await asyncio.get_running_loop().run_in_executor(self._pool, run_draw, draw, step)
+        return await self._stop.run(self._pool, partial(run_draw, draw, step))
 
     async def unposted(self) -> list[Final]:
         """The closed contests of this process's shards whose results were never posted."""

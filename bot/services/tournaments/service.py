@@ -1,21 +1,19 @@
 """Tournaments of a server's stored strategies under one rule set: exact or sampled, run in a worker
 thread with progress reported on the event loop, one at a time per server, standings stored."""
 
-import asyncio
 import random
-import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 
 from bot.domain.errors import (
     TooFewStrategies,
     TournamentNotFound,
     TournamentOvertaken,
     TournamentRunning,
-    TournamentStopped,
     UnknownFormat,
 )
 from bot.domain.matches import Player
@@ -26,6 +24,7 @@ from bot.services.clock import Clock
 from bot.services.leases import Lease, Leases, Taking
 from bot.services.privacy import DELETED_STRATEGY
 from bot.services.tournaments.progress import Progress, Relay
+from bot.services.tournaments.stopping import Stop
 from bot.storage import Connection, Database
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
@@ -103,7 +102,7 @@ class TournamentService:
         self._seeds = seeds or random.Random()
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-tournament")
         self._leases = Leases(db, clock)
-        self._stop = threading.Event()
+        self._stop = Stop()
 
     def stop(self) -> None:
         """Stop the tournament computing and any started later: each raises TournamentStopped (the bot is
@@ -152,13 +151,12 @@ class TournamentService:
         relay = None if progress is None else Relay(progress)
 
         def step(done: int, total: int) -> None:  # in the worker thread, after every step of the solver
-            if self._stop.is_set():
-                raise TournamentStopped
+            self._stop.check()
             if relay is not None:
                 relay(done, total)
 
         try:
-            result = await asyncio.get_running_loop().run_in_executor(self._pool, run_draw, draw, step)
+            result = await self._stop.run(self._pool, partial(run_draw, draw, step))
         finally:
             if relay is not None:
                 await relay.close()
