@@ -20,7 +20,7 @@ from random import Random
 import numpy as np
 
 from hogengine.numeric import BoolArray, FloatArray, IntArray
-from hogengine.rules import RuleSet
+from hogengine.rules.base import RuleSet
 
 Dice = Callable[[], int]
 SEED_BYTES = 32

@@ -4,15 +4,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from math import prod
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from hogengine.events import EventKind
 from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
-
-if TYPE_CHECKING:
-    from hogengine.game import State
 
 # What every Hog game shares, before a rule set's own rules (`RuleSet.explain`).
 COMMON_RULES = (
@@ -40,6 +37,16 @@ class Step:
     extra: Flag  # the mover takes another turn (never once the game is over)
     fired: dict[EventKind, Flag] = field(default_factory=dict)  # which rules fired
     values: dict[EventKind, Num] = field(default_factory=dict)  # the number each produced
+
+
+class StateView(Protocol):
+    """What a rule set reads of a live game's state to describe it for people (hogengine.game.State is
+    one): the seats' scores and its hidden parts' values, so the rules need not import the game."""
+
+    @property
+    def scores(self) -> tuple[int, int]: ...
+
+    def hidden_value(self, part: HiddenPart, seat: int | None) -> int: ...
 
 
 def game_over(position: Position, goal: int) -> Flag:
@@ -107,7 +114,7 @@ class RuleSet(ABC):
         return "\n".join((common, "", *(f"• {line}" for line in self.rule_lines)))
 
     def describe_hidden(
-        self, state: "State", seat: int | None, *, changed_only: bool = False
+        self, state: StateView, seat: int | None, *, changed_only: bool = False
     ) -> tuple[str, ...]:
         """The hidden parts for people: one seat's own (`seat`), or those both share (None); with
         `changed_only`, only those no longer at their starting value (a board on a phone has no room for
@@ -119,7 +126,7 @@ class RuleSet(ABC):
             and not (changed_only and state.hidden_value(part, seat) == part.values.start)
         )
 
-    def describe_part(self, state: "State", part: HiddenPart, seat: int | None) -> str:
+    def describe_part(self, state: StateView, part: HiddenPart, seat: int | None) -> str:
         """One hidden part's value in words, for one seat (or shared: None)."""
         return f"{part.title}: {state.hidden_value(part, seat)}"
 
@@ -192,7 +199,7 @@ class RuleSet(ABC):
         Wild); each one swaps six-sided dice for four-sided or back."""
         return (EventKind.HOG_WILD,) if self.hog_wild(position) else ()
 
-    def dice_reason(self, state: "State", rule: EventKind) -> str:
+    def dice_reason(self, state: StateView, rule: EventKind) -> str:
         """Why one of `dice_rules` set the dice, in words, for boards and terminals."""
         mover, opponent = state.scores
         return f"Hog Wild: {mover} + {opponent} = {mover + opponent} is a multiple of 7"

@@ -1,16 +1,13 @@
 """`pig-fest`: CS 61A Summer 2015 (seed 001): digit Swine Swap, Hog Wild, Ham Hijinks and Pig Fest."""
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from hogengine.events import EventKind
 from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
-from hogengine.rules.base import HiddenPart, RuleSet, Step
+from hogengine.rules.base import HiddenPart, RuleSet, StateView, Step
 from hogengine.text import counted
-
-if TYPE_CHECKING:
-    from hogengine.game import State
 
 HAM_HIJINKS = -1
 # Pig Fest multiplies by min(3, max(1, streak)), so streaks above 3 play like 3.
@@ -113,13 +110,13 @@ class PigFest(RuleSet):
         side = len(STREAK.values)
         return Position(mover, opponent, ((layer >> 1) % side,), ((layer >> 1) // side,), (layer & 1,))
 
-    def describe_part(self, state: "State", part: HiddenPart, seat: int | None) -> str:
+    def describe_part(self, state: StateView, part: HiddenPart, seat: int | None) -> str:
         value = state.hidden_value(part, seat)
         if part is EXCHANGES:
             return f"Ham Hijinks: dice exchanged {counted(value, 'time')}"
         return f"Pig Fest: {counted(value, 'Pig Out')} in a row, next scoring turn x{multiplier(value)}"
 
-    def dice_reason(self, state: "State", rule: EventKind) -> str:
+    def dice_reason(self, state: StateView, rule: EventKind) -> str:
         if rule is EventKind.HAM_HIJINKS:
             exchanges = state.hidden_value(EXCHANGES, None)
             return f"the dice were exchanged {counted(exchanges, 'time')}, an odd number"

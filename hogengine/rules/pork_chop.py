@@ -1,15 +1,12 @@
 """`pork-chop`: CS 61A Spring 2017 (seeds 000, 003): Hogtimus, Hog Wild, doubling Swine Swap, Pork Chop."""
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from hogengine.events import EventKind
 from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
-from hogengine.rules.base import HiddenPart, RuleSet, Step
-
-if TYPE_CHECKING:
-    from hogengine.game import State
+from hogengine.rules.base import HiddenPart, RuleSet, StateView, Step
 
 PORK_CHOP = -1
 CHOPPED_DICE = 10  # what a -1 rolls once the mover's Pork Chop is spent
@@ -72,7 +69,7 @@ class PorkChop(RuleSet):
             values={EventKind.PRIME_BOOST: points},
         )
 
-    def describe_part(self, state: "State", part: HiddenPart, seat: int | None) -> str:
+    def describe_part(self, state: StateView, part: HiddenPart, seat: int | None) -> str:
         return "Pork Chop: used" if state.hidden_value(part, seat) else "Pork Chop: ready"
 
     def choice_label(self, choice: int) -> str:
