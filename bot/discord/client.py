@@ -16,9 +16,9 @@ from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.commands.hog import HogCog
 from bot.discord.contests import ITEMS as CONTEST_ITEMS
 from bot.discord.contests import Closer
-from bot.discord.errors import HogTree
 from bot.discord.in_flight import InFlight
 from bot.discord.parts import Parts
+from bot.discord.tree import HogTree
 from bot.discord.views import ITEMS
 from bot.domain.errors import RecordsUnavailable
 from bot.health import beat
