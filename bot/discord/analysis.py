@@ -5,7 +5,7 @@ from typing import Any
 import discord
 
 from bot.discord import contest_embeds
-from bot.discord.commands.common import guild_of
+from bot.discord.identity import guild_of
 from bot.discord.parts import Parts
 from bot.discord.pictures import rendered, shown_in
 from bot.images import win_probability_chart

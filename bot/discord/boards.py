@@ -16,15 +16,19 @@ messages that lag (catch_up.py), and a person's turn clock starts only once the 
 The board names whose move it is but notifies nobody: Discord notifies for mentions in new messages only,
 so when the turn passes to a person a short turn notice of its own tells them (it mentions only them and
 links to the board), and the game's previous notice is deleted: at most one per game is left.
+
+The buttons a match shows are drawn by the function the boards are given (`views.controls`): buttons reach
+the boards through the parts, so the boards cannot import them.
 """
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 import discord
 
-from bot.discord import embeds, views
+from bot.discord import embeds
 from bot.discord.errors import DISCORD_FAILURES
 from bot.domain.errors import CalledOff
 from bot.services import GameService, Match, MatchStatus
@@ -36,13 +40,16 @@ REPOST_AFTER = timedelta(minutes=45)
 MOVED = "This game continues in a newer message below."
 NOTICE = "<@{person}>, it's your move against **{opponent}**: {board}"
 
+Controls = Callable[[Match], discord.ui.View | None]  # the buttons a match shows now, if any
+
 
 class Boards:
     """Render matches into their messages: in answer to a press, or on the bot's own initiative."""
 
-    def __init__(self, client: discord.Client, service: GameService) -> None:
+    def __init__(self, client: discord.Client, service: GameService, controls: Controls) -> None:
         self.client = client
         self.service = service
+        self._controls = controls
         self._lock = KeyedLocks()  # by match id: one message edit of a match at a time
 
     async def _render(self, match: Match) -> dict[str, Any]:
@@ -63,7 +70,7 @@ class Boards:
         return {
             "content": content,
             "embed": embed,
-            "view": views.controls(match),
+            "view": self._controls(match),
             "allowed_mentions": mentions,
         }
 

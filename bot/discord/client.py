@@ -16,10 +16,10 @@ from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.commands.hog import HogCog
 from bot.discord.contests import ITEMS as CONTEST_ITEMS
 from bot.discord.contests import Closer
-from bot.discord.errors import HogTree
 from bot.discord.in_flight import InFlight
 from bot.discord.parts import Parts
-from bot.discord.views import ITEMS
+from bot.discord.tree import HogTree
+from bot.discord.views import ITEMS, controls
 from bot.domain.errors import RecordsUnavailable
 from bot.health import beat
 from bot.services import Services
@@ -96,7 +96,7 @@ class HogBot(commands.AutoShardedBot):
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
-        self.parts = Parts(services, Boards(self, services.games), follow_up, InFlight())
+        self.parts = Parts(services, Boards(self, services.games, controls), follow_up, InFlight())
         await self.add_cog(HogCog(self.parts))
         self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
         self.closer = Closer(self, self.parts)

@@ -8,7 +8,6 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.discord.parts import parts_of
 from hogengine.errors import HogError
 
 log = logging.getLogger(__name__)
@@ -54,16 +53,3 @@ async def report(interaction: discord.Interaction, error: Exception, match_id: i
         await reply(interaction, text)
     except DISCORD_FAILURES:
         log.warning("could not answer an interaction", exc_info=True, extra=context(interaction, match_id))
-
-
-class HogTree(app_commands.CommandTree[discord.Client]):
-    """The command tree with the tree-level error handler; every command is admitted by the work under
-    way (turned away once the bot is stopping)."""
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return await parts_of(interaction).in_flight.admit(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
-    ) -> None:
-        await report(interaction, error)

@@ -3,24 +3,22 @@ move, and the work under way. The client builds it once; command groups are buil
 it through the client, so neither needs to know the client's class."""
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 import discord
 
+from bot.discord.boards import Boards
+from bot.discord.in_flight import InFlight
 from bot.services import Services
 from bot.services.games.follow_up import FollowUp
-
-if TYPE_CHECKING:  # boards draw buttons, buttons show boards, every interaction is admitted: types only
-    from bot.discord.boards import Boards
-    from bot.discord.in_flight import InFlight
 
 
 @dataclass(frozen=True, slots=True)
 class Parts:
     services: Services
-    boards: "Boards"
+    boards: Boards
     follow_up: FollowUp
-    in_flight: "InFlight"
+    in_flight: InFlight
 
 
 class _HasParts(Protocol):

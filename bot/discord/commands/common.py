@@ -1,13 +1,9 @@
-"""What every group of `/hog` commands shares: rule-set choices, who is asking, and where."""
+"""What every group of `/hog` commands shares: the rule-set choices, and the parts they work with."""
 
-from typing import Any
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.parts import Parts
-from bot.services import Player
 from hogengine.rules import RULE_SETS
 
 RULES = [app_commands.Choice(name=rules.title[:100], value=rules.id) for rules in RULE_SETS]
@@ -18,13 +14,3 @@ class Commands(commands.Cog):
     collects their commands along its MRO."""
 
     parts: Parts
-
-
-def player(user: discord.abc.User) -> Player:
-    """A Discord user as the services know people: id and display name."""
-    return Player(user.id, user.display_name)
-
-
-def guild_of(interaction: discord.Interaction[Any]) -> int:
-    """The server a command came from (every `/hog` command is server-only)."""
-    return interaction.guild_id or 0

@@ -8,9 +8,10 @@ from discord import app_commands
 from discord.utils import escape_markdown
 
 from bot.discord import contests as words
-from bot.discord.commands.common import RULES, Commands, guild_of, player
+from bot.discord.commands.common import RULES, Commands
 from bot.discord.commands.strategies import own_strategy
 from bot.discord.errors import reply
+from bot.discord.identity import guild_of, player
 from bot.services import FORMATS
 
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=name) for name in FORMATS]

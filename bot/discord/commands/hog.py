@@ -10,11 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import embeds
-from bot.discord.commands.common import RULES, guild_of, player
+from bot.discord.commands.common import RULES
 from bot.discord.commands.contests import ContestCommands
 from bot.discord.commands.records import RecordCommands
 from bot.discord.commands.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
+from bot.discord.identity import guild_of, player
 from bot.discord.parts import Parts
 from bot.domain.errors import NoOpenGame, UnknownNoticeSetting
 from bot.services import HOUSE_LEVELS, HouseLevel, Match, MatchStatus

@@ -11,8 +11,9 @@ from discord import app_commands
 
 from bot.discord import contest_embeds
 from bot.discord.analysis import send_analysis
-from bot.discord.commands.common import RULES, Commands, guild_of, player
+from bot.discord.commands.common import RULES, Commands
 from bot.discord.embeds import timestamp
+from bot.discord.identity import guild_of, player
 from bot.discord.pictures import rendered, shown_in
 from bot.discord.views import ForgetButton
 from bot.images import Place, Versus, rating_history_chart, results_matrix, standings_chart

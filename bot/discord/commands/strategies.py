@@ -8,8 +8,9 @@ from discord import app_commands
 from discord.utils import escape_markdown
 
 from bot.discord import contest_embeds
-from bot.discord.commands.common import RULES, Commands, guild_of, player
+from bot.discord.commands.common import RULES, Commands
 from bot.discord.errors import explain, reply
+from bot.discord.identity import guild_of, player
 from bot.discord.parts import parts_of
 from bot.discord.pictures import rendered, shown_in
 from bot.domain.errors import RecordsUnavailable
