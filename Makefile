@@ -34,8 +34,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The suite on a worker per core (at most four, tests/conftest.py), a test file's tests in one worker.
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 # Every benchmark runs, under a line naming it, whatever an earlier one found; the exit status says whether
 # any missed a target.

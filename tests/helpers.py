@@ -2,6 +2,7 @@
 steps the bot takes around an upload or a tournament. Fixtures live in the conftests; these are imported."""
 
 import asyncio
+import fcntl
 import hashlib
 import itertools
 import os
@@ -11,7 +12,8 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,15 @@ PlayOut = Callable[..., Awaitable[Match]]  # (match, choose=...) -> the match pl
 Duel = Callable[..., Awaitable[Match]]  # (first, second, rules=..., choose=...) -> a played challenge
 HOG = (sys.executable, "-m", "hogengine")  # the `hog` command of the source tree
 ADDRESS = re.compile(r"Hog is served at (http://127\.0\.0\.1:\d+/\S*) \(Ctrl-C stops it\)\.")
+
+
+@contextmanager
+def first_comes_first(folder: Path, name: str) -> Iterator[Path]:
+    """`folder/name`, to be made by the first of the run's workers to get here while the others wait for
+    it: they hold a lock file in turn."""
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield folder / name
 
 
 def copy_of_the_repository(target: Path) -> Path:
