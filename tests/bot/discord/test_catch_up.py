@@ -96,13 +96,13 @@ async def test_a_restart_shows_the_house_bots_move_and_a_clock_close(world: Worl
     # clock tries to redraw it).
     network.cut("PATCH", f"/channels/*/messages/{idle.message_id}", times=STILL_DOWN)
     network.cut("POST", "/channels/*/messages", times=STILL_DOWN)
-    await world.env.advance_time(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # mod's time ran out: stored, not shown
+    await world.advance(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # mod's time ran out: stored, not shown
     assert "Roll 10" in labels(await world.board(idle.id))
     game = await world.vs_bot()
     board = await world.board(game.id)
     await world.alice.click(board, label="Roll 2")
     network.cut("PATCH", f"/channels/*/messages/{board.id}", times=STILL_DOWN)
-    await world.env.advance_time(BOT_PAUSE + 1)  # the house bot moved: stored, its board not edited
+    await world.advance(BOT_PAUSE + 1)  # the house bot moved: stored, its board not edited
     assert "is rolling…" in (world.message(board.id).embeds[0].description or "")
     network.heal()
 
@@ -124,7 +124,7 @@ async def test_a_restart_posts_a_rematch_and_a_challenge_it_stored_but_never_pos
     with world.env.time_context():  # the bot's clock; it died before posting either
         rematch = await world.service.rematch(game.id, world.alice.id)
         challenge = await world.service.challenge(world.channel.id, player(world.bob), player(world.carol))
-    await world.env.advance_time(1)
+    await world.advance(1)
 
     await world.restart()
 

@@ -73,7 +73,7 @@ async def test_an_unanswered_challenge_expires_by_itself(world: World) -> None:
     await world.alice.slash(world.channel, "hog challenge", opponent=world.bob)
     challenge = world.channel.last_message
 
-    await world.env.advance_time(CHALLENGE_TIMEOUT + 10)
+    await world.advance(CHALLENGE_TIMEOUT + 10)
 
     expired = world.message(challenge.id)
     assert expired.embeds[0].description == "Nobody answered in time: the challenge expired."

@@ -167,7 +167,7 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
     late = await world.alice.slash(world.channel, "hog contest enter", strategy="fours")
     assert refused(world, late) == "The swine-align contest has closed: entries can no longer change."
     await posted(world)
-    await world.env.advance_time(60)  # more ticks of the clock: nothing more is posted
+    await world.advance(60)  # more ticks of the clock: nothing more is posted
     posts = [m for m in world.channel.history() if "has closed: 3 entries" in m.content]
     assert len(posts) == 1, [m.content for m in world.channel.history()]
     post = posts[0]
@@ -253,7 +253,7 @@ def _count(number: str, noun: str) -> str:
 async def posted(world: World) -> None:
     """Let the clock tick until the results were posted (the final computes in a thread of its own)."""
     for _ in range(100):
-        await world.env.advance_time(30)
+        await world.advance(30)
         if any("has closed: " in message.content for message in world.channel.history()):
             return
     raise AssertionError([m.content for m in world.channel.history()])
@@ -283,7 +283,7 @@ async def test_a_course_contest_from_hog_py_files_posts_what_hog_tournament_find
     assert world.domain_errors() == []
     await world.carol.slash(world.channel, "hog contest partner", user=world.mod)
     await world.mod.click(world.channel.last_message, label="Accept")
-    await world.env.advance_time(2 * 3600)
+    await world.advance(2 * 3600)
     await posted(world)
     (post,) = [m for m in world.channel.history() if "has closed: 3 entries" in m.content]
     lines = post.content.splitlines()

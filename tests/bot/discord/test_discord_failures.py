@@ -39,7 +39,7 @@ async def test_a_deleted_board_is_posted_again(world: World) -> None:
     deleted = await world.board(match.id)
     await world.mod.delete(deleted)
 
-    await world.env.advance_time(BOT_PAUSE + 1)
+    await world.advance(BOT_PAUSE + 1)
 
     board = await world.board(match.id)
     assert board.id != deleted.id
@@ -54,7 +54,7 @@ async def test_a_throttled_or_failing_edit_posts_a_fresh_board(world: World, sta
     stale = await world.board(match.id)
     world.env.inject_error("PATCH", f"/channels/*/messages/{stale.id}", status=status)
 
-    await world.env.advance_time(BOT_PAUSE + 1)
+    await world.advance(BOT_PAUSE + 1)
 
     board = await world.board(match.id)
     assert board.id != stale.id and board.content == f"{world.alice.mention}, your move."
@@ -66,7 +66,7 @@ async def test_forbidden_everywhere_is_logged_and_the_game_is_kept(
     match = await bot_to_move(world)
     world.env.inject_error("*", "/channels/*/messages*", status=403, code=50013, times=None)
 
-    await world.env.advance_time(BOT_PAUSE + 1)
+    await world.advance(BOT_PAUSE + 1)
 
     assert (await world.match(match.id)).state.turn == 2  # the bot's turn is played and stored
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
@@ -86,7 +86,7 @@ async def test_a_failed_answer_to_a_press_is_replaced_by_an_edit(world: World) -
 async def test_an_old_board_moves_to_a_fresh_message(world: World) -> None:
     match = await world.challenge()
     old = await world.board(match.id)
-    await world.env.advance_time(46 * 60)  # editing messages this old is heavily throttled
+    await world.advance(46 * 60)  # editing messages this old is heavily throttled
 
     await world.alice.click(old, label="Roll 3")
 
@@ -182,14 +182,14 @@ async def test_a_rematch_against_the_bot_that_cannot_be_posted_leaves_the_bot_vo
     assert said(refused) == CALLED_OFF
     assert (await world.match(match.id)).rematch_votes == (False, True)  # the house bot still wants one
     assert fields(world.message(old_board.id))["Rematch"] == "Hog Bot (easy) wants a rematch."
-    await world.env.advance_time(BOT_PAUSE + 1)  # the called-off game's bot never moves
+    await world.advance(BOT_PAUSE + 1)  # the called-off game's bot never moves
     assert (await world.match(match.id + 1)).state.turn == 0
 
     await world.alice.click(world.message(old_board.id), label="Rematch")
 
     rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert rematch is not None and rematch.rematch_of == match.id
-    await world.env.advance_time(BOT_PAUSE + 1)
+    await world.advance(BOT_PAUSE + 1)
     assert (await world.board(rematch.id)).content == f"{world.alice.mention}, your move."
 
 

@@ -53,7 +53,7 @@ async def test_the_bot_moves_though_the_board_and_its_first_try_fail(
 
     pressed = await world.alice.click(board, label="Roll 2")
     assert pressed.acknowledged and not pressed.followups  # no apology: the turn was played
-    await world.env.advance_time(BOT_PAUSE + BOT_RETRY_SECONDS + 1)
+    await world.advance(BOT_PAUSE + BOT_RETRY_SECONDS + 1)
 
     moved = await world.board(match.id)
     assert len(calls) == 2
@@ -70,7 +70,7 @@ async def test_the_clock_starts_the_bot_over_once_its_tries_ran_out(
     await world.alice.click(await world.board(match.id), label="Roll 2")
 
     retries = sum(BOT_RETRY_SECONDS * attempt for attempt in range(1, BOT_MOVE_ATTEMPTS))
-    await world.env.advance_time(BOT_PAUSE + retries + 1)
+    await world.advance(BOT_PAUSE + retries + 1)
     assert len(calls) == BOT_MOVE_ATTEMPTS and (await world.match(match.id)).is_bot_turn
     (gave_up,) = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert gave_up == "the house bot could not move; the clock will start it over"
@@ -78,7 +78,7 @@ async def test_the_clock_starts_the_bot_over_once_its_tries_ran_out(
 
     tick = world.bot.clock.seconds
     assert tick is not None
-    await world.env.advance_time(tick + BOT_PAUSE + 1)  # no restart needed
+    await world.advance(tick + BOT_PAUSE + 1)  # no restart needed
 
     moved = await world.board(match.id)
     assert turn_of(last_turn(moved)) == ("Hog Bot (easy)", 4)
@@ -99,7 +99,7 @@ async def test_a_board_that_cannot_be_shown_does_not_hold_up_the_others(
     network.cut("PATCH", f"/channels/*/messages/{stuck.id}", times=1000)  # the clock's redraws too
     network.cut("POST", "/channels/*/messages", times=1000)
 
-    await world.env.advance_time(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # both players to move time out
+    await world.advance(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # both players to move time out
 
     assert (await world.match(first.id)).status is MatchStatus.TIMEOUT
     assert "Roll 3" in labels(world.message(stuck.id))  # its redraw failed...

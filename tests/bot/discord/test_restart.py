@@ -32,10 +32,10 @@ async def test_the_turn_clock_runs_on_after_a_restart(world: World) -> None:
     match = await world.challenge()
     board = await world.board(match.id)
     await world.alice.click(board, label="Roll 3")
-    await world.env.advance_time(TURN_TIMEOUT / 2)  # half of bob's time gone before the restart
+    await world.advance(TURN_TIMEOUT / 2)  # half of bob's time gone before the restart
 
     await world.restart()
-    await world.env.advance_time(TURN_TIMEOUT / 2 + TURN_TIMEOUT / 10)
+    await world.advance(TURN_TIMEOUT / 2 + TURN_TIMEOUT / 10)
 
     over = world.message(board.id)
     assert over.embeds[0].description == "**bob** ran out of time: **alice** wins."
@@ -63,7 +63,7 @@ async def test_the_house_bot_finishes_its_turn_after_a_restart(world: World) -> 
     assert "Roll 10" in labels(thinking) and all(button.disabled for button in buttons)  # greyed out
 
     await world.restart()  # the pause was not over: the old process never moved
-    await world.env.advance_time(BOT_PAUSE + 1)
+    await world.advance(BOT_PAUSE + 1)
 
     moved = await world.board(match.id)
     assert turn_of(last_turn(moved)) == ("Hog Bot (easy)", 4)

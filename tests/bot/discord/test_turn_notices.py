@@ -133,7 +133,7 @@ async def test_a_notice_discord_would_not_take_is_posted_by_the_clock(world: Wor
     assert world.message(board.id).content == f"{world.bob.mention}, your move."
     assert [notice.content.startswith(world.alice.mention) for notice in notices(world)] == [True]  # still
     assert (await world.match(match.id)).turn_deadline is None  # bob's clock waits until he is told
-    await world.env.advance_time(TURN_TIMEOUT / 5)
+    await world.advance(TURN_TIMEOUT / 5)
     (told,) = notices(world)
     assert told.content.startswith(f"{world.bob.mention}, ") and pinged(world, told) == [world.bob.id]
     assert (await world.match(match.id)).turn_deadline is not None

@@ -60,7 +60,7 @@ async def test_an_idle_player_loses_on_time(world: World) -> None:
     match = await world.challenge()
     board = await world.board(match.id)
 
-    await world.env.advance_time(TURN_TIMEOUT + TURN_TIMEOUT / 10)
+    await world.advance(TURN_TIMEOUT + TURN_TIMEOUT / 10)
 
     over = world.message(board.id)
     assert over.embeds[0].description == "**alice** ran out of time: **bob** wins."

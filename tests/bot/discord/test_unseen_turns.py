@@ -26,7 +26,7 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_never_lost_on_
     await world.alice.click(board, label="Roll 2")  # her turn shows (the answer to her press); the house
     # bot's move then shows nowhere
     assert "is rolling…" in (world.message(board.id).embeds[0].description or "")
-    await world.env.advance_time(2 * TURN_TIMEOUT)  # longer than a turn lasts
+    await world.advance(2 * TURN_TIMEOUT)  # longer than a turn lasts
 
     waiting = await world.match(match.id)
     assert waiting.status is MatchStatus.ACTIVE and waiting.player_to_move is not None
@@ -34,7 +34,7 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_never_lost_on_
     tries = [r for r in caplog.records if r.getMessage().startswith("could not post the board")]
     assert 3 < len(tries) < 10 and all(r.levelno == logging.WARNING for r in tries)  # 40 ticks, fewer tries
     world.env.backend.faults.clear()  # Discord is back
-    await world.env.advance_time(LONGEST_PAUSE + TURN_TIMEOUT / 10)
+    await world.advance(LONGEST_PAUSE + TURN_TIMEOUT / 10)
 
     shown = world.message(board.id)
     assert shown.content == f"{world.alice.mention}, your move." and "Roll 2" in labels(shown)

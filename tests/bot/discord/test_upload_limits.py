@@ -57,7 +57,7 @@ async def test_a_second_upload_within_the_cooldown_is_refused_before_its_downloa
     assert private(again).embeds == [] and len(downloads) == 1  # refused at once, nothing downloaded
     assert world.domain_errors() == [said(again)]
     assert private_embed(await world.upload(world.bob, "c.py", ROLL_4)).title == "Accepted: c"
-    await world.env.advance_time(COOLDOWN)
+    await world.advance(COOLDOWN)
     assert private_embed(await world.upload(world.alice, "b.py", ROLL_4)).title == "Accepted: b"
 
 
@@ -153,7 +153,7 @@ async def test_a_game_in_another_channel_goes_on_while_a_slow_upload_is_checked(
 async def test_a_fourth_strategy_is_refused_before_its_download(world: World, downloads: list[str]) -> None:
     for name in ("a", "b", "c"):
         await world.upload(world.alice, f"{name}.py", ROLL_4)
-        await world.env.advance_time(COOLDOWN)
+        await world.advance(COOLDOWN)
 
     refused = await world.upload(
         world.alice, "d.py", ROLL_4, name="d"
