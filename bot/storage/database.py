@@ -50,8 +50,9 @@ class Connection(Reader, Protocol):
         ...
 
     async def lock(self, key: int) -> None:
-        """Wait until no other work holds `key` (another process's transaction, or another work of the same
-        SQLite batch), then hold it until this work ends (a check-then-write that must not interleave)."""
+        """Wait until no other work holds `key` (another process's transaction; the works of a SQLite batch
+        run one after another), then hold it until this work ends (a check-then-write that must not
+        interleave)."""
         ...
 
 

@@ -3,9 +3,11 @@ transaction, and one reader.
 
 `write(work)` queues an async function of the writer connection; the writer task runs everything
 queued so far inside one `BEGIN IMMEDIATE` transaction (group commit: one commit for many turns under
-load) and answers each caller after the commit. The works of a batch run side by side, so they must
-not depend on each other: the service writes each match under its lock, so no two works of a batch
-change the same match state. If any work fails, the batch rolls back and each work is re-run in a
+load), one work after another, and answers each caller after the commit. Inside the transaction a work's
+statements run at once on the event loop's thread: the transaction already holds the file's write lock, so
+none of them waits for another program, and a statement on cached pages takes microseconds, less than a
+hand-off to a thread; what may wait (BEGIN for another program's lock past the busy timeout, COMMIT for the
+disk) runs on the writer's own thread. If any work fails, the batch rolls back and each work is re-run in a
 transaction of its own, so one failure never takes another caller's write with it; works must
 therefore act only through the connection (re-runnable). Reads use a second connection, which in WAL
 mode sees only committed data and never waits for the writer. A file that cannot be used for now (locked
@@ -15,9 +17,10 @@ RecordsUnavailable: running its works one by one would only wait out the lock ag
 
 import asyncio
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Final, Self, TypeVar
+from typing import Any, Final, Self, TypeVar, cast
 
 import aiosqlite
 
@@ -41,22 +44,47 @@ def _out_of_reach(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in _OUT_OF_REACH
 
 
+PRAGMAS = (
+    "PRAGMA journal_mode = WAL",
+    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA synchronous = NORMAL",  # in WAL: durable at checkpoints, never corrupt
+)
+
+
+class _Row(dict[str, Any]):
+    """A row as column name to value, made by the connection's row factory: sqlite3.Row finds each column by
+    comparing names, so copying one into a dict cost more than the query."""
+
+    def __init__(self, cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> None:
+        super().__init__(zip([column[0] for column in cursor.description], row, strict=True))
+
+
 async def _connect(path: Path) -> aiosqlite.Connection:
-    """A connection in autocommit mode (transactions are explicit) with the project's pragmas; closed
-    again if they fail (its worker thread would otherwise keep the process from ever exiting)."""
+    """The reading connection, in autocommit mode with the project's pragmas; closed again if they fail (its
+    worker thread would otherwise keep the process from ever exiting)."""
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
-        conn.row_factory = sqlite3.Row
-        for pragma in (
-            "PRAGMA journal_mode = WAL",
-            f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
-            "PRAGMA foreign_keys = ON",
-            "PRAGMA synchronous = NORMAL",  # in WAL: durable at checkpoints, never corrupt
-        ):
+        conn.row_factory = _Row
+        for pragma in PRAGMAS:
             async with conn.execute(pragma):
                 pass
     except BaseException:
         await conn.close()
+        raise
+    return conn
+
+
+def _connect_writer(path: Path) -> sqlite3.Connection:
+    """The writing connection, made on the writer's thread: autocommit mode (transactions are explicit), the
+    project's pragmas, usable from the event loop's thread too (one thread at a time: see the module)."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.row_factory = _Row
+        for pragma in PRAGMAS:
+            conn.execute(pragma)
+    except BaseException:
+        conn.close()
         raise
     return conn
 
@@ -68,61 +96,60 @@ class _Fetching:
         self._conn = conn
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
-        return [dict(row) for row in await self._conn.execute_fetchall(sql, params)]
+        return cast(list[Record], await self._conn.execute_fetchall(sql, params))  # rows made by _Row
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
 
-class SqliteConnection(_Fetching):
-    """The writer connection inside a transaction, as one work of the batch sees it (the interface's
-    Connection): the works of a batch share the transaction, and `lock` keeps them apart where asked."""
+class SqliteConnection:
+    """The writer connection inside the batch's transaction, as one work of the batch sees it (the
+    interface's Connection): each statement runs at once, on the caller's thread."""
 
-    def __init__(self, conn: aiosqlite.Connection, locks: dict[int, asyncio.Lock]) -> None:
-        super().__init__(conn)
-        self._locks = locks  # the batch's, by key
-        self._held: list[asyncio.Lock] = []
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        return cast(list[Record], self._conn.execute(sql, params).fetchall())  # rows made by _Row
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
+        rows = await self.fetch_all(sql, params)  # every row fetched: the statement is done before COMMIT
+        return rows[0] if rows else None
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self._conn.execute(sql, params) as cursor:
-            return cursor.rowcount
+        return self._conn.execute(sql, params).rowcount
 
     async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._conn.executemany(sql, rows)
+        self._conn.executemany(sql, rows)
 
     async def insert(self, table: str, values: Mapping[str, Any]) -> None:
-        await self.insert_id(table, values)
+        self._conn.execute(insertion(table, values), list(values.values()))
 
     async def lock(self, key: int) -> None:
-        """Hold `key` until this work ends: other processes are kept out by the write transaction itself
-        (BEGIN IMMEDIATE), but the works of one batch run side by side in it, so another work taking `key`
-        waits for this one (each work takes one key at most: two could wait on each other)."""
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        if lock not in self._held:
-            await lock.acquire()
-            self._held.append(lock)
-
-    def release(self) -> None:
-        """Let go of every key this work held (it has ended)."""
-        while self._held:
-            self._held.pop().release()
+        """Nothing to wait for: other processes are kept out by the write transaction itself (BEGIN
+        IMMEDIATE), and the works of a batch run one after another."""
 
     async def insert_id(self, table: str, values: Mapping[str, Any]) -> int:
-        async with self._conn.execute(insertion(table, values), list(values.values())) as cursor:
-            if cursor.lastrowid is None:
-                raise RuntimeError(f"SQLite returned no id for the new {table} row.")
-            return cursor.lastrowid
+        cursor = self._conn.execute(insertion(table, values), list(values.values()))
+        if cursor.lastrowid is None:
+            raise RuntimeError(f"SQLite returned no id for the new {table} row.")
+        return cursor.lastrowid
 
 
 class SqliteDatabase(_Fetching):
-    """The two connections and the writer task."""
+    """The two connections, the writer's thread and the writer task."""
 
     dialect: Final = "sqlite"
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self, writer: sqlite3.Connection, thread: ThreadPoolExecutor, reader: aiosqlite.Connection
+    ) -> None:
         super().__init__(reader)
         self._writer = writer
+        self._thread = (
+            thread  # the writer's: BEGIN, COMMIT, ROLLBACK and closing may wait, so never on the loop
+        )
         self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="hog-db-writer")
         self._closing = False
@@ -142,19 +169,20 @@ class SqliteDatabase(_Fetching):
     async def open(cls, path: Path) -> Self:
         """Open the database file, creating it and its folder if needed; DatabaseUnavailableError, naming
         HOG_DATABASE_PATH, if it cannot be (a folder that cannot be made, a file that is not SQLite's)."""
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hog-db-writer")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            # Tried here first: aiosqlite failing to open (a folder, say) stops its thread after the loop.
-            sqlite3.connect(path).close()
-            writer = await _connect(path)
+            writer = await asyncio.get_running_loop().run_in_executor(thread, _connect_writer, path)
         except (OSError, sqlite3.Error) as error:
+            thread.shutdown()
             raise DatabaseUnavailableError(f"HOG_DATABASE_PATH: cannot open {path}: {error}") from None
         try:
             reader = await _connect(path)
         except BaseException:
-            await writer.close()
+            await asyncio.get_running_loop().run_in_executor(thread, writer.close)
+            thread.shutdown()
             raise
-        return cls(writer, reader)
+        return cls(writer, thread, reader)
 
     async def close(self) -> None:
         """Finish every queued write, then close both connections; a write asked for from now is refused."""
@@ -162,7 +190,8 @@ class SqliteDatabase(_Fetching):
         self._queue.put_nowait(None)
         await self._task
         await self._conn.close()
-        await self._writer.close()
+        await self._in_thread(self._writer.close)
+        self._thread.shutdown()
 
     async def write(self, work: Work[T]) -> T:
         """Run `work` in a write transaction (shared with other queued writes); its result once committed."""
@@ -181,9 +210,12 @@ class SqliteDatabase(_Fetching):
 
     async def pragma(self, name: str) -> Any:
         """A pragma's value as the writer sees it (for checks and tests)."""
-        async with self._writer.execute(f"PRAGMA {name}") as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else row[0]
+        row = await self.write(lambda conn: conn.fetch_one(f"PRAGMA {name}"))  # in turn with the batches
+        return None if row is None else next(iter(row.values()))
+
+    async def _in_thread(self, call: Callable[[], T]) -> T:
+        """`call` on the writer's thread: the writer task's one way to wait (the works use it in between)."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, call)
 
     async def _write_loop(self) -> None:
         while (item := await self._queue.get()) is not None:
@@ -215,25 +247,14 @@ class SqliteDatabase(_Fetching):
                 future.set_result(result)
 
     async def _transaction(self, works: list[Work[Any]]) -> list[Any]:
-        """Run the works side by side in one transaction (their statements interleave in the writer's
-        queue, so a batch costs a few round trips, not a few per work); the first failure rolls back."""
-        await self._writer.execute("BEGIN IMMEDIATE")
-        locks: dict[int, asyncio.Lock] = {}
-
-        async def run(work: Work[Any]) -> Any:
-            conn = SqliteConnection(self._writer, locks)
-            try:
-                return await work(conn)
-            finally:
-                conn.release()
-
+        """Run the works one after another in one transaction; the first failure rolls back."""
+        await self._in_thread(lambda: self._writer.execute("BEGIN IMMEDIATE"))
         try:
-            results = await asyncio.gather(*map(run, works), return_exceptions=True)
-            if failure := next((result for result in results if isinstance(result, BaseException)), None):
-                raise failure
-            await self._writer.commit()
+            conn = SqliteConnection(self._writer)
+            results = [await work(conn) for work in works]
+            await self._in_thread(self._writer.commit)
         except BaseException:
             if self._writer.in_transaction:
-                await self._writer.rollback()
+                await self._in_thread(self._writer.rollback)
             raise
         return results

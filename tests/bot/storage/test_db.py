@@ -206,9 +206,9 @@ async def test_a_write_asked_for_while_the_database_closes_is_refused(
 
 
 async def test_works_that_race_for_one_lease_take_it_once(db: Database) -> None:
-    """Three uploads take the one place the upload queue has left, at once (on SQLite, side by side in one
-    batch): one is taken and two are refused as full, since each taking's count and insert hold the lease
-    lock (they once interleaved on SQLite, and all three were taken)."""
+    """Three uploads take the one place the upload queue has left, at once (on SQLite, in one batch): one is
+    taken and two are refused as full, since each taking's count and insert hold the lease lock (they once
+    interleaved on SQLite, and all three were taken)."""
 
     def taking(holder_id: int) -> Callable[[Connection], Awaitable[bool | None]]:
         return lambda conn: lease_table.take(
