@@ -59,11 +59,10 @@ def _state_from(row: Record) -> State:
     return state.with_hidden(json.loads(row["hidden"]))
 
 
-def _changing_columns(match: Match) -> dict[str, Any]:
-    """Every column a match's life changes (what an update writes)."""
+def _life_columns(match: Match) -> dict[str, Any]:
+    """The columns a match's life changes besides its state's."""
     return {
         "status": match.status.value,
-        **_state_columns(match.state),
         "seed_hash": match.seed_hash,
         "seed": match.secret_seed,
         "winner": match.winner,
@@ -75,6 +74,20 @@ def _changing_columns(match: Match) -> dict[str, Any]:
         "updated_at": match.updated_at,
         "finished_at": match.finished_at,
     }
+
+
+def _changed_columns(read: Match, changed: Match) -> dict[str, Any]:
+    """What an update writes: the columns whose value differs from the match as read (the row holds the others
+    while its version is the one read), the state's together, and the turn clock always (a board's showing
+    starts it without a new version: `set_shown`). Each column left out is an index not rewritten: the
+    status alone is in four."""
+    before = _life_columns(read)
+    columns = {
+        name: value
+        for name, value in _life_columns(changed).items()
+        if value != before[name] or name == "turn_deadline"
+    }
+    return columns if changed.state == read.state else columns | _state_columns(changed.state)
 
 
 def _player(row: Record, seat: int) -> Player | None:
@@ -127,7 +140,8 @@ async def insert_match(conn: Connection, match: Match) -> int:
             "player1_id": None if players[1] is None else players[1].id,
             "bot_level": None if match.bot_level is None else match.bot_level.value,
             "created_at": match.created_at,
-            **_changing_columns(match),
+            **_life_columns(match),
+            **_state_columns(match.state),
         },
     )
 
@@ -136,7 +150,7 @@ async def update_match(conn: Connection, read: Match, changed: Match) -> Match |
     """Store `changed` (the match as `read`, moved on) and bump the version, only if the row still has
     the version read: the match as stored now, or None if it moved on meanwhile. The message showing the
     match is read back: it may have moved without a version bump (`set_message`)."""
-    assigned, params = assignments(_changing_columns(changed))
+    assigned, params = assignments(_changed_columns(read, changed))
     row = await conn.fetch_one(
         f"UPDATE matches SET {assigned}, version = version + 1 WHERE id = ? AND version = ?"
         " RETURNING channel_id, message_id, version",

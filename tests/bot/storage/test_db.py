@@ -137,6 +137,17 @@ async def test_updates_are_conditional_on_the_version(db: Database) -> None:
     )
 
 
+async def test_an_update_writes_what_changed_and_always_the_turn_clock(db: Database) -> None:
+    """An update writes only the columns that changed since the read, but the turn clock always: a board
+    shown meanwhile starts it without a new version, and the turn played from the read must stop it."""
+    read = await new_match(db)
+    await db.write(lambda conn: match_table.set_shown(conn, replace(read, turn_deadline=NOW + 60)))
+    played = replace(read, state=replace(read.state, scores=(5, 0), turn=1), updated_at=NOW + 1)
+    saved = await db.write(lambda conn: match_table.update_match(conn, read, played))
+    assert saved is not None and saved.turn_deadline is None
+    assert await match_table.get_match(db, read.id) == replace(played, version=1)
+
+
 async def test_turns_are_unique_per_match_and_number(db: Database) -> None:
     match = await new_match(db)
     turn = TurnRecord(match.id, SEVEN.id, NOW, resolve(match.state, 2, (3, 4)))
