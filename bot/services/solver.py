@@ -1,11 +1,13 @@
 """The exact solver as the services use it: each (rule set, goal) solved in a worker thread, one at a time,
 the few used last kept in memory, and every solution kept on disk so a restart reads it back instead of
-solving again."""
+solving again. The course strategy's tables, the house's other long computation, are made on a worker
+thread too."""
 
 import asyncio
 from collections import OrderedDict
 from pathlib import Path
 
+from hogengine.house import course_table
 from hogengine.rules import get_rules
 from hogengine.solver import Solution, load_or_solve
 
@@ -24,6 +26,8 @@ class Solver:
         self.cache_dir = cache_dir  # None: solved in this process only
         self._kept: OrderedDict[Key, Solution] = OrderedDict()
         self._solving = asyncio.Lock()
+        self._coursed: set[str] = set()  # rule sets whose course table the engine has made
+        self._coursing = asyncio.Lock()
 
     async def solution(self, rules: str, goal: int) -> Solution:
         """Optimal play for these rules and goal: at once if it is kept, else read from the disk cache or
@@ -37,3 +41,14 @@ class Solver:
                         self._kept.popitem(last=False)
         self._kept.move_to_end(key)
         return self._kept[key]
+
+    async def course(self, rules: str) -> None:
+        """Have the engine make the course strategy's table for these rules (kept by `course_table`) on a
+        worker thread, once: it asks the course's function 10,000 times, a third of a second every game
+        would otherwise wait through at the first course move of each rule set."""
+        made = get_rules(rules).id
+        if made not in self._coursed:
+            async with self._coursing:
+                if made not in self._coursed:
+                    await asyncio.to_thread(course_table, made)
+                    self._coursed.add(made)

@@ -17,7 +17,9 @@ def house_level(name: str) -> HouseLevel:
 
 
 async def choose(level: HouseLevel, state: State, solver: Solver, table: Table | None = None) -> int:
-    """The bot's choice in this state at this level (the perfect one asks the `solver`); a stored
-    strategy's level plays its `table`."""
+    """The bot's choice in this state at this level (the perfect one asks the `solver`, and the course one
+    has it make the course's table off the event loop); a stored strategy's level plays its `table`."""
     solution = await solver.solution(state.rules, state.goal) if level is HouseLevel.PERFECT else None
+    if level is HouseLevel.COURSE:
+        await solver.course(state.rules)
     return house_choice(level, state, solution, table)

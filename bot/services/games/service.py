@@ -157,6 +157,8 @@ class GameService:
             strategy_name=name,
             strategy_owner=owner,
         )
+        if bot_level is HouseLevel.COURSE:  # its table made now: the house's first move never waits for it
+            await self._solver.course(game.rules)
         return await self._create(self._started(game), player.id, strategy=bound)
 
     async def play(self, match_id: int, user_id: int, turn: int, choice: int) -> Played:

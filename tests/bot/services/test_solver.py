@@ -55,6 +55,28 @@ async def test_concurrent_first_requests_solve_once(monkeypatch: pytest.MonkeyPa
     assert await solver.solution("swine-align", GOAL) is found[0]
 
 
+async def test_the_course_table_is_made_once_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first course moves of a rule set, asked for together, wait for one making of its table on a
+    worker thread while the event loop goes on."""
+    threads: list[str] = []
+    release = threading.Event()
+
+    def slow_table(rules: str) -> None:
+        threads.append(threading.current_thread().name)
+        release.wait(5)
+
+    monkeypatch.setattr("bot.services.solver.course_table", slow_table)
+    solver = Solver()
+
+    asking = [asyncio.create_task(solver.course(rules)) for rules in ("sp17", "pork-chop", "pork-chop")]
+    await asyncio.sleep(0.05)  # the loop runs while the table is being made
+    release.set()
+    await asyncio.gather(*asking)
+    await solver.course("pork-chop")
+
+    assert len(threads) == 1 and threads[0] != threading.main_thread().name
+
+
 async def test_a_solution_is_kept_beside_the_database_for_the_next_start(tmp_path: Path) -> None:
     settings = Settings(database_path=tmp_path / "data" / "hog.sqlite3", _env_file=None)
     services = await Services.open(settings.services)
