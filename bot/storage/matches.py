@@ -146,11 +146,11 @@ async def insert_match(conn: Connection, match: Match) -> int:
     )
 
 
-async def update_match(conn: Connection, read: Match, changed: Match) -> Match | None:
-    """Store `changed` (the match as `read`, moved on) and bump the version, only if the row still has
-    the version read: the match as stored now, or None if it moved on meanwhile. The message showing the
-    match is read back: it may have moved without a version bump (`set_message`)."""
-    assigned, params = assignments(_changed_columns(read, changed))
+async def update_match(conn: Connection, read: Match, changed: Match, now: float) -> Match | None:
+    """Store `changed` (the match as `read`, moved on) as updated `now` and bump the version, only if the row
+    still has the version read: the match as stored now, or None if it moved on meanwhile. The message
+    showing the match is read back: it may have moved without a version bump (`set_message`)."""
+    assigned, params = assignments(_changed_columns(read, changed) | {"updated_at": now})
     row = await conn.fetch_one(
         f"UPDATE matches SET {assigned}, version = version + 1 WHERE id = ? AND version = ?"
         " RETURNING channel_id, message_id, version",
@@ -159,7 +159,11 @@ async def update_match(conn: Connection, read: Match, changed: Match) -> Match |
     if row is None:
         return None
     return replace(
-        changed, channel_id=row["channel_id"], message_id=row["message_id"], version=row["version"]
+        changed,
+        updated_at=now,
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        version=row["version"],
     )
 
 

@@ -20,7 +20,7 @@ Change = tuple[Match, Match]  # a match as read, and as it is to be stored
 async def _update(conn: Connection, change: Change, now: float) -> Match:
     """Store the change if the match is still at the version read (the match as stored); else StaleAction."""
     read, changed = change
-    saved = await match_table.update_match(conn, read, replace(changed, updated_at=now))
+    saved = await match_table.update_match(conn, read, changed, now)
     if saved is None:
         raise StaleAction
     return saved

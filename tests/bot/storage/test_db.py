@@ -125,10 +125,10 @@ async def test_concurrent_writes_share_a_transaction_but_not_a_failure(db: Datab
 async def test_updates_are_conditional_on_the_version(db: Database) -> None:
     read = await new_match(db)
     scored = replace(read, state=replace(read.state, scores=(5, 0)))
-    saved = await db.write(lambda conn: match_table.update_match(conn, read, scored))
+    saved = await db.write(lambda conn: match_table.update_match(conn, read, scored, NOW))
     assert saved is not None and (saved.state.scores, saved.version) == ((5, 0), 1)
     stale = replace(read, state=replace(read.state, scores=(9, 0)))
-    assert await db.write(lambda conn: match_table.update_match(conn, read, stale)) is None
+    assert await db.write(lambda conn: match_table.update_match(conn, read, stale, NOW)) is None
     stored = await match_table.get_match(db, read.id)
     assert stored is not None and (stored.state.scores, stored.version, stored.players[0]) == (
         (5, 0),
@@ -142,10 +142,10 @@ async def test_an_update_writes_what_changed_and_always_the_turn_clock(db: Datab
     shown meanwhile starts it without a new version, and the turn played from the read must stop it."""
     read = await new_match(db)
     await db.write(lambda conn: match_table.set_shown(conn, replace(read, turn_deadline=NOW + 60)))
-    played = replace(read, state=replace(read.state, scores=(5, 0), turn=1), updated_at=NOW + 1)
-    saved = await db.write(lambda conn: match_table.update_match(conn, read, played))
+    played = replace(read, state=replace(read.state, scores=(5, 0), turn=1))
+    saved = await db.write(lambda conn: match_table.update_match(conn, read, played, NOW + 1))
     assert saved is not None and saved.turn_deadline is None
-    assert await match_table.get_match(db, read.id) == replace(played, version=1)
+    assert await match_table.get_match(db, read.id) == replace(played, updated_at=NOW + 1, version=1)
 
 
 async def test_turns_are_unique_per_match_and_number(db: Database) -> None:
