@@ -1,5 +1,5 @@
 """The SQLite backend of the database interface: one writer that batches concurrent writes into one
-transaction, and one reader.
+transaction, one reader of lists and one of single rows.
 
 `write(work)` queues an async function of the writer connection; the writer task runs everything
 queued so far inside one `BEGIN IMMEDIATE` transaction (group commit: one commit for many turns under
@@ -12,7 +12,10 @@ transaction of its own, so one failure never takes another caller's write with i
 therefore act only through the connection (re-runnable). Reads use a second connection, which in WAL
 mode sees only committed data and never waits for the writer. A file that cannot be used for now (locked
 by another program past the busy timeout, an I/O error, read-only, full) fails a whole batch at once, as
-RecordsUnavailable: running its works one by one would only wait out the lock again for each.
+RecordsUnavailable: running its works one by one would only wait out the lock again for each. A lookup
+of one row (`fetch_one`) runs at once on the loop's thread too, through a third connection that never waits:
+it steps over a few cached pages, less than a hand-off to the reader's thread, which it takes only if another
+program holds the file busy (and where every list is read, as a list may be long).
 """
 
 import asyncio
@@ -32,16 +35,22 @@ T = TypeVar("T")
 # How long a write waits for another program's lock on the file: a slash command must be answered within
 # Discord's 3 s, and its answer may be that the game records are out of reach.
 BUSY_TIMEOUT_MS = 2000
+SQLITE_BUSY = 5
 MAX_BATCH = 256
 # SQLite's primary result codes that say the file cannot be used now, not that the SQL is wrong: BUSY (locked
 # past the busy timeout), READONLY, IOERR, CORRUPT, FULL, CANTOPEN, PROTOCOL, NOTADB.
-_OUT_OF_REACH = frozenset({5, 8, 10, 11, 13, 14, 15, 26})
+_OUT_OF_REACH = frozenset({SQLITE_BUSY, 8, 10, 11, 13, 14, 15, 26})
+
+
+def _code(error: BaseException) -> int | None:
+    """SQLite's primary result code of a failure, if it is SQLite's."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(error, sqlite3.Error) and code is not None else None
 
 
 def _out_of_reach(error: BaseException) -> bool:
     """Whether a failure says the file cannot be used now (an outage), not that a statement is wrong."""
-    code = getattr(error, "sqlite_errorcode", None)
-    return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in _OUT_OF_REACH
+    return _code(error) in _OUT_OF_REACH
 
 
 PRAGMAS = (
@@ -75,13 +84,13 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     return conn
 
 
-def _connect_writer(path: Path) -> sqlite3.Connection:
-    """The writing connection, made on the writer's thread: autocommit mode (transactions are explicit), the
-    project's pragmas, usable from the event loop's thread too (one thread at a time: see the module)."""
+def _connect_on_thread(path: Path, pragmas: Sequence[str] = PRAGMAS) -> sqlite3.Connection:
+    """A connection made on the writer's thread, usable from the event loop's thread too (one thread at a
+    time: see the module), in autocommit mode (transactions are explicit) with these pragmas."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         conn.row_factory = _Row
-        for pragma in PRAGMAS:
+        for pragma in pragmas:
             conn.execute(pragma)
     except BaseException:
         conn.close()
@@ -138,24 +147,31 @@ class SqliteConnection:
 
 
 class SqliteDatabase(_Fetching):
-    """The two connections, the writer's thread and the writer task."""
+    """The three connections (writer, reader, lookups), the writer's thread and the writer task."""
 
     dialect: Final = "sqlite"
 
     def __init__(
-        self, writer: sqlite3.Connection, thread: ThreadPoolExecutor, reader: aiosqlite.Connection
+        self,
+        writer: sqlite3.Connection,
+        lookups: sqlite3.Connection,
+        thread: ThreadPoolExecutor,
+        reader: aiosqlite.Connection,
     ) -> None:
         super().__init__(reader)
         self._writer = writer
-        self._thread = (
-            thread  # the writer's: BEGIN, COMMIT, ROLLBACK and closing may wait, so never on the loop
-        )
+        self._lookups = lookups
+        # The writer's: BEGIN, COMMIT, ROLLBACK and closing may wait, so they never run on the loop.
+        self._thread = thread
         self._queue: asyncio.Queue[tuple[Work[Any], asyncio.Future[Any]] | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="hog-db-writer")
         self._closing = False
+        self._closed = False  # reads are refused from then on, as writes are from `_closing`
         self.outage = Outage()
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
+        if self._closed:
+            raise RuntimeError("The database is closed.")
         try:
             rows = await super().fetch_all(sql, params)
         except sqlite3.Error as error:
@@ -165,31 +181,58 @@ class SqliteDatabase(_Fetching):
         self.outage.answered()
         return rows
 
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
+        """The first row, looked up at once on the loop's thread (on the reader's if the file is busy)."""
+        if self._closed:
+            raise RuntimeError("The database is closed.")
+        try:
+            cursor = self._lookups.execute(sql, params)
+            try:
+                row: Record | None = cursor.fetchone()
+            finally:
+                cursor.close()  # the statement done: the connection holds no snapshot of the file
+        except sqlite3.Error as error:
+            if _code(error) == SQLITE_BUSY:
+                return await super().fetch_one(sql, params)
+            if not _out_of_reach(error):
+                raise
+            raise self.outage.failed(error) from error
+        self.outage.answered()
+        return row
+
     @classmethod
     async def open(cls, path: Path) -> Self:
         """Open the database file, creating it and its folder if needed; DatabaseUnavailableError, naming
         HOG_DATABASE_PATH, if it cannot be (a folder that cannot be made, a file that is not SQLite's)."""
         thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hog-db-writer")
+        loop = asyncio.get_running_loop()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            writer = await asyncio.get_running_loop().run_in_executor(thread, _connect_writer, path)
+            writer = await loop.run_in_executor(thread, _connect_on_thread, path)
         except (OSError, sqlite3.Error) as error:
             thread.shutdown()
             raise DatabaseUnavailableError(f"HOG_DATABASE_PATH: cannot open {path}: {error}") from None
+        opened = [writer]
         try:
+            opened.append(
+                await loop.run_in_executor(thread, _connect_on_thread, path, ["PRAGMA busy_timeout = 0"])
+            )
             reader = await _connect(path)
         except BaseException:
-            await asyncio.get_running_loop().run_in_executor(thread, writer.close)
+            for conn in opened:
+                await loop.run_in_executor(thread, conn.close)
             thread.shutdown()
             raise
-        return cls(writer, thread, reader)
+        return cls(writer, opened[1], thread, reader)
 
     async def close(self) -> None:
         """Finish every queued write, then close both connections; a write asked for from now is refused."""
         self._closing = True
         self._queue.put_nowait(None)
         await self._task
+        self._closed = True
         await self._conn.close()
+        await self._in_thread(self._lookups.close)
         await self._in_thread(self._writer.close)
         self._thread.shutdown()
 

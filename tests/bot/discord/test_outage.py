@@ -74,16 +74,21 @@ async def test_a_failing_disk_refuses_reads_in_words_and_autocomplete_offers_not
     await world.upload(world.alice, "fours.json", json.dumps([[4] * 100] * 100).encode())
     match = await world.challenge()
     board = await world.board(match.id)
-    assert isinstance(world.services.db, SqliteDatabase)
-    reader = world.services.db._conn  # the backend's reading connection (aiosqlite's)
+    db = world.services.db
+    assert isinstance(db, SqliteDatabase)
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode = sqlite3.SQLITE_IOERR_READ
 
     async def failing(*_: object) -> NoReturn:
-        error = sqlite3.OperationalError("disk I/O error")
-        error.sqlite_errorcode = sqlite3.SQLITE_IOERR_READ
         raise error
 
+    class FailingLookups:
+        def execute(self, *_: object) -> NoReturn:
+            raise error
+
     with monkeypatch.context() as disk:
-        disk.setattr(reader, "execute_fetchall", failing)
+        disk.setattr(db._conn, "execute_fetchall", failing)  # the backend's reading connection (aiosqlite's)
+        disk.setattr(db, "_lookups", FailingLookups())  # and its connection for lookups of one row
         pressed = await world.alice.click(board, label="Roll 3")
         listed = await world.carol.slash(world.channel, "hog strategies")
         offered = await world.carol.autocomplete(world.channel, "hog vs-bot", "strategy", "")

@@ -33,5 +33,5 @@ async def test_services_share_the_database_and_take_their_limits_from_the_settin
             await services.privacy.forget(ALICE.id)
     finally:
         await services.close()
-    with pytest.raises(ValueError, match="Connection closed"):
+    with pytest.raises(RuntimeError, match="The database is closed"):
         await services.games.vs_bot(CHANNEL + 1, ALICE)

@@ -2,9 +2,11 @@
 SQLite's own set-up (WAL, busy timeout) and batched write transactions."""
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -89,6 +91,25 @@ async def test_pragmas(sqlite_db: SqliteDatabase) -> None:
     assert await sqlite_db.pragma("journal_mode") == "wal"
     assert await sqlite_db.pragma("foreign_keys") == 1
     assert await sqlite_db.pragma("busy_timeout") == 2000
+
+
+async def test_a_lookup_the_file_keeps_busy_is_made_on_the_reader(
+    sqlite_db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lookup of one row runs on the loop's thread through a connection that never waits: if another
+    program keeps the file busy, it is made on the reader's thread, which waits as every list read does."""
+    match = await new_match(sqlite_db)
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = sqlite3.SQLITE_BUSY
+
+    class BusyFile:
+        def execute(self, *_: object) -> NoReturn:
+            raise busy
+
+    with monkeypatch.context() as held:
+        held.setattr(sqlite_db, "_lookups", BusyFile())
+        assert await match_table.get_match(sqlite_db, match.id) == match
+    assert sqlite_db.outage.trouble is None
 
 
 async def test_foreign_keys_are_enforced(db: Database) -> None:
