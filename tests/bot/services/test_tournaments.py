@@ -16,6 +16,7 @@ from bot.services.tournaments.service import TournamentService
 from bot.storage import Database
 from hogengine.solver import tournament_exact, tournament_sampled
 from hogengine.strategies import Table
+from tests.hang import HANG
 from tests.helpers import ALICE, BOB, CAROL, GUILD, FakeClock, entries, run_tournament, upload_file
 
 RULES = "swine-align"
@@ -115,10 +116,17 @@ async def test_refusals(tournaments: TournamentService, strategies: StrategyServ
 async def test_one_tournament_at_a_time_per_server(
     tournaments: TournamentService, entered: list[tuple[str, Table]]
 ) -> None:
-    first = asyncio.create_task(run_tournament(tournaments, GUILD, ALICE, RULES, "sampled"))
-    await asyncio.sleep(0)  # the first has claimed the server and awaits the database
+    computing, may_end = asyncio.Event(), asyncio.Event()
+
+    async def held(done: int, total: int) -> None:  # the first's progress: it waits until told to go on
+        computing.set()
+        await may_end.wait()
+
+    first = asyncio.create_task(run_tournament(tournaments, GUILD, ALICE, RULES, "sampled", progress=held))
+    await asyncio.wait_for(computing.wait(), HANG)  # the first holds the server's lease, however slow it was
     with pytest.raises(TournamentRefused, match="already running"):
         await run_tournament(tournaments, GUILD, BOB, RULES)
+    may_end.set()
     await first
     assert len((await run_tournament(tournaments, GUILD, BOB, RULES)).standings) == 4
 
