@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.hang import HANG
-from tests.helpers import ADDRESS, copy_of_the_repository
+from tests.helpers import ADDRESS, AS_A_PERSON_STARTS_IT, copy_of_the_repository
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -118,7 +118,7 @@ def run(clone: Path, command: str) -> None:
 def serve(clone: Path, command: str) -> None:
     """Start a command that serves the page, fetch the page from the address it prints, then Ctrl-C."""
     process = subprocess.Popen(
-        activated(command),
+        [*AS_A_PERSON_STARTS_IT, str(os.getpid()), *activated(command)],  # Ctrl-C reaches it wherever run
         cwd=clone,
         env=environment(clone),
         stdout=subprocess.PIPE,
