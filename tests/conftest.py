@@ -25,6 +25,7 @@ settings.load_profile("waits-on-the-work")
 MOST_WORKERS = 4  # each may run a PostgreSQL server, bots and solvers of its own: more would crowd memory
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's: a run without it (-p no:xdist) still starts
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: a worker for each core this process may use, at most MOST_WORKERS."""
     return min(len(os.sched_getaffinity(0)), MOST_WORKERS)
@@ -42,8 +43,8 @@ def hog_cache(run_folder: Path) -> Path:
     """One solver cache for the whole run, the command line's and the bot's alike, in every worker: each
     rule set's model, solution and table is made once per run, whoever needs it first (the cache is made for
     processes sharing it)."""
-    with first_comes_first(run_folder, "hog-cache") as cache:
-        cache.mkdir(exist_ok=True)
+    cache = run_folder / "hog-cache"
+    cache.mkdir(exist_ok=True)
     return cache
 
 
