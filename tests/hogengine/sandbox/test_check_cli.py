@@ -182,7 +182,7 @@ def test_a_team_name_that_is_not_a_short_string_is_refused(
     path.write_bytes(line + ALWAYS_FOUR)
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("Rejected (bad_team_name): TEAM_NAME must be a string of 1 to 80 characters")
+    assert out.startswith("Rejected (bad_team_name): TEAM_NAME must be one line of 1 to 80 characters")
     assert shown in out
 
 
