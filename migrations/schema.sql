@@ -195,9 +195,11 @@ CREATE TABLE turns (
 );
 
 CREATE TABLE upload_cooldowns (
-    player_id BIGINT PRIMARY KEY REFERENCES players (id),
-    charged_at DOUBLE PRECISION,
-    quick_tries TEXT NOT NULL DEFAULT '[]'
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    rules TEXT NOT NULL,
+    charged_at DOUBLE PRECISION NOT NULL,
+    cpu_seconds DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (player_id, rules)
 );
 
 CREATE INDEX contest_pairs_second ON contest_pairs (rules, b_hash);

@@ -3,9 +3,9 @@
 from collections.abc import Sequence
 
 import discord
-from discord.utils import escape_markdown as md
 
 from bot.discord.embeds import timestamp
+from bot.discord.text import shown_name as md
 from bot.domain.errors import upload_again
 from bot.domain.matches import HOUSE_NAME
 from bot.images.standings import MAX_PLACES, fitted
@@ -88,7 +88,7 @@ def upload_verdict(upload: Upload) -> discord.Embed:
         *_entry(strategy),
     ]
     if strategy.source_kind == "py" and strategy.team_name is None:
-        lines.append("The file sets no TEAM_NAME.")
+        lines.append("The file gives itself no name (TEAM_NAME or PLAYER_NAME).")
     if upload.replaced is not None:
         lines.append("It replaces your earlier version (kept in the strategy's history).")
     if upload.duplicate_of is not None:
@@ -97,7 +97,7 @@ def upload_verdict(upload: Upload) -> discord.Embed:
             f"Its table is identical to **{md(twin.name)}** by {md(twin.owner.name)} (same SHA-256)."
         )
     if upload.retry_at is not None:
-        lines.append(upload_again(upload.retry_at))
+        lines.append(upload_again(upload.retry_at, get_rules(strategy.rules).name, strategy.cpu_seconds))
     lines.append("Exact win rates over both seatings, against:")
     embed = discord.Embed(title=f"Accepted: {md(strategy.name)}", description="\n".join(lines), colour=GOOD)
     embed.set_footer(text=f"table {strategy.table_hash[:TABLE_HASH]}")

@@ -3,9 +3,9 @@
 from collections.abc import Sequence
 
 import discord
-from discord.utils import escape_markdown as md
 
 from bot.discord.text import fitted, for_people, progress, recent, turn_line
+from bot.discord.text import shown_name as md
 from bot.services import Match, MatchStatus, TurnRecord
 from hogengine.commentary import course_commentary
 from hogengine.game import dice_in_words

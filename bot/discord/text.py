@@ -3,6 +3,8 @@
 import re
 from collections.abc import Sequence
 
+from discord.utils import escape_markdown, escape_mentions
+
 from hogengine.game import TurnResult
 from hogengine.text import counted
 
@@ -10,6 +12,12 @@ _PLAYER = re.compile(r"Player ([01])")
 _POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 MOST_RECENT = 8  # turns listed at most: a chain of extra turns must not fill a phone's screen
 DIE = "🎲"
+
+
+def shown_name(name: str) -> str:
+    """A name people chose (a strategy's, a TEAM_NAME, a display name) as Discord shows it: as written, and
+    never read as Markdown or as a mention."""
+    return escape_mentions(escape_markdown(name))
 
 
 def with_names(text: str, seats: tuple[str, str]) -> str:

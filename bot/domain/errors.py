@@ -194,16 +194,19 @@ class EmptyFile(UploadRefused):
 
 class BadStrategyName(UploadRefused):
     def __init__(self, longest: int) -> None:
-        super().__init__(f"A strategy name is 1 to {longest} letters, digits, spaces, '_', '.' or '-'.")
+        super().__init__(
+            f"A strategy name is one line of 1 to {longest} characters, with something to read in it."
+        )
 
 
-def upload_again(at: float | None) -> str:
-    """When its author may upload next, as a Discord timestamp that counts down in each reader's own time
-    (None: right away)."""
+def upload_again(at: float | None, rules: str = "", cpu_seconds: float | None = None) -> str:
+    """When its author may upload next under `rules` (their check kept the sandbox busy `cpu_seconds`), as a
+    Discord timestamp that counts down in each reader's own time (None: right away)."""
+    if at is None:
+        return "Fix it and upload again right away."
     return (
-        "Fix it and upload again right away."
-        if at is None
-        else f"You can upload again <t:{math.ceil(at)}:R>."
+        f"Checking it kept the sandbox busy for {cpu_seconds or 0:.1f} s, so your next {rules} upload can "
+        f"start <t:{math.ceil(at)}:R>."
     )
 
 
@@ -213,10 +216,15 @@ class StrategyRefused(ServiceError):
     JSON), and `cpu_seconds` the sandbox's CPU time (None when it did not run)."""
 
     def __init__(
-        self, reason: str, kind: str, cpu_seconds: float | None = None, retry_at: float | None = None
+        self,
+        reason: str,
+        kind: str,
+        cpu_seconds: float | None = None,
+        retry_at: float | None = None,
+        rules: str = "",
     ) -> None:
         sentence = reason if reason.endswith((".", "!", "?")) else f"{reason}."
-        super().__init__(f"{sentence} {upload_again(retry_at)}")
+        super().__init__(f"{sentence} {upload_again(retry_at, rules, cpu_seconds)}")
         self.reason = reason
         self.kind = kind
         self.cpu_seconds = cpu_seconds
@@ -236,10 +244,15 @@ class NotUtf8(StrategyRefused):
 
 
 class OnCooldown(ServiceError):
-    """The user uploaded too recently; `retry_at` is when they may again, in Unix seconds."""
+    """The user's last upload under these rules kept the sandbox busy `cpu_seconds`; `retry_at` is when
+    they may upload under them again, in Unix seconds."""
 
-    def __init__(self, retry_at: float) -> None:
-        super().__init__(upload_again(retry_at))
+    def __init__(self, retry_at: float, rules: str, cpu_seconds: float) -> None:
+        at = math.ceil(retry_at)
+        super().__init__(
+            f"Your last {rules} upload kept the sandbox busy for {cpu_seconds:.1f} s, so your next one can "
+            f"start <t:{at}:R> (at <t:{at}:t>); uploads under the other rule sets can start now."
+        )
         self.retry_at = retry_at
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import difflib
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hogengine.sandbox import child
 from hogengine.sandbox.verdict import SandboxUnavailable, Verdict, piece, rejected
+from hogengine.text import readable
 
 MEMORY_BYTES = 256 * 2**20  # RLIMIT_AS of the child
 MEMORY_MB = MEMORY_BYTES // 2**20
@@ -178,7 +180,7 @@ def _answers(team: bytes, csv: bytes, job: Job) -> Parsed | None:
     name = bytes.fromhex(team[1:].decode("ascii")).decode("utf-8", "replace")
     if len(name) > child.TEAM_NAME_LIMIT or _CONTROL.search(name):
         return None
-    if not piece(name, child.TEAM_NAME_LIMIT):
+    if not readable(name):
         return rejected(
             "bad_team_name", "The team name has no visible characters: give it one people can read."
         )
@@ -250,10 +252,13 @@ def _rejection(kind: str, fields: list[Field], legal: range) -> Verdict:
     )
 
 
-def choices_text(legal: range) -> str:
-    """The choices a strategy may return, in words: "0 to 10", or "0 to 10 (or -1)" where -1 is a move."""
+def choices_text(legal: range, label: Callable[[int], str] | None = None) -> str:
+    """The choices a strategy may return, in words: "0 to 10", or "0 to 10 (or -1)" where -1 is a move,
+    which `label` names if given ("0 to 10 (or -1 for Pork Chop)")."""
     low, high = max(legal.start, 0), legal.stop - 1
-    extra = ", ".join(str(value) for value in range(legal.start, low))
+    extra = ", ".join(
+        f"{value} for {label(value)}" if label else str(value) for value in range(legal.start, low)
+    )
     return f"{low} to {high}" + (f" (or {extra})" if extra else "")
 
 

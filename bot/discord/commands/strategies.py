@@ -97,7 +97,8 @@ class StrategyCommands(Commands):
             guild_of(interaction), player(interaction.user), file.filename, file.size, name=name, rules=rules
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        where = " in the sandbox" if ticket.kind == "py" else ""
+        limit = strategies.limits.time_limit
+        where = f" in the sandbox (it has {limit:g} s of CPU time)" if ticket.kind == "py" else ""
         await interaction.edit_original_response(
             content=f"Checking **{escape_markdown(file.filename)}**{where}…"
         )

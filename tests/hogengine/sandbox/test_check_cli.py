@@ -210,7 +210,8 @@ def test_a_random_strategy_is_refused_elsewhere_naming_the_rule(
     report = json.loads(capsys.readouterr().out)
     assert report["kind"] == "not_deterministic"
     assert report["reason"].endswith(
-        "Under pork-chop a strategy must be deterministic; only pig-fest takes random strategies."
+        "Under Pork Chop a strategy must be deterministic; only Ham Hijinks + Pig Fest takes random "
+        "strategies."
     )
 
 

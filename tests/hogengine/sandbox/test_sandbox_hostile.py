@@ -255,6 +255,33 @@ CASES = [
         "keyboard",
         ("final_strategy reads from the keyboard at line 2", "cannot use input()"),
     ),
+    # The course's modules are ours and reach nothing the filter forbids (hog loads numpy and the engine).
+    Case(
+        "hog_numpy_reads_a_file",
+        "import hog\nimport numpy\nnumpy.fromfile('{host}/canary.txt')\n" + OK,
+        "forbidden",
+        FORBIDDEN,
+    ),
+    Case(
+        "hog_numpy_writes_a_file",
+        "import hog\nimport numpy\nnumpy.zeros(3).tofile('{host}/pwned')\n" + OK,
+        "forbidden",
+        FORBIDDEN,
+    ),
+    Case(
+        "hog_loader_reads_its_own_source",
+        "import hog\nhog.__spec__.loader.get_data(hog.__file__)\n" + OK,
+        "forbidden",
+        FORBIDDEN,
+    ),
+    Case(  # the solver's tables are files: the course API's own final_strategy cannot read them here
+        "hog_final_strategy_would_read_the_solvers_files",
+        "import hog\ndef final_strategy(s, o):\n    return hog.final_strategy(s, o)\n",
+        "forbidden",
+        FORBIDDEN,
+    ),
+    Case("ucb_interact_opens_nothing", "from ucb import interact, main\ninteract()\n" + OK, "accepted"),
+    Case("dice_stand_in_spoiled_harms_only_itself", "import dice\ndice.__dict__.clear()\n" + OK, "accepted"),
     Case("write_stdout_fd", "import os\nos.write(1, b'x' * 100)\n" + OK, "forbidden", FORBIDDEN),
     # Forging the result channel.
     Case("exit_early", "import os\nos._exit(0)\n", "crashed", ("ended the evaluation early",)),
