@@ -12,7 +12,7 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from importlib.metadata import entry_points, version
+from typing import Any
 
 from hogengine.errors import HogError
 from hogengine.rules import RULE_SETS
@@ -24,18 +24,36 @@ COMMANDS = ("play", "rules", "replay", "simulate", "solve", "winrate", "tourname
 PLUGINS = "hog.commands"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The `hog` parser, each command's module imported only now (numpy and the solver take a moment)."""
+class _Version(argparse.Action):
+    """`hog --version`: the installed package's version, looked up only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from importlib.metadata import version  # noqa: PLC0415 - a tenth of a second no other command pays
+
+        print(f"{parser.prog} {version('hogbot')}")
+        parser.exit()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The `hog` parser, each command's module imported only now (numpy and the solver take a moment):
+    given the built-in command about to run, only its own module (a command waits for no other's)."""
     known = ", ".join(f"{rules.id} ({'/'.join(rules.aliases)})" for rules in RULE_SETS)
     parser = argparse.ArgumentParser(
         prog="hog",
         description="Hog, the dice game of CS 61A.",
         epilog=f"Rule sets (--rules): {known}; `hog rules` explains each.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version('hogbot')}")
+    parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (command,) if command in COMMANDS else COMMANDS:
         importlib.import_module(f"hogengine.cli.{name}").register(subparsers)
+    if command in COMMANDS:
+        return parser
+    from importlib.metadata import entry_points  # noqa: PLC0415 - read only when a plugin may be asked for
+
     for plugin in sorted(entry_points(group=PLUGINS), key=lambda entry: entry.name):
         try:
             plugin.load()(subparsers)
@@ -46,8 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one `hog` command; Ctrl-C at any point, even while the commands load, exits 130 quietly."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
     try:
-        return _run(build_parser().parse_args(argv))
+        parser = build_parser(arguments[0] if arguments else None)
+        return _run(parser.parse_args(arguments))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

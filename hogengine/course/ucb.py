@@ -7,17 +7,16 @@ and `interact` do nothing. Standard library only: the sandbox loads this very fi
 """
 
 from collections.abc import Callable
-from typing import TypeVar
 
-F = TypeVar("F", bound=Callable[..., object])
+Function = Callable[..., object]  # (no typing import: every sandboxed run loads this module)
 
 
-def main(fn: F) -> F:
+def main(fn: Function) -> Function:
     """The course's `@main`: it would call `fn` when the file is run as a program, which a check never is."""
     return fn
 
 
-def trace(fn: F) -> F:
+def trace(fn: Function) -> Function:
     """The course's `@trace`: `fn` itself, tracing to nowhere."""
     return fn
 

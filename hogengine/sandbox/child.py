@@ -1,9 +1,10 @@
 """The harness a fresh `python -I -S -B -c` runs: lock the process down, then evaluate one upload.
 
-Standalone (stdlib only) because the child has no site-packages; the parent imports it only for the
-protocol constants. Order matters: the job is read from stdin, then resource limits, the allowlisted
-imports, Landlock and the seccomp filter are applied, and only then does any uploaded code run. The
-parent trusts nothing this script reports: user code shares the process and could forge it.
+Standalone (stdlib only, and no `typing`: every child pays for each import) because the child has no
+site-packages; the parent imports it only for the protocol constants. Order matters: the job is read
+from stdin, then resource limits, the allowlisted imports, the course's modules (docs/sandbox.md), Landlock
+and the seccomp filter are applied, and only then does any uploaded code run. The parent trusts nothing
+this script reports: user code shares the process and could forge it.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from __future__ import annotations
 import builtins
 import ctypes
 import io
+import marshal
 import os
 import resource
 import sys
 import types
 from collections.abc import Callable
-from typing import TypeVar
 
-T = TypeVar("T")
 MAGIC = "HOG1"  # first word of the report, followed by the job's nonce
 UPLOAD = "<upload>"  # the upload's filename in code objects and tracebacks
 EXIT_OUT_OF_MEMORY = 86  # status when memory ran out before the report could be written
@@ -78,10 +78,11 @@ class Job:
         self.pairs = [divmod(int(word), 100) for word in head[6].split()]
         self.seccomp_filter = bytes.fromhex(head[7].decode("ascii"))
         self.landlock_attr = bytes.fromhex(head[8].decode("ascii"))
-        # "name=hex(source) ...": the stand-ins of the course's modules that need only the standard library
+        # "name=hex(marshalled code) ...": the stand-ins of the course's modules that need only the standard
+        # library, compiled once by the parent (this same interpreter)
         self.standins = [
-            (name, bytes.fromhex(source).decode("utf-8"))
-            for name, _, source in (word.partition("=") for word in head[9].decode("ascii").split())
+            (name, bytes.fromhex(code))
+            for name, _, code in (word.partition("=") for word in head[9].decode("ascii").split())
         ]
         # "module hex(path) ...": the engine's course API to load as `hog`, and where to find it
         words = head[10].decode("ascii").split()
@@ -189,9 +190,9 @@ def _load_course(job: Job, hog: bool) -> str:
     """Load our stand-ins of the course's modules, before any upload code runs: `dice` and `ucb` from
     their source (standard library only), and for an upload that names `hog`, the engine's course API
     of the rule set being checked, with numpy on one thread. An empty string, else why it failed."""
-    for name, source in job.standins:
+    for name, code in job.standins:
         module = types.ModuleType(name)
-        exec(compile(source, f"<course {name}>", "exec", dont_inherit=True), module.__dict__)
+        exec(marshal.loads(code), module.__dict__)
         sys.modules[name] = module
     if not hog or not job.hog_module:
         return ""
@@ -325,8 +326,10 @@ def _team_name(namespace: dict[str, object]) -> str:
     return _hex(name) if str.strip(name) else "x"
 
 
-def _functions(namespace: dict[str, object]) -> str:
+def _functions(namespace: object) -> str:
     """The functions a file defines itself, for a file without final_strategy: "roll_dice, play"."""
+    if type(namespace) is not dict:
+        return ""
     found = sorted(
         name
         for name, value in dict.items(namespace)
@@ -416,7 +419,7 @@ def _type_name(value: object) -> object:
     return type(value).__name__
 
 
-def _text(produce: Callable[[T], object], argument: T) -> str:
+def _text(produce: Callable[[object], object], argument: object) -> str:
     """`produce(argument)` if it gives a str (cut to TEXT_LIMIT), else "?": user code may raise or lie."""
     try:
         text = produce(argument)

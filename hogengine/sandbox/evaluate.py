@@ -11,6 +11,7 @@ import ctypes
 import dataclasses
 import functools
 import importlib.util
+import marshal
 import math
 import os
 import random
@@ -119,10 +120,19 @@ class _Upload:
 
 @functools.cache
 def _course(course_api: str) -> protocol.Course:
-    """The course's modules for the children: our stand-ins of dice and ucb (their sources, read from
-    this install), and `course_api` to import as hog from the folders holding hogengine and numpy."""
+    """The course's modules for the children: our stand-ins of dice and ucb (compiled from their sources
+    in this install, once), and `course_api` to import as hog from the folders holding hogengine and
+    numpy."""
     folder = Path(__file__).resolve().parent.parent / "course"
-    standins = tuple((name, (folder / f"{name}.py").read_text(encoding="utf-8")) for name in ("dice", "ucb"))
+    standins = tuple(
+        (
+            name,
+            marshal.dumps(
+                compile((folder / f"{name}.py").read_bytes(), f"<course {name}>", "exec", dont_inherit=True)
+            ),
+        )
+        for name in ("dice", "ucb")
+    )
     numpy = importlib.util.find_spec("numpy")
     paths = [folder.parent.parent, *([Path(numpy.origin).parent.parent] if numpy and numpy.origin else [])]
     return protocol.Course(standins, course_api, tuple(dict.fromkeys(str(path) for path in paths)))

@@ -68,10 +68,11 @@ _STACK_EXHAUSTED = ("SystemError", "error return without exception set")
 
 @dataclass(frozen=True)
 class Course:
-    """The course's modules a child offers the upload: our stand-ins of `dice` and `ucb` (their sources),
-    and the engine's course API of the rule set to load as `hog` for an upload that names it."""
+    """The course's modules a child offers the upload: our stand-ins of `dice` and `ucb` (compiled, as
+    `marshal` writes code), and the engine's course API of the rule set to load as `hog` for an upload that
+    names it."""
 
-    standins: tuple[tuple[str, str], ...] = ()
+    standins: tuple[tuple[str, bytes], ...] = ()
     hog_module: str = ""  # e.g. "hogengine.course.sp17"; empty: no hog
     hog_path: tuple[str, ...] = ()  # sys.path for importing it (the engine's and numpy's folders)
 
@@ -102,7 +103,7 @@ class Job:
             " ".join(map(str, self.pairs)),
             self.seccomp_filter.hex(),
             self.landlock_attr.hex(),
-            " ".join(f"{name}={source.encode('utf-8').hex()}" for name, source in self.course.standins),
+            " ".join(f"{name}={code.hex()}" for name, code in self.course.standins),
             " ".join(
                 [self.course.hog_module, *(path.encode("utf-8").hex() for path in self.course.hog_path)]
             ),
