@@ -1,6 +1,6 @@
 """The `hog` command line: one subcommand per module, each with `register(subparsers)`; packages above the
-engine add theirs through the `hog.commands` entry-point group (`hog gui`), so this floor names none of them
-(one that fails to load or clashes with a command is skipped, with one line on stderr).
+engine add theirs through the `hog.commands` entry-point group (`hog gui`, see installed.py), so this floor
+names none of them.
 
 Every subcommand prints for humans by default and JSON with `--json`; usage errors exit 2, rejected
 input exits 1 with one clear line on stderr, never a traceback.
@@ -20,8 +20,7 @@ from hogengine.text import shown
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
 COMMANDS = ("play", "rules", "replay", "simulate", "solve", "winrate", "tournament", "check")
-# Installed packages' own commands: each entry point names a `register(subparsers)` like the modules above.
-PLUGINS = "hog.commands"
+INSTALLED = "hogengine.cli.installed"  # the version and installed packages' commands (see that module)
 
 
 class _Version(argparse.Action):
@@ -31,15 +30,14 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        from importlib.metadata import version  # noqa: PLC0415 - a tenth of a second no other command pays
-
-        print(f"{parser.prog} {version('hogbot')}")
+        print(importlib.import_module(INSTALLED).version_line(parser.prog))
         parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The `hog` parser, each command's module imported only now (numpy and the solver take a moment):
-    given the built-in command about to run, only its own module (a command waits for no other's)."""
+    given the built-in command about to run, only its own module (a command waits for no other's, nor for
+    the installed packages' commands)."""
     known = ", ".join(f"{rules.id} ({'/'.join(rules.aliases)})" for rules in RULE_SETS)
     parser = argparse.ArgumentParser(
         prog="hog",
@@ -50,15 +48,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in (command,) if command in COMMANDS else COMMANDS:
         importlib.import_module(f"hogengine.cli.{name}").register(subparsers)
-    if command in COMMANDS:
-        return parser
-    from importlib.metadata import entry_points  # noqa: PLC0415 - read only when a plugin may be asked for
-
-    for plugin in sorted(entry_points(group=PLUGINS), key=lambda entry: entry.name):
-        try:
-            plugin.load()(subparsers)
-        except Exception as error:  # one broken or clashing package must not stop every command
-            print(f"hog: skipped the command {plugin.name} of {plugin.value}: {error}", file=sys.stderr)
+    if command not in COMMANDS:
+        importlib.import_module(INSTALLED).register_plugins(subparsers)
     return parser
 
 

@@ -30,6 +30,7 @@ from hogengine.course.ucb import interact, main, trace
 from hogengine.dice import fair_dice
 from hogengine.game import State, TurnResult
 from hogengine.rules import DEFAULT_RULES, get_rules, pieces
+from hogengine.solver import best_table
 from hogengine.strategies import Strategy, always_roll
 
 P = ParamSpec("P")
@@ -201,9 +202,6 @@ def extra_turn_strategy(
 def final_strategy(score: int, opponent_score: int, *, rules: str = DEFAULT_RULES) -> int:
     """The choice of the best score-only table (`best-table`: the exact solver's, the strongest a contest
     file can hold); made once per process, within a second (half a minute under pig-fest)."""
-    # Loaded here, not with the module: the strategy sandbox offers this module as `hog` without it.
-    from hogengine.solver import best_table  # noqa: PLC0415
-
     assert whole(score) < GOAL_SCORE and whole(opponent_score) < GOAL_SCORE, "The game should be over."
     return int(best_table(rules)[score, opponent_score])
 

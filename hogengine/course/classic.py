@@ -25,15 +25,15 @@ NO_MARGIN = 1000  # a margin no Free Bacon reaches: Spring 2016's swap_strategy 
 
 
 class Classic:
-    """The API of one semester from 2015 to 2017: `rules` its rule set, `module` the module that binds
-    these methods to the course's names, `num_rolls` the dice its strategies roll by default, `baseline`
+    """The API of one semester from 2015 to 2017: `module` the module that binds these methods to the
+    course's names, named after the semester (the alias its rule set is known by: `hogengine.course.sp17`
+    plays `sp17`), `num_rolls` the dice its strategies roll by default, `baseline`
     those of the `always_roll` its `average_win_rate` plays against, `negative` its take_turn's message
     for fewer than 0 dice, `swap` the engine's piece behind its `is_swap`, `harmful` whether its
     `swap_strategy` rolls dice rather than swap its lead away."""
 
     def __init__(
         self,
-        rules: str,
         module: str,
         *,
         num_rolls: int,
@@ -42,7 +42,7 @@ class Classic:
         swap: Callable[[int, int], Flag],
         harmful: bool,
     ) -> None:
-        self.rules = get_rules(rules)
+        self.rules = get_rules(module.rsplit(".", 1)[-1])
         self._module = module
         self._num_rolls, self._baseline, self._negative = num_rolls, baseline, negative
         self._swap, self._harmful = swap, harmful

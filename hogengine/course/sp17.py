@@ -9,7 +9,6 @@ from hogengine.rules import pieces
 from hogengine.strategies import always_roll
 
 _COURSE = Classic(
-    "pork-chop",
     __name__,
     num_rolls=4,
     baseline=4,

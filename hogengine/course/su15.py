@@ -9,7 +9,6 @@ from hogengine.rules import pieces
 from hogengine.strategies import always_roll
 
 _COURSE = Classic(
-    "pig-fest",
     __name__,
     num_rolls=5,
     baseline=5,

@@ -11,7 +11,9 @@ from tests.bot.discord.harness import World
 from tests.bot.discord.transcript import Transcript
 
 FIVE = b"TEAM_NAME = 'Five Alive'\n\ndef final_strategy(score, opponent_score):\n    return 5\n"
-COURSE_IMPORT = b"from hog import *\n\ndef final_strategy(score, opponent_score):\n    return 4\n"
+KEYBOARD = (
+    b"from dice import six_sided\n\ndef final_strategy(score, opponent_score):\n    return int(input())\n"
+)
 FOUR = b"def final_strategy(score, opponent_score):\n    return 4\n"
 JARGON = (
     "(s)",  # "game(s)": say one or the other
@@ -47,7 +49,7 @@ async def test_a_whole_sitting_reads_well_on_a_phone(world: World, tmp_path: Pat
     await world.play_to_end(duel.id, fives_and_chops)
     seen.look("alice and bob played to the end")
 
-    seen.private("carol", await world.upload(world.carol, "mine.py", COURSE_IMPORT))
+    seen.private("carol", await world.upload(world.carol, "mine.py", KEYBOARD))
     seen.private("carol", await world.upload(world.carol, "mine.py", FOUR, name="Four Square"))
     seen.private("bob", await world.upload(world.bob, "five.py", FIVE))
     seen.look("carol and bob uploaded")

@@ -311,11 +311,14 @@ async def test_names_with_nothing_to_read_are_refused_before_the_download(
 
 
 async def test_names_are_kept_as_written_and_shown_without_markup_or_pings(world: World) -> None:
-    name = "**Al's** `pig` @everyone <@1> 🐷"
-    accepted = private_embed(await world.upload(world.alice, "four.py", ROLL_4, name=name))
-    assert accepted.title == "Accepted: \\*\\*Al's\\*\\* \\`pig\\` @\u200beveryone <@\u200b1> 🐷"
+    marked = private_embed(await world.upload(world.alice, "four.py", ROLL_4, name="**Al's** `pig` 🐷"))
+    assert marked.title == "Accepted: \\*\\*Al's\\*\\* \\`pig\\` 🐷"
+    pinging = f"@here <@{world.bob.id}>"
+    named = private_embed(await world.upload(world.bob, "five.py", ROLL_4, name=pinging))
+    assert named.title == f"Accepted: @\u200bhere <@\u200b{world.bob.id}>"
     listed = private_embed(await world.alice.slash(world.channel, "hog strategies"))
-    assert "**\\*\\*Al's\\*\\* \\`pig\\` @\u200beveryone <@\u200b1> 🐷**" in (listed.description or "")
+    assert "**\\*\\*Al's\\*\\* \\`pig\\` 🐷**" in (listed.description or "")
+    assert f"**@\u200bhere <@\u200b{world.bob.id}>**" in (listed.description or "")
 
 
 async def test_names_longer_than_allowed_are_refused_by_discord(world: World) -> None:

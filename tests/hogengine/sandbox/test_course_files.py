@@ -2,12 +2,14 @@
 the sandbox offers our stand-ins of the course's dice, ucb and hog, and the table it takes equals the one
 the file gives natively beside the course's own modules (tests/course.py)."""
 
+import importlib
 from pathlib import Path
 
 import pytest
 
 from hogengine.cli import main
-from hogengine.rules import get_rules
+from hogengine.course.semesters import course_api
+from hogengine.rules import RULE_SETS, RuleSet, get_rules
 from hogengine.sandbox.entry import check_entry
 from tests.course import COURSE_FILES, CourseFile, native_table
 
@@ -97,3 +99,13 @@ def test_test_dice_and_select_dice_compare_as_the_courses_do() -> None:
 )
 def test_refusals_a_student_can_fix_say_how(source: bytes, reason: str) -> None:
     assert check_entry(source, get_rules("pork-chop")).reason == reason
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=[rules.id for rules in RULE_SETS])
+def test_each_rule_set_offers_its_own_semesters_course_api_as_hog(rules: RuleSet) -> None:
+    api = importlib.import_module(course_api(rules))
+    assert api.free_bacon(42) == int(rules.free_bacon(42))  # the engine's rule, through the course's name
+    assert {"roll_dice", "take_turn", "play", "bacon_strategy", "final_strategy", "GOAL_SCORE"} <= set(
+        api.__all__
+    )
+    assert {"six_sided", "four_sided", "make_test_dice", "main", "trace", "interact"} <= set(api.__all__)
