@@ -127,7 +127,16 @@ def health(beat: Path) -> tuple[int, str]:
 async def test_postgresql_stopped_and_started_mid_game(
     fake: FakeDiscord, launch: Launch, tmp_path: Path, own_server: PostgresServer
 ) -> None:
-    bot = await launch(tmp_path, HOG_DATABASE_URL=own_server.new_database(), HOG_TURN_TIMEOUT_SECONDS="20")
+    # A tick of the clock every second (a twentieth of the shortest timeout), from the challenge's clock,
+    # which runs only until the next press accepts it. Not from the turn's: that clock runs through the
+    # whole outage below but for the time the database was out of reach, and at 20 s a busy machine ran
+    # it out (the game lost on time, its board naming nobody to move).
+    bot = await launch(
+        tmp_path,
+        HOG_DATABASE_URL=own_server.new_database(),
+        HOG_CHALLENGE_TIMEOUT_SECONDS="20",
+        HOG_TURN_TIMEOUT_SECONDS=str(10 * HANG),
+    )
     beat = tmp_path / "hogbot.heartbeat"  # beside HOG_DATABASE_PATH; the clock beats every second
     board = await accepted_challenge(fake, goal=LONG_GOAL)  # the roll before the outage and the one after
     await roll(fake, board)
