@@ -21,9 +21,21 @@ import pytest
 from bot.health import ailment
 from bot.storage import SqliteDatabase
 from tests.bot.discord.conftest import Launch
-from tests.bot.discord.fake_discord import FakeDiscord
+from tests.bot.discord.fake_discord import RUN_BOT_AGAINST, FakeDiscord
 from tests.bot.discord.harness import World, last_turn, said, turn_of
-from tests.bot.discord.over_sockets import LONG_GOAL, ROLL, accepted_challenge, answered, press, roll, to_move
+from tests.bot.discord.over_sockets import (
+    CAROL,
+    LONG_GOAL,
+    ROLL,
+    BotProcess,
+    accepted_challenge,
+    answered,
+    command,
+    press,
+    roll,
+    spawn_bot,
+    to_move,
+)
 from tests.bot.discord.test_real_sockets import eventually
 from tests.hang import HANG
 from tests.postgres_server import PostgresServer, running_server
@@ -170,3 +182,40 @@ async def test_postgresql_stopped_and_started_mid_game(
     assert fake.unknown == []
     assert sum(message.startswith(WARNING) for message in bot.messages()) == 1
     assert [line for line in bot.stderr if "error" in json.loads(line)] == []  # no traceback at all
+
+
+async def test_a_silent_postgresql_gets_every_gesture_answered_in_words(
+    fake: FakeDiscord, tmp_path: Path, own_server: PostgresServer, solver_cache: Path
+) -> None:
+    """A server that answers nothing (frozen with SIGSTOP: no refusal, no reply): a slash command that reads
+    before it answers gets the outage sentence as its first response, and a press is told it after its
+    acknowledgement, while the server stays silent. The bot's statement timeout is put past the hang guard,
+    so only its check for a silent server (half a second of patience, then a question of its own: two
+    seconds in all, under Discord's three) can answer them."""
+    forever = f"import bot.storage.postgres as p; p.STATEMENT_SECONDS = {10 * HANG};"
+    settings = {"HOG_DATABASE_URL": own_server.new_database(), "HOG_SOLVER_CACHE_PATH": str(solver_cache)}
+    bot = BotProcess(await spawn_bot(fake.url, tmp_path, code=forever + RUN_BOT_AGAINST, **settings))
+    try:
+        await fake.connected(timeout=HANG)
+        board = await accepted_challenge(fake, goal=LONG_GOAL)
+        person, shown = to_move(fake.messages[board]), copy.deepcopy(fake.messages[board])
+        assert person is not None
+        with own_server.silenced():
+            _, first = await command(fake, CAROL, "vs-bot", [])  # reads before it answers
+            token = await press(fake, person, board, ROLL)  # acknowledged at once, then told
+            told = await fake.until(lambda r: r.method == "POST" and answered(token)(r))
+        assert (first.body["type"], first.body["data"]["content"], first.body["data"]["flags"]) == (
+            4,
+            NOTHING_DONE,
+            64,
+        )
+        assert (told.body["content"], told.body["flags"]) == (NOTHING_DONE, 64)
+        assert fake.messages[board] == shown
+
+        await roll(fake, board)  # the server answers again: the game goes on
+        assert fake.messages[board]["content"] != shown["content"]
+        assert await bot.terminate() == 0
+        assert bot.troubles() == []
+    finally:
+        if bot.process.returncode is None:
+            await bot.kill()
