@@ -29,7 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -47,6 +47,7 @@ TARGET_RATE = {"sqlite": 1_000, "postgresql": 1_500}  # turns/s of one process, 
 TARGET_P99_MS = {"sqlite": 25.0, "postgresql": 25.0}  # a turn's p99 in the paced phase, one process
 TARGET_BARE_SHARE = 0.6  # of the bare aiosqlite loop's rate measured in the same run (SQLite)
 TARGET_TWO_PROCESSES = 1.5  # two service processes on one PostgreSQL server, saturated, against one
+READY, GO = b"ready\n", b"go\n"  # a worker process's games are set up; its clients may start
 DOUBLE_CLICK = 0.10
 STALE_CLICK = 0.05
 
@@ -206,9 +207,20 @@ def percentile(values: list[float], share: float) -> float:
     return statistics.quantiles(values, n=1000)[int(share * 1000) - 1] if len(values) > 1 else values[0]
 
 
-async def phase(service: GameService, *, games: int, think: float, seconds: float, first_channel: int) -> Run:
-    """`games` concurrent clients, each playing matches back to back for `seconds`, then checked."""
+Ready = Callable[[], Awaitable[None]]  # returns when every process side by side may start its clients
+
+
+async def alone() -> None:
+    """One process alone starts its clients at once."""
+
+
+async def phase(
+    service: GameService, *, games: int, think: float, seconds: float, first_channel: int, ready: Ready
+) -> Run:
+    """`games` concurrent clients, each playing matches back to back for `seconds`, then checked; the
+    clients start once the games are set up and `ready` returns."""
     first = await start_games(service, games, first_channel)
+    await ready()
     tally = Tally()
     start = time.perf_counter()
     runs = await asyncio.gather(*(client(service, tally, m, think, start + seconds) for m in first))
@@ -235,15 +247,29 @@ def report(name: str, run: Run) -> None:
 
 
 async def service_phases(
-    settings: Settings, games: int, seconds: float, rate: float, first_channel: int = 1
+    settings: Settings,
+    games: int,
+    seconds: float,
+    rate: float,
+    *,
+    first_channel: int = 1,
+    ready: Ready = alone,
 ) -> tuple[Run, Run]:
-    """The saturated and the paced phase on the services opened by these settings."""
+    """The saturated and the paced phase on the services opened by these settings, each starting its
+    clients when `ready` returns."""
     services = await Services.open(settings.services)
     try:
         service = services.games
-        saturated = await phase(service, games=games, think=0.0, seconds=seconds, first_channel=first_channel)
+        saturated = await phase(
+            service, games=games, think=0.0, seconds=seconds, first_channel=first_channel, ready=ready
+        )
         paced = await phase(
-            service, games=games, think=games / rate, seconds=seconds, first_channel=first_channel
+            service,
+            games=games,
+            think=games / rate,
+            seconds=seconds,
+            first_channel=first_channel,
+            ready=ready,
         )
     finally:
         await services.close()
@@ -317,7 +343,8 @@ async def sqlite_runs(args: argparse.Namespace) -> tuple[Run, Run, float]:
 
 async def worker_processes(url: str, args: argparse.Namespace, count: int) -> tuple[Run, Run]:
     """`count` service processes side by side on one database, each with its share of games and load in
-    channels of its own; their runs together."""
+    channels of its own, every phase's clients started together once every process has set its games up;
+    their runs together."""
     command = [sys.executable, __file__, "--worker", url, "--seconds", str(args.seconds)]
     workers = [
         await asyncio.create_subprocess_exec(
@@ -328,15 +355,33 @@ async def worker_processes(url: str, args: argparse.Namespace, count: int) -> tu
             str(args.rate / count),
             "--first-channel",
             str(1 + index * 1_000_000),
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
         for index in range(count)
     ]
+    for _ in range(2):  # the saturated phase, then the paced one
+        for worker in workers:
+            assert worker.stdout is not None
+            if await worker.stdout.readline() != READY:
+                raise SystemExit("a service process failed (see its error above)")
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write(GO)
+            await worker.stdin.drain()
     outputs = [await worker.communicate() for worker in workers]
     if any(worker.returncode for worker in workers):
         raise SystemExit("a service process failed (see its error above)")
     phases = [[Run(**run) for run in json.loads(out)] for out, _ in outputs]
     return Run.together([runs[0] for runs in phases]), Run.together([runs[1] for runs in phases])
+
+
+async def told_to_go() -> None:
+    """A worker process says its games are set up and waits for the word to start its clients."""
+    sys.stdout.buffer.write(READY)
+    sys.stdout.flush()
+    if await asyncio.to_thread(sys.stdin.buffer.readline) != GO:
+        raise SystemExit("the benchmark stopped")
 
 
 async def postgresql_runs(args: argparse.Namespace) -> tuple[tuple[Run, Run], tuple[Run, Run], float]:
@@ -416,7 +461,9 @@ async def main() -> int:
     random.seed(61 + args.first_channel)
     if args.worker:
         settings = Settings(database_url=args.worker, _env_file=None)  # type: ignore[call-arg]
-        runs = await service_phases(settings, args.games, args.seconds, args.rate, args.first_channel)
+        runs = await service_phases(
+            settings, args.games, args.seconds, args.rate, first_channel=args.first_channel, ready=told_to_go
+        )
         print(json.dumps([asdict(run) for run in runs]))
         return 0
     load_average("at the start")
