@@ -271,8 +271,9 @@ async def serve(bot: HogBot, token: str) -> None:
             raise
         # The stop was asked for, whatever it cut short: it cancels the gateway's task, whether its shards
         # were still connecting or had been online for days.
-        log.info("stopped" if bot.is_ready() else "stopped while starting")
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
         if closing is not None:
             await closing
+    if stopping.is_set():  # however far the start had come: before, while or long after logging in
+        log.info("stopped" if bot.is_ready() else "stopped while starting")
