@@ -396,8 +396,8 @@ async def postgresql_runs(args: argparse.Namespace) -> tuple[tuple[Run, Run], tu
         url = args.database_url or server.new_database()
         bare = await asyncpg_rate(url)
         print(f"bare asyncpg, a transaction per turn: {bare:,.0f} turns/s")
-        settings = Settings(database_url=url, _env_file=None)  # type: ignore[call-arg]
-        one = await service_phases(settings, args.games, args.seconds, args.rate)
+        # One process as two are: a fresh one of its own, not this one after its SQLite phases.
+        one = await worker_processes(url, args, 1)
         two = await worker_processes(args.database_url or server.new_database(), args, 2)
     finally:
         if server is not None:
