@@ -269,10 +269,11 @@ async def serve(bot: HogBot, token: str) -> None:
     except (Exception, asyncio.CancelledError):
         if not stopping.is_set():
             raise
-        # SIGTERM while the database opened or the gateway connected: the stop was asked for, whatever it
-        # cut short.
-        log.info("stopped while starting")
+        # The stop was asked for, whatever it cut short: it cancels the gateway's task, whether its shards
+        # were still connecting or had been online for days.
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
         if closing is not None:
             await closing
+    if stopping.is_set():  # however far the start had come: before, while or long after logging in
+        log.info("stopped" if bot.is_ready() else "stopped while starting")

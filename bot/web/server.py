@@ -190,7 +190,7 @@ class Page:
         house = _house(fields.get("house"))
         seed = fields.get("seed")
         game = self.games.start(start, new_seed() if seed is None else parse_seed(seed), house)
-        await self._solution(game)  # the perfect house is ready before the first move
+        await self._solution(game)  # the house is ready before its first move
         return web.json_response(payloads.game(game), status=201)
 
     async def show(self, request: web.Request) -> web.Response:
@@ -241,7 +241,11 @@ class Page:
         return web.json_response(await asyncio.to_thread(viewed, record, results, solution))
 
     async def _solution(self, game: Game) -> Solution | None:
-        """The solver's solution when the perfect house plays this game (seconds the first time)."""
+        """What this game's house plays by, made off the event loop before it moves: the solver's solution
+        for the perfect house (seconds the first time; returned), the course's table for the course house
+        (a fraction of a second, once per rule set, kept by the engine), as the bot's house has them."""
+        if game.house is HouseLevel.COURSE:
+            await self.solver.course(game.start.rules)
         if game.house is not HouseLevel.PERFECT:
             return None
         return await self.solver.solution(game.start.rules, game.start.goal)

@@ -9,7 +9,9 @@ import json
 import logging
 import socket
 import struct
+import threading
 from collections.abc import AsyncIterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from bot.services.solver import Solver
 from bot.web import payloads
 from bot.web.games import MAX_GAMES, Games
 from bot.web.server import APOLOGY, MAX_BODY, make_app, make_runner
+from hogengine import house
 from hogengine.analysis import analyse
 from hogengine.commentary import course_commentary
 from hogengine.errors import HogError
@@ -148,6 +151,29 @@ async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_
     record = load_record(json.dumps(game["record"]))
     house = [result for result in replay(record) if result.player == 1]
     assert house and all(r.choice == house_choice(level, r.before, solution) for r in house)
+
+
+async def test_the_course_house_has_its_table_made_off_the_event_loop(
+    solver_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The course house's first move of a rule set needs the course's table (10,000 calls of the course's
+    function, a fraction of a second): it is made on a worker thread as the game starts, as the bot's house
+    has it, never on the event loop that serves every request."""
+    made_on: list[str] = []
+    make = house.course_table.__wrapped__
+
+    @cache
+    def watched(rules: str) -> Any:
+        made_on.append(threading.current_thread().name)
+        return make(rules)
+
+    monkeypatch.setattr(house, "course_table", watched)  # the one the house plays by
+    monkeypatch.setattr("bot.services.solver.course_table", watched)  # the one the solver makes
+    async with TestClient(TestServer(make_app(Solver(solver_cache), DEFAULT_RULES))) as client:
+        game = await start(client, rules="pig-fest", house="course")
+        played = await move(client, game, 0)
+    assert played["board"]["turn"] >= 2  # the house answered with the course's choice
+    assert len(made_on) == 1 and made_on != [threading.main_thread().name]
 
 
 @pytest.mark.parametrize(("house", "after_a_move"), [(None, True), (HouseLevel.EASY, False)])
