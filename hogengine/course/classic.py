@@ -8,9 +8,10 @@ in the semester's module when they are called.
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import ParamSpec, cast
+from typing import Any, ParamSpec, cast
 
 import hogengine.course as fall2020
+from hogengine.course import dice, ucb
 from hogengine.course.dice import Dice, six_sided
 from hogengine.course.games import play_game, whole
 from hogengine.events import EventKind
@@ -22,6 +23,34 @@ from hogengine.strategies import Strategy, always_roll
 P = ParamSpec("P")
 GOAL_SCORE = 100  # The goal of Hog is to score 100 points.
 NO_MARGIN = 1000  # a margin no Free Bacon reaches: Spring 2016's swap_strategy has none
+# The functions every semester's hog.py of these years had (a few of them written by its students: see
+# each module), and what its first lines imported from the course's dice.py and ucb.py.
+FUNCTIONS = (
+    "roll_dice",
+    "free_bacon",
+    "take_turn",
+    "select_dice",
+    "is_swap",
+    "other",
+    "play",
+    "make_averaged",
+    "max_scoring_num_rolls",
+    "winner",
+    "average_win_rate",
+    "run_experiments",
+    "bacon_strategy",
+    "swap_strategy",
+    "final_strategy",
+)
+IMPORTED = {
+    "four_sided": dice.four_sided,
+    "six_sided": dice.six_sided,
+    "make_test_dice": dice.make_test_dice,
+    "main": ucb.main,
+    "trace": ucb.trace,
+    "log_current_line": ucb.log_current_line,
+    "interact": ucb.interact,
+}
 
 
 class Classic:
@@ -46,6 +75,14 @@ class Classic:
         self._module = module
         self._num_rolls, self._baseline, self._negative = num_rolls, baseline, negative
         self._swap, self._harmful = swap, harmful
+
+    def bind(self, namespace: dict[str, Any], *extra: str) -> None:
+        """Give the semester's module (its `namespace`) the course's names: FUNCTIONS and `extra` of these
+        methods (but those the module defines itself), GOAL_SCORE, always_roll and what its hog.py imported.
+        They are its only public names, so `from hog import *` gives them as the course's file did (it had
+        no `__all__` either)."""
+        own = {name: getattr(self, name) for name in (*FUNCTIONS, *extra) if name not in namespace}
+        namespace.update(own, GOAL_SCORE=GOAL_SCORE, always_roll=always_roll, **IMPORTED)
 
     @property
     def course(self) -> ModuleType:
