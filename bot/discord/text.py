@@ -3,18 +3,13 @@
 import re
 from collections.abc import Sequence
 
+from hogengine.cli.turns import with_names
 from hogengine.game import TurnResult
 from hogengine.text import counted
 
-_PLAYER = re.compile(r"Player ([01])")
 _POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 MOST_RECENT = 8  # turns listed at most: a chain of extra turns must not fill a phone's screen
 DIE = "🎲"
-
-
-def with_names(text: str, seats: tuple[str, str]) -> str:
-    """The engine says "Player 0" and "Player 1"; the board says who they are."""
-    return _PLAYER.sub(lambda found: seats[int(found[1])], text)
 
 
 def for_people(line: str, seats: tuple[str, str]) -> str:

@@ -172,11 +172,11 @@ def test_keyboard_play_on_a_phone_sized_window(browser: Browser, served: Served,
                 assert page.locator("#typed").inner_text().startswith("Typed 1:")
         headings = page.locator("#log > li h3").all_inner_texts()
         assert headings[::-1] == [
-            "Turn 0 · Player 0: Pork Chop",
-            "Turn 1 · Player 1: Roll 10",
-            "Turn 2 · Player 0: Roll 10 (-1)",  # Pork Chop is spent: -1 rolls ten dice now
-            "Turn 3 · Player 1: Roll 1",
-            "Turn 4 · Player 0: Roll 7",
+            "Turn 1 · Player 0: Pork Chop",
+            "Turn 2 · Player 1: Roll 10",
+            "Turn 3 · Player 0: Roll 10 (-1)",  # Pork Chop is spent: -1 rolls ten dice now
+            "Turn 4 · Player 1: Roll 1",
+            "Turn 5 · Player 0: Roll 7",
         ]
         assert page.evaluate(
             "document.documentElement.scrollWidth <= window.innerWidth"
@@ -250,11 +250,11 @@ def test_a_hog_export_is_watched_again_with_its_chart(
             chart = page.get_by_role("img", name="Player 0's chance to win over")
             assert chart.count() == 1 and page.evaluate("document.getElementById('chart').naturalWidth") > 300
             assert page.locator("#position").inner_text() == (
-                f"Before turn 0 (1 of {len(results)}). Player 0's chance to win: {100 * series[0]:.1f}%."
+                f"Before turn 1 (1 of {len(results)}). Player 0's chance to win: {100 * series[0]:.1f}%."
             )
             page.get_by_role("button", name="Next turn").click()
             page.keyboard.press("ArrowRight")
-            assert page.locator("#position").inner_text().startswith(f"Before turn 2 (3 of {len(results)}).")
+            assert page.locator("#position").inner_text().startswith(f"Before turn 3 (3 of {len(results)}).")
             assert page.locator("#view-board .score").all_inner_texts()[0].split()[0] == str(
                 results[2].before.scores[0]
             )
