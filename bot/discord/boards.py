@@ -186,7 +186,7 @@ class Boards:
         sent: int | None = None
         if change.person is not None:
             try:
-                sent = await self.notices.post(match, change.person, notices.text(match, change, board_id))
+                sent = await self.notices.post(match, change, notices.text(match, change, board_id))
             except DISCORD_FAILURES as error:
                 log.warning("could not post a notice: %s", error, extra={"match": match.id})
                 if not isinstance(error, (discord.NotFound, discord.Forbidden)):

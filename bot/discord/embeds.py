@@ -80,8 +80,8 @@ def _scores(match: Match, seats: tuple[str, str]) -> list[str]:
 
 
 def _status(match: Match, seats: tuple[str, str], short: bool = False) -> list[str]:
-    """Who moves and with which dice (`short`: without the rules that set them), the shared hidden parts,
-    the turn's clock; or how the game ended."""
+    """Who moves and with which dice, the shared hidden parts, the turn's clock (`short`: the dice without
+    the rules and shared parts that set them); or how the game ended."""
     state = match.state
     if match.status is MatchStatus.ACTIVE:
         mover = seats[state.mover]
@@ -90,7 +90,8 @@ def _status(match: Match, seats: tuple[str, str], short: bool = False) -> list[s
         else:
             dice = f"{SIDES[dice_for(state, 1)[1]]} dice" if short else dice_in_words(state)
             lines = [f"**{mover}** to move, with {dice}."]
-        lines += state.ruleset.describe_hidden(state, None, changed_only=True)
+        if not short:
+            lines += state.ruleset.describe_hidden(state, None, changed_only=True)
         if match.turn_deadline is not None:
             lines.append(f"Turn ends {timestamp(match.turn_deadline)}.")
         return lines

@@ -5,13 +5,15 @@ short message of its own that mentions only that person (allowed mentions: that 
 board; the game's previous notice is deleted, so at most one is left per game.
 
 `Notices` is the one place a game's notice is posted or deleted: where notices go (the channel now; a
-press's own webhook, later) changes there alone."""
+press's own webhook, later) changes there alone. Each notice is posted with a nonce naming its moment, which
+Discord enforces: a notice posted again by a bot restarted between posting it and recording it (a crash)
+is the same message, not a second one."""
 
 import discord
 from discord.utils import escape_markdown as md
 
 from bot.discord.embeds import EN_DASH, timestamp
-from bot.services import Match, MatchStatus, Moment, Notice, Player
+from bot.services import Match, MatchStatus, Moment, Notice
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -75,10 +77,13 @@ class Notices:
     def __init__(self, client: discord.Client) -> None:
         self._client = client
 
-    async def post(self, match: Match, person: Player, said: str) -> int:
-        """Post a notice that mentions only `person`; its message id. Raises what Discord raises."""
+    async def post(self, match: Match, notice: Notice, said: str) -> int:
+        """Post a notice that mentions only its person; its message id. Raises what Discord raises."""
+        if notice.person is None:
+            raise ValueError("a notice that tells nobody is not posted")
         channel = self._client.get_partial_messageable(match.channel_id)
-        sent = await channel.send(said, allowed_mentions=only(person.id))
+        nonce = f"hog{match.id}-{notice.moment.value}-{notice.turn}"  # Discord takes 25 characters at most
+        sent = await channel.send(said, allowed_mentions=only(notice.person.id), nonce=nonce)
         return sent.id
 
     async def delete(self, match: Match, message_id: int) -> None:

@@ -100,6 +100,9 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "analyze",
         "forget-me",
         "contest",
+        "help",
+        "games",
+        "coach",
     }
     assert "global" not in fake.commands
 

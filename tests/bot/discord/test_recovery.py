@@ -105,11 +105,11 @@ async def test_a_board_that_cannot_be_shown_does_not_hold_up_the_others(
     assert "Roll 3" in labels(world.message(stuck.id))  # its redraw failed...
     shown = await world.board(second.id)
     assert "**mod** ran out of time: **carol** wins" in text(shown)  # ...not this one's
-    assert labels(shown) == ["Rematch"]
+    assert labels(shown) == ["Rematch", "Verify dice"]
 
     pressed = await world.alice.click(world.message(stuck.id), label="Roll 3")
 
     assert said(pressed) == "This game is over. The board now shows the game as it is."
     redrawn = world.message(stuck.id)
     assert "**alice** ran out of time: **bob** wins" in text(redrawn)
-    assert labels(redrawn) == ["Rematch"]
+    assert labels(redrawn) == ["Rematch", "Verify dice"]

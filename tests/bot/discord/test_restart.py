@@ -39,7 +39,7 @@ async def test_the_turn_clock_runs_on_after_a_restart(world: World) -> None:
 
     over = world.message(board.id)
     assert "**bob** ran out of time: **alice** wins" in text(over)
-    assert labels(over) == ["Rematch", "Analysis"]
+    assert labels(over) == ["Rematch", "Analysis", "Verify dice"]
 
 
 async def test_a_challenge_can_be_accepted_after_a_restart(world: World) -> None:
@@ -60,7 +60,8 @@ async def test_the_house_bot_finishes_its_turn_after_a_restart(world: World) -> 
     thinking = await world.board(match.id)
     assert "**Hog Bot (easy)** is rolling…" in text(thinking)
     buttons = [child for row in thinking.components for child in getattr(row, "children", [])]
-    assert "Roll 10" in labels(thinking) and all(button.disabled for button in buttons)  # greyed out
+    moves = [button for button in buttons if getattr(button, "label", "") != "Verify dice"]
+    assert "Roll 10" in labels(thinking) and all(button.disabled for button in moves)  # greyed out
 
     await world.restart()  # the pause was not over: the old process never moved
     await world.advance(BOT_PAUSE + 1)

@@ -136,7 +136,7 @@ async def test_anyone_plays_a_stored_strategy_and_it_moves_by_its_table(world: W
     board = await world.board(match.id)
     assert "mod (alice's strategy)" in seat_lines(board)
     boards = await world.play_to_end(match.id, lambda state: 6)
-    assert labels(boards[-1]) == ["Rematch", "Analysis"]
+    assert labels(boards[-1]) == ["Rematch", "Analysis", "Verify dice"]
     turns = replay(await world.export(match.id))
     bot_turns = [turn for turn in turns if turn["player"] == 1]
     assert bot_turns

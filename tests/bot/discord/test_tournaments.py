@@ -18,7 +18,7 @@ from bot.services import Standing, Tournament
 from hogengine.solver import exact_winrate, tournament_exact
 from hogengine.strategies import Table, always_roll, table_from_function
 from tests.bot.discord.conftest import GUILD_ID
-from tests.bot.discord.harness import World, picture, private, said
+from tests.bot.discord.harness import World, mention, picture, private, said
 from tests.hang import HANG
 from tests.helpers import entries
 
@@ -208,7 +208,7 @@ async def test_anyone_sees_the_latest_standings_again_privately(world: World, en
 
     assert said(before) == (
         "No tournament has been played on this server yet: someone who manages the server starts one with "
-        "`/hog tournament`."
+        f"{mention(world, 'hog tournament')}."
     )
     assert said(other_rules).startswith("No Pork Chop tournament has been played on this server yet")
     assert ran.response is not None

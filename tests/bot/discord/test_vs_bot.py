@@ -66,7 +66,7 @@ async def test_the_bot_plays_its_level_to_the_end(
 
     boards = await world.play_to_end(match.id, lambda state: 5)
 
-    assert labels(boards[-1]) == ["Rematch", "Analysis"]
+    assert labels(boards[-1]) == ["Rematch", "Analysis", "Verify dice"]
     record = await world.export(match.id)
     assert replay(record)[-1]["over"]  # `hog replay` accepts the whole game
     state, bot_turns = new_game(rules), 0
