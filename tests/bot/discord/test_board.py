@@ -191,3 +191,37 @@ async def test_analysing_a_live_game_says_to_finish_or_export_it(world: World) -
     assert "still being played" in answer and "</hog export:" in answer  # a tap away
     assert missing == "That game does not exist."
     assert len(world.domain_errors()) == 2
+
+
+async def test_the_commentary_after_a_swap_is_a_swap_not_points(world: World) -> None:
+    match = await world.challenge("pork-chop")
+    board = await world.board(match.id)
+    await world.alice.click(board, label="Roll 5")
+    scored = (await world.match(match.id)).state.scores[0]
+    assert scored > 0
+
+    await world.bob.click(world.message(board.id), label="Pork Chop")  # nothing scored: the scores trade places
+
+    swapped = world.message(board.id)
+    assert turns_shown(swapped)[-1] == "**bob** Pork Chop → scores swapped"
+    lines = text(swapped).splitlines()
+    assert f"bob takes the lead by {scored}" in lines  # true: the swap gave him the lead
+    assert not any("The most yet for bob" in line for line in lines)  # but he scored no points
+
+
+async def test_nothing_is_celebrated_on_a_pig_out_or_a_forfeit(world: World) -> None:
+    match = await world.challenge()
+    board = await world.board(match.id)
+    pig_outs = 0
+    while pig_outs < 2:  # ten dice a turn: Pig Outs soon, the first of a side's its record of points
+        now = await world.match(match.id)
+        assert now.player_to_move is not None
+        await world.actor(now.player_to_move.id).click(world.message(board.id), label="Roll 10")
+        if "Pig Out" in turns_shown(world.message(board.id))[-1]:
+            pig_outs += 1
+            assert "The most yet" not in text(world.message(board.id))
+
+    await world.bob.slash(world.channel, "hog forfeit")
+
+    over = text(world.message(board.id))
+    assert "The most yet" not in over and "takes the lead" not in over
