@@ -200,7 +200,7 @@ async def test_the_commentary_after_a_swap_is_a_swap_not_points(world: World) ->
     scored = (await world.match(match.id)).state.scores[0]
     assert scored > 0
 
-    await world.bob.click(world.message(board.id), label="Pork Chop")  # nothing scored: the scores trade places
+    await world.bob.click(world.message(board.id), label="Pork Chop")  # no points: the scores trade places
 
     swapped = world.message(board.id)
     assert turns_shown(swapped)[-1] == "**bob** Pork Chop → scores swapped"
