@@ -4,6 +4,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Awaitable
 from typing import Any
 
 import aiohttp
@@ -136,12 +137,7 @@ class HogBot(commands.AutoShardedBot):
     async def redraw(self, match_id: int) -> None:
         """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
         (the game is safe in the database, and the next render tries again)."""
-        try:
-            await self.parts.boards.show(match_id)
-        except RecordsUnavailable:
-            pass  # the outage is logged once, as it begins
-        except Exception:
-            log.exception("could not show the board", extra={"match": match_id})
+        await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
 
     @property
     def connected(self) -> bool:
@@ -196,18 +192,9 @@ class HogBot(commands.AutoShardedBot):
             self.parts.follow_up.schedule(match_id)
         for match_id in lagging:
             await self.redraw(match_id)
-        for match_id in hurried:
-            await self.remind(match_id)
-
-    async def remind(self, match_id: int) -> None:
-        """Tell a person their turn is running out; a failure is logged, not raised (the clock tries again
-        at its next tick)."""
-        try:
-            await self.parts.boards.remind(match_id)
-        except RecordsUnavailable:
-            pass  # the outage is logged once, as it begins
-        except Exception:
-            log.exception("could not tell a person their turn is running out", extra={"match": match_id})
+        for match_id in hurried:  # a failure is tried again at the next tick
+            failure = "could not tell a person their turn is running out"
+            await _logged(self.parts.boards.remind(match_id), failure, match_id)
 
     async def close(self) -> None:
         """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits
@@ -230,6 +217,17 @@ class HogBot(commands.AutoShardedBot):
             await asyncio.gather(self._opening, return_exceptions=True)  # a failure is the opener's to say
         if self._services is not None:
             await self._services.close()
+
+
+async def _logged(work: Awaitable[None], failure: str, match_id: int) -> None:
+    """Do a match's work nobody waits for; a failure is logged as `failure`, not raised (the game is safe in
+    the database, and the clock tries again)."""
+    try:
+        await work
+    except RecordsUnavailable:
+        pass  # the outage is logged once, as it begins
+    except Exception:
+        log.exception(failure, extra={"match": match_id})
 
 
 class TokenRejectedError(Exception):

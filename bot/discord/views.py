@@ -158,12 +158,16 @@ class DiceButton(HogButton, template=r"hog:dice:(?P<match>\d+)"):
         await interaction.followup.send(linked(interaction, dice_check(match)), ephemeral=True)
 
 
-class TryButton(HogButton, template=r"hog:try:(?P<name>.{1,64})"):
-    """After an upload: play the stored strategy now, as `/hog vs-bot strategy:` does (a board below)."""
+class StrategyButton(HogButton, template=r"hog:(?!)"):  # never matches: the base of the two below
+    """A next step after an upload: a button for one stored strategy, by its name (`hog:<ACTION>:<name>`)."""
+
+    ACTION: ClassVar[str]
+    LABEL: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle]
 
     def __init__(self, name: str) -> None:
         button = discord.ui.Button[Any](
-            label="Play it", style=discord.ButtonStyle.primary, custom_id=f"hog:try:{name}"
+            label=self.LABEL, style=self.STYLE, custom_id=f"hog:{self.ACTION}:{name}"
         )
         super().__init__(button, None)
         self.name = name
@@ -171,8 +175,14 @@ class TryButton(HogButton, template=r"hog:try:(?P<name>.{1,64})"):
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "TryButton":
+    ) -> "StrategyButton":
         return cls(match["name"])
+
+
+class TryButton(StrategyButton, template=r"hog:try:(?P<name>.{1,64})"):
+    """After an upload: play the stored strategy now, as `/hog vs-bot strategy:` does (a board below)."""
+
+    ACTION, LABEL, STYLE = "try", "Play it", discord.ButtonStyle.primary
 
     async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         services, guild = parts.services, guild_of(interaction)
@@ -187,23 +197,11 @@ class TryButton(HogButton, template=r"hog:try:(?P<name>.{1,64})"):
         await parts.boards.post(match.id, interaction)
 
 
-class EnterButton(HogButton, template=r"hog:enter:(?P<name>.{1,64})"):
+class EnterButton(StrategyButton, template=r"hog:enter:(?P<name>.{1,64})"):
     """After an upload: make the strategy the person's entry in the open contest of its rule set."""
 
     ANSWERS_PRIVATELY = True
-
-    def __init__(self, name: str) -> None:
-        button = discord.ui.Button[Any](
-            label="Enter the contest", style=discord.ButtonStyle.success, custom_id=f"hog:enter:{name}"
-        )
-        super().__init__(button, None)
-        self.name = name
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "EnterButton":
-        return cls(match["name"])
+    ACTION, LABEL, STYLE = "enter", "Enter the contest", discord.ButtonStyle.success
 
     async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         contest, entry = await parts.services.contests.enter(
