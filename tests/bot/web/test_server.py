@@ -499,7 +499,8 @@ async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, s
     assert len(viewed["steps"]) == len(results)
     assert [step["chance"] for step in viewed["steps"]] + [viewed["end"]["chance"]] == list(analysis.series)
     assert viewed["end"]["chance"] == (1.0 if results[-1].after.winner == 0 else 0.0)
-    names = ("Player 0", "Player 1")
+    names = ("alice", "Hog Bot (perfect)")  # an export names its players; the viewer calls them so
+    assert record.players == names and viewed["names"] == list(names)
     assert [step["board"] for step in viewed["steps"]] == [payloads.board(r.before, names) for r in results]
     assert viewed["end"]["board"] == payloads.board(results[-1].after, names)
     costs = [
