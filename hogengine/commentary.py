@@ -4,8 +4,11 @@ The exact texts are binding (RULES.md, Swine Align rule 7): programs and doctest
 course's own ones print what a core returns, so `course_commentary` says the same lines without printing.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
+
+from hogengine.events import EventKind
+from hogengine.game import TurnResult
 
 
 class Commentary(Protocol):
@@ -110,4 +113,38 @@ def course_commentary(
     for score0, score1 in scores:
         now, lines = lines(score0, score1)
         said.append(now)
+    return said
+
+
+def _scored(running_high: tuple[int, int]) -> "_Turns":
+    def say(turn: TurnResult) -> tuple[tuple[str, ...], _Turns]:
+        who, points = turn.player, turn.points
+        pig_out = any(event.kind is EventKind.PIG_OUT for event in turn.events)
+        if pig_out or points <= running_high[who]:
+            return (), _scored(running_high)
+        high = (points, running_high[1]) if who == 0 else (running_high[0], points)
+        return (f"{points} point(s)! The most yet for Player {who}",), _scored(high)
+
+    return say
+
+
+class _Turns(Protocol):
+    """A commentary core told each turn as played, not only the scores after it."""
+
+    def __call__(self, turn: TurnResult, /) -> tuple[tuple[str, ...], "_Turns"]: ...
+
+
+def game_commentary(turns: Sequence[TurnResult]) -> list[tuple[str, ...]]:
+    """What boards, pages and the terminal say after each played turn: the course's commentary made true
+    to the turn. "The most yet" counts the points the mover scored (never a swap's jump, which is no
+    points, nor a Pig Out's consolation, which is nothing to celebrate); a lead that changes hands is
+    said as the course says it, however it changed (a swap does change it)."""
+    start = turns[0].before.scores if turns else (0, 0)
+    scored: _Turns = _scored((0, 0))
+    leads = _lead_changes(_leader(*start))
+    said: list[tuple[str, ...]] = []
+    for turn in turns:
+        highest, scored = scored(turn)
+        lead, leads = leads(*turn.after.scores)
+        said.append(highest + lead)
     return said

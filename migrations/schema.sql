@@ -93,7 +93,7 @@ CREATE TABLE matches (
     version INTEGER NOT NULL DEFAULT 0,
     created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL,
-    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}', shown_version INTEGER, notice_id BIGINT, notice_turn INTEGER,
+    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}', shown_version INTEGER, notice_id BIGINT, notice_turn INTEGER, notice_kind SMALLINT NOT NULL DEFAULT 0,
     CHECK (player0_id IS NOT NULL OR player1_id IS NOT NULL)
 );
 
@@ -102,7 +102,7 @@ CREATE TABLE players (
     name TEXT NOT NULL,
     created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL
-, turn_notices SMALLINT NOT NULL DEFAULT 1 CHECK (turn_notices IN (0, 1)));
+, turn_notices SMALLINT NOT NULL DEFAULT 1 CHECK (turn_notices IN (0, 1)), coach SMALLINT NOT NULL DEFAULT 0 CHECK (coach IN (0, 1)));
 
 CREATE TABLE rating_history (
     match_id INTEGER NOT NULL REFERENCES matches (id),

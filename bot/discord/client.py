@@ -4,6 +4,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Awaitable
 from typing import Any
 
 import aiohttp
@@ -13,10 +14,13 @@ from discord.ext import commands, tasks
 from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.catch_up import Lagging, catch_up
+from bot.discord.coach import Coach
 from bot.discord.commands.hog import HogCog
 from bot.discord.contests import ITEMS as CONTEST_ITEMS
 from bot.discord.contests import Closer
+from bot.discord.errors import DISCORD_FAILURES
 from bot.discord.in_flight import InFlight
+from bot.discord.mentions import CommandMentions
 from bot.discord.parts import Parts
 from bot.discord.tree import HogTree
 from bot.discord.views import ITEMS, controls
@@ -73,6 +77,7 @@ class HogBot(commands.AutoShardedBot):
         self._shards_up: set[int] = set()
         self._closed: asyncio.Future[None] | None = None
         self._lagging = Lagging()
+        self.command_mentions = CommandMentions()  # the commands as clickable mentions, once synced
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
@@ -96,7 +101,10 @@ class HogBot(commands.AutoShardedBot):
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
-        self.parts = Parts(services, Boards(self, services.games, controls), follow_up, InFlight())
+        in_flight = InFlight()
+        coach = Coach(services, in_flight.track)
+        boards = Boards(self, services.games, controls, coach.shown)
+        self.parts = Parts(services, boards, follow_up, in_flight, coach)
         await self.add_cog(HogCog(self.parts))
         self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
         self.closer = Closer(self, self.parts)
@@ -108,25 +116,28 @@ class HogBot(commands.AutoShardedBot):
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
-        """Sync to the development guild if one is set; globally only when asked (it is slow and limited)."""
+        """Sync to the development guild if one is set; globally only when asked (it is slow and limited);
+        else read the commands Discord holds. Their ids make the commands the bot names clickable."""
+        if self.sync_global:
+            synced = await self.tree.sync()
+            log.info("synced %d command(s) globally", len(synced))
+            self.command_mentions.learn(synced, self.tree)
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d command(s) to the development guild %s", len(synced), guild.id)
-        if self.sync_global:
-            synced = await self.tree.sync()
-            log.info("synced %d command(s) globally", len(synced))
+            self.command_mentions.learn(synced, self.tree)
+        elif not self.sync_global:
+            try:
+                self.command_mentions.learn(await self.tree.fetch_commands(), self.tree)
+            except DISCORD_FAILURES as error:
+                log.warning("could not read the commands' ids (they are named, not linked): %s", error)
 
     async def redraw(self, match_id: int) -> None:
         """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
         (the game is safe in the database, and the next render tries again)."""
-        try:
-            await self.parts.boards.show(match_id)
-        except RecordsUnavailable:
-            pass  # the outage is logged once, as it begins
-        except Exception:
-            log.exception("could not show the board", extra={"match": match_id})
+        await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
 
     @property
     def connected(self) -> bool:
@@ -153,7 +164,7 @@ class HogBot(commands.AutoShardedBot):
         play and post the contests past their close; close what ran out of time (challenges expire, idle
         turns are lost) and show it; start the house bot wherever it is to move and no move of it is under
         way; redraw the boards that lag behind their game (Discord took neither an edit nor a repost), with
-        backoff."""
+        backoff; tell the people whose turn is running out."""
         try:
             trouble = await self.parts.services.records_trouble()
             if self.connected:
@@ -168,6 +179,7 @@ class HogBot(commands.AutoShardedBot):
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()
             lagging = self._lagging.due(await games.lagging(), now())
+            hurried = await games.running_out()
         except RecordsUnavailable:
             return  # the outage is logged once, as it begins
         except Exception:
@@ -180,6 +192,9 @@ class HogBot(commands.AutoShardedBot):
             self.parts.follow_up.schedule(match_id)
         for match_id in lagging:
             await self.redraw(match_id)
+        for match_id in hurried:  # a failure is tried again at the next tick
+            failure = "could not tell a person their turn is running out"
+            await _logged(self.parts.boards.remind(match_id), failure, match_id)
 
     async def close(self) -> None:
         """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits
@@ -202,6 +217,17 @@ class HogBot(commands.AutoShardedBot):
             await asyncio.gather(self._opening, return_exceptions=True)  # a failure is the opener's to say
         if self._services is not None:
             await self._services.close()
+
+
+async def _logged(work: Awaitable[None], failure: str, match_id: int) -> None:
+    """Do a match's work nobody waits for; a failure is logged as `failure`, not raised (the game is safe in
+    the database, and the clock tries again)."""
+    try:
+        await work
+    except RecordsUnavailable:
+        pass  # the outage is logged once, as it begins
+    except Exception:
+        log.exception(failure, extra={"match": match_id})
 
 
 class TokenRejectedError(Exception):

@@ -1,5 +1,5 @@
 """The command tree, the commands' one way in: each is admitted by the work under way, and its failure goes
-to `errors.report` (as a button's does through `views.HogButton`)."""
+to `errors.report` (as a button's does through `buttons.HogButton`)."""
 
 import discord
 from discord import app_commands

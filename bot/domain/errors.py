@@ -65,7 +65,15 @@ class HintsOnYourTurn(NotYourTurn):
 class NoOpenGame(ServiceError):
     """A command about "my game" in a channel where the user has none open."""
 
-    message = "You have no open game in this channel."
+    message = "You have no open game in this channel: start one with /hog vs-bot or /hog challenge."
+
+
+class GameElsewhere(NoOpenGame):
+    """A command about "my game" in a channel where the user has none, while they have one in another
+    (`where`: a link to its message)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"Your open game is in another channel: {where}")
 
 
 # Late and double presses: safe to answer quietly.
@@ -79,6 +87,13 @@ class StaleAction(ServiceError):
 
 class TurnAlreadyPlayed(StaleAction):
     message = "That turn was already played."
+
+
+class RepeatedPress(StaleAction):
+    """A person pressed again what they already did (a double tap: a choice of a turn they played, their own
+    answer to a challenge): nothing to tell them, the redrawn board shows it."""
+
+    message = "You already did that."
 
 
 class TurnTimedOut(StaleAction):

@@ -5,9 +5,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.web.games import Game
+from hogengine.analysis import coaching, judge, player_summary, summary
 from hogengine.cli.turns import status_line
-from hogengine.commentary import course_commentary
-from hogengine.game import State, TurnResult, choice_label, dice_for, legal_choices
+from hogengine.commentary import game_commentary
+from hogengine.game import State, TurnResult, choice_label, dice_for, legal_choices, turn_number
 from hogengine.rules import RULE_SETS, RuleSet
 from hogengine.solver import Solution
 
@@ -52,14 +53,14 @@ def _choice(state: State, choice: int) -> dict[str, Any]:
 
 def turns(results: Sequence[TurnResult], names: tuple[str, str]) -> list[dict[str, Any]]:
     """Every turn: what was chosen and rolled, its points, each rule that fired and the commentary after."""
-    start = results[0].before.scores if results else (0, 0)
-    said = course_commentary((result.after.scores for result in results), start)
+    said = game_commentary(results)
     return [_turn(result, names, lines) for result, lines in zip(results, said, strict=True)]
 
 
 def _turn(result: TurnResult, names: tuple[str, str], said: Sequence[str]) -> dict[str, Any]:
     return {
         "turn": result.before.turn,
+        "number": turn_number(result.before.turn),  # as people count turns, from 1
         "name": names[result.player],
         "label": choice_label(result.before, result.choice),
         "dice": result.dice,
@@ -99,4 +100,29 @@ def hint(state: State, solution: Solution) -> dict[str, Any]:
             {"choice": choice, "label": choice_label(state, choice), "chance": value}
             for choice, value in values.items()
         ],
+    }
+
+
+def coach(played: Game, solution: Solution) -> dict[str, Any]:
+    """What the coach says to the people at the screen (the person against the house, or both friends), each
+    line marked with its turn and, between friends, whom it is for: a line on every choice that gave away
+    winning chance against perfect play and that the other side has answered since, and once the game is
+    over a line summing up each one's game."""
+    results, names = played.results, played.names
+    people = (0,) if played.house is not None else (0, 1)
+
+    def to(seat: int, text: str) -> str:
+        return text if len(people) == 1 else f"{names[seat]}: {text}"
+
+    lines = [
+        {"turn": said.turn, "text": to(said.player, said.text)}
+        for said in coaching(solution, results, people)
+    ]
+    ended = played.state.over
+    moves = [judge(solution, result) for result in results] if ended else []
+    return {
+        "lines": lines,
+        "summary": [to(seat, summary(player_summary(seat, moves), moves)) for seat in people]
+        if ended
+        else [],
     }

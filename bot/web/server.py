@@ -224,6 +224,12 @@ class Page:
         solution = await self.solver.solution(game.start.rules, game.start.goal)
         return web.json_response(payloads.hint(game.state, solution))
 
+    async def coach(self, request: web.Request) -> web.Response:
+        """What the coach has to say so far (the page asks after each move while its Coach box is ticked)."""
+        game = self.games.get(request.match_info["game"])
+        solution = await self.solver.solution(game.start.rules, game.start.goal)
+        return web.json_response(payloads.coach(game, solution))
+
     async def replay(self, request: web.Request) -> web.Response:
         """The viewer of a record sent by the page (its "open a record" button)."""
         return await self._viewed(await _body(request))
@@ -264,6 +270,7 @@ def make_app(solver: Solver, default_rules: str, record: bytes | None = None) ->
     app.router.add_get("/api/games/{game}", page.show)
     app.router.add_post("/api/games/{game}/moves", page.move)
     app.router.add_get("/api/games/{game}/hint", page.hint)
+    app.router.add_get("/api/games/{game}/coach", page.coach)
     app.router.add_post("/api/replay", page.replay)
     app.router.add_get("/api/replay", page.given)
     return app

@@ -1,7 +1,11 @@
 """How the seats, a played turn, the board's status and a game's end read, for `hog play`, `hog replay` and
 the page of `hog gui` alike."""
 
+import re
+
 from hogengine.game import State, TurnResult, dice_in_words, dice_words
+
+_PLAYER = re.compile(r"Player ([01])")
 
 
 def seat_names(opponent: str | None = None, theirs: int = 1) -> tuple[str, str]:
@@ -14,6 +18,11 @@ def seat_names(opponent: str | None = None, theirs: int = 1) -> tuple[str, str]:
     return seats[0], seats[1]
 
 
+def with_names(text: str, names: tuple[str, str]) -> str:
+    """The engine says "Player 0" and "Player 1"; people read who the seats are."""
+    return _PLAYER.sub(lambda found: names[int(found[1])], text)
+
+
 def turn_lines(result: TurnResult, names: tuple[str, str]) -> list[str]:
     """What happened: the dice, each rule that fired, the points and the score."""
     name = names[result.player]
@@ -21,7 +30,7 @@ def turn_lines(result: TurnResult, names: tuple[str, str]) -> list[str]:
     if result.dice:
         rolls = " ".join(map(str, result.outcomes))
         lines.append(f"{name} rolls {dice_words(result.dice, result.sides)}: {rolls}")
-    lines += [f"  * {event.describe()}" for event in result.events]
+    lines += [f"  * {with_names(event.describe(), names)}" for event in result.events]
     score0, score1 = result.after.scores
     lines.append(f"{name} scores {result.points}. Score: {score0} to {score1}.")
     return lines

@@ -9,6 +9,7 @@ let viewed = null; // the record being watched
 let step = 0; // the viewer's position: a turn's index, or steps.length for the end
 let typed = ""; // digits typed towards a choice
 let busy = false; // a request is on its way: no second move meanwhile
+let coached = false; // the Coach box is ticked: what the coach says is asked for after each move
 
 // ---- talking to the server ----
 
@@ -123,7 +124,7 @@ function drawBoard(container, board) {
 function drawTurn(container, turn) {
   container.replaceChildren();
   if (!turn) return;
-  container.append(el("h3", {}, `Turn ${turn.turn} · ${turn.name}: ${turn.label}`));
+  container.append(el("h3", {}, `Turn ${turn.number} · ${turn.name}: ${turn.label}`));
   if (turn.dice) {
     const dice = el("p", { class: "dice" });
     for (const roll of turn.rolls) dice.append(die(roll, turn.sides));
@@ -174,6 +175,7 @@ async function start(event) {
     typed = "";
     show("game");
     drawGame();
+    await drawCoach();
   });
 }
 
@@ -226,7 +228,20 @@ async function play(choice) {
   await attempt(async () => {
     game = await call("POST", `/api/games/${game.id}/moves`, { turn: game.board.turn, choice });
     drawGame();
+    await drawCoach();
   });
+}
+
+// The coach's lines so far, in turn order, and its summing up once the game is over; nothing while unticked.
+async function drawCoach() {
+  if (!coached || !game) {
+    $("coach").replaceChildren();
+    return;
+  }
+  const said = await call("GET", `/api/games/${game.id}/coach`);
+  const lines = [...said.lines.map((line) => line.text), ...said.summary];
+  const heard = lines.length ? lines : ["Nothing to say yet: no choice of yours has cost 5 points of winning chance."];
+  $("coach").replaceChildren(el("h3", {}, "Coach"), el("ul", {}, ...heard.map((line) => el("li", {}, line))));
 }
 
 async function hint() {
@@ -299,7 +314,7 @@ function drawStep() {
   $("step").value = step;
   $("previous").disabled = step === 0;
   $("next").disabled = step === last;
-  const position = step < last ? `Before turn ${here.turn.turn} (${step + 1} of ${last})` : "The end";
+  const position = step < last ? `Before turn ${here.turn.number} (${step + 1} of ${last})` : "The end";
   $("position").textContent = `${position}. ${viewed.names[0]}'s chance to win: ${percent(here.chance)}.`;
   drawBoard($("view-board"), here.board);
   drawTurn($("view-turn"), here.turn);
@@ -343,6 +358,10 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("new-game").addEventListener("click", () => { say(""); show("setup"); });
   $("record-file").addEventListener("change", openFile);
   $("hint-button").addEventListener("click", hint);
+  $("coach-toggle").addEventListener("change", () => {
+    coached = $("coach-toggle").checked;
+    attempt(drawCoach);
+  });
   $("watch").addEventListener("click", () => view(() => call("POST", "/api/replay", game.record)));
   $("previous").addEventListener("click", () => goTo(step - 1));
   $("next").addEventListener("click", () => goTo(step + 1));

@@ -2,7 +2,8 @@
 
 Point discord.py at it with `discord.http.Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY`; a plain
 `Bot` then logs in over REST, IDENTIFYs on the gateway, gets READY and one GUILD_CREATE, and receives
-INTERACTION_CREATE events that it answers through the REST interaction callbacks. Given several servers
+INTERACTION_CREATE events that it answers through the REST interaction callbacks; a message posted with a
+nonce to enforce is posted once, as Discord does. Given several servers
 and shards, it answers `GET /gateway/bot` with the shard count, accepts one gateway connection per shard,
 and sends each shard READY and GUILD_CREATE for the servers Discord puts on it ((guild id >> 22) % shards)
 and the interactions of those servers: several bot processes can each run some shards. `reconnect` asks the
@@ -429,7 +430,7 @@ class FakeDiscord:
         if method == "POST" and parts[0] == "webhooks":  # a follow-up, in the interaction's channel
             return json_response(self._message(body, self._channel_of[parts[2]]))
         if method == "POST" and parts[-1] == "messages":
-            return json_response(self._message(body, parts[1]))
+            return json_response(self._posted(body, parts[1]))
         if method == "PATCH" and parts[0] == "channels":
             self.messages[parts[3]] |= body
             return json_response(self.messages[parts[3]])
@@ -438,6 +439,17 @@ class FakeDiscord:
             return web.Response(status=204)
         self.unknown.append(request)
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _posted(self, body: dict[str, Any], channel: str) -> dict[str, Any]:
+        """A message posted in a channel; with a nonce the bot asks Discord to enforce, the message already
+        posted with that nonce there, if any (a resend), as Discord answers."""
+        nonce = body.get("nonce") if body.get("enforce_nonce") else None
+        same = (
+            message
+            for message in self.messages.values()
+            if nonce is not None and message.get("nonce") == nonce and message["channel_id"] == channel
+        )
+        return next(same, None) or self._message(body, channel)
 
     def _callback(self, token: str, body: dict[str, Any]) -> web.Response:
         """Interaction callbacks: 4 sends a message, 5 and 6 defer, 7 edits the button's message."""
