@@ -4,8 +4,14 @@ The exact texts are binding (RULES.md, Swine Align rule 7): programs and doctest
 course's own ones print what a core returns, so `course_commentary` says the same lines without printing.
 """
 
+import re
 from collections.abc import Iterable
 from typing import Protocol
+
+from hogengine.text import counted
+
+_PLAYER = re.compile(r"Player ([01])")
+_POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 
 
 class Commentary(Protocol):
@@ -111,3 +117,14 @@ def course_commentary(
         now, lines = lines(score0, score1)
         said.append(now)
     return said
+
+
+def with_names(text: str, seats: tuple[str, str]) -> str:
+    """The engine says "Player 0" and "Player 1"; a board says who they are."""
+    return _PLAYER.sub(lambda found: seats[int(found[1])], text)
+
+
+def for_people(line: str, seats: tuple[str, str]) -> str:
+    """A line of the course's commentary as a board says it: names, and "1 point" rather than "1 point(s)"
+    (the engine keeps the course's exact words for programs that compare them)."""
+    return with_names(_POINTS.sub(lambda found: counted(int(found[1]), "point"), line), seats)

@@ -5,9 +5,9 @@ from collections.abc import Sequence
 import discord
 from discord.utils import escape_markdown as md
 
-from bot.discord.text import fitted, for_people, progress, recent, turn_line
+from bot.discord.text import fitted, progress, recent, turn_line
 from bot.services import Match, MatchStatus, TurnRecord
-from hogengine.commentary import course_commentary
+from hogengine.commentary import course_commentary, for_people
 from hogengine.game import dice_in_words
 from hogengine.rules import RuleSet, get_rules
 

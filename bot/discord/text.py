@@ -1,26 +1,14 @@
-"""The board's words: player names, the recent turns in one line each, and commentary for people."""
+"""The board's words: the recent turns in one line each (names as the course's commentary writes them, see
+hogengine.commentary), the bar of a score."""
 
-import re
 from collections.abc import Sequence
 
+from hogengine.commentary import with_names
 from hogengine.game import TurnResult
 from hogengine.text import counted
 
-_PLAYER = re.compile(r"Player ([01])")
-_POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 MOST_RECENT = 8  # turns listed at most: a chain of extra turns must not fill a phone's screen
 DIE = "🎲"
-
-
-def with_names(text: str, seats: tuple[str, str]) -> str:
-    """The engine says "Player 0" and "Player 1"; the board says who they are."""
-    return _PLAYER.sub(lambda found: seats[int(found[1])], text)
-
-
-def for_people(line: str, seats: tuple[str, str]) -> str:
-    """A line of the course's commentary as the board says it: names, and "1 point" rather than "1 point(s)"
-    (the engine keeps the course's exact words for programs that compare them)."""
-    return with_names(_POINTS.sub(lambda found: counted(int(found[1]), "point"), line), seats)
 
 
 def turn_line(turn: TurnResult, label: str, seats: tuple[str, str]) -> str:

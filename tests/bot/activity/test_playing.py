@@ -1,0 +1,269 @@
+"""The Activity in real headless Chromium, framed by the fake Discord client that speaks the Embedded App
+protocol, served by `python -m bot` against the fake Discord: two people on one instance play a whole game
+of each rule set, the channel's board showing every move; a stranger is refused and a third person only
+watches; a reload takes its seat back; one person plays the house; the bot is killed mid-game and comes
+back; a phone-sized frame. Screenshots of each stage are checked non-blank."""
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageStat
+from playwright.async_api import Browser, expect
+
+from hogengine.rules import RULE_SETS
+from tests.bot.activity.conftest import (
+    CHANNEL_ID,
+    GUILD_ID,
+    PHONE,
+    ActivityBot,
+    Person,
+    board_of,
+    footer,
+    open_activity,
+)
+from tests.bot.discord.fake_discord import FakeDiscord, user
+from tests.bot.discord.over_sockets import ALICE, BOB, CAROL
+from tests.hang import HANG
+
+RULES = [rules.id for rules in RULE_SETS]
+GOAL = 60  # a short game: five dice a turn end it in a dozen turns or so
+ROLL = "Roll 5"
+DAVE = user(104, "dave")
+PROTOCOL = [
+    "HANDSHAKE",
+    "AUTHORIZE",
+    "AUTHENTICATE",
+    "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS",
+    "SUBSCRIBE",
+]
+
+
+async def until(check: Callable[[], Awaitable[bool] | bool]) -> None:
+    """Wait for the work until `check` holds (a look every tenth of a second; HANG calls it hung)."""
+
+    async def watch() -> None:
+        while True:
+            seen = check()
+            if await seen if isinstance(seen, Awaitable) else seen:
+                return
+            await asyncio.sleep(0.1)
+
+    await asyncio.wait_for(watch(), HANG)
+
+
+async def shoot(person: Person, folder: Path, name: str) -> None:
+    """Save this stage as a screenshot and check it shows something: many shades, not one colour."""
+    path = folder / f"{name}.png"
+    await person.page.screenshot(path=path, full_page=True)
+    with Image.open(path) as image:
+        grey = image.convert("L")
+        low, high = grey.getextrema()
+        assert high - low > 150 and ImageStat.Stat(grey).stddev[0] > 10, f"{path} looks blank"
+
+
+async def signed_in(person: Person) -> None:
+    await expect(person.frame.locator("#who")).to_have_text(f"Signed in as {person.who['username']}")
+
+
+async def start(person: Person, rules: str, goal: int = GOAL, opponent: str = "") -> None:
+    """`person` starts a game from the lobby: waits for a friend (no `opponent`), or plays the house."""
+    frame = person.frame
+    await frame.get_by_label("Rule set").select_option(rules)
+    await frame.get_by_label("Opponent").select_option(opponent)
+    await frame.get_by_label("Goal").fill(str(goal))
+    await person.click("Start")
+
+
+async def seated(alice: Person, bob: Person, rules: str) -> None:
+    """alice waits at the table for a friend, bob takes the seat: the game is on for both."""
+    await start(alice, rules)
+    await expect(alice.frame.locator("#waiting-text")).to_contain_text("You are waiting for a friend")
+    await expect(bob.frame.locator("#waiting-text")).to_contain_text("alice is waiting for a friend")
+    await bob.click("Take the seat")
+    for person, seat in ((alice, "You are alice, who moved first."), (bob, "You are bob.")):
+        await expect(person.frame.locator("#seat")).to_have_text(seat)
+
+
+async def mover(people: list[Person]) -> Person | None:
+    """Whose choices are enabled now (None: nobody's: the game is over, or the house is to move)."""
+    for person in people:
+        controls = person.frame.locator("#controls")
+        if await controls.is_visible() and await controls.locator("#choices button:enabled").count():
+            return person
+    return None
+
+
+async def over(person: Person) -> bool:
+    return await person.frame.locator("#end").is_visible()
+
+
+async def move(people: list[Person], fake: FakeDiscord) -> int:
+    """Whoever is to move rolls five dice; every page shows that turn (and the house's after it), and the
+    channel's board the same turn. The number of turns played."""
+    before = await people[0].turns()
+    person = await mover(people)
+    assert person is not None
+    choices = person.frame.locator("#choices button")
+    await choices.filter(has=person.frame.get_by_text(ROLL, exact=True)).click()
+
+    async def settled() -> bool:
+        turns = [await each.turns() for each in people]
+        return min(turns) > before and len(set(turns)) == 1 and (await mover(people) or await over(people[0]))
+
+    await until(settled)
+    played = await people[0].turns()
+    await until(lambda: f"· turn {played} ·" in footer(board_of(fake)))
+    return played
+
+
+async def play_out(people: list[Person], fake: FakeDiscord) -> int:
+    """Moves until the game ends (each as `move`); the number of turns played."""
+    played = await people[0].turns()
+    while not await over(people[0]):
+        played = await move(people, fake)
+    return played
+
+
+async def ended(people: list[Person], fake: FakeDiscord, played: int) -> str:
+    """Every page shows the same result and the seed; the board shows the winner at the same turn."""
+    result = await people[0].frame.locator("#result").inner_text()
+    for person in people:
+        await expect(person.frame.locator("#result")).to_have_text(result)
+        assert await person.frame.locator("#seed-shown").inner_text()
+    winner = result.split(" wins")[0]
+    await until(lambda: f"{winner} beats" in str(board_of(fake)))
+    assert f"· turn {played} ·" in footer(board_of(fake))
+    return result
+
+
+async def closed(*people: Person) -> None:
+    for person in people:
+        assert person.errors == []
+        await person.close()
+
+
+@pytest.mark.parametrize("rules", RULES)
+async def test_two_people_play_a_whole_game_and_the_board_shows_every_move(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser, rules: str, tmp_path: Path
+) -> None:
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
+    alice = await open_activity(browser, fake, activity, ALICE, instance)
+    bob = await open_activity(browser, fake, activity, BOB, instance)
+    for person in (alice, bob):
+        await signed_in(person)
+    await seated(alice, bob, rules)
+    await until(lambda: board_of(fake) is not None)
+    await move([alice, bob], fake)
+    await shoot(bob, tmp_path, f"playing-{rules}")
+    played = await play_out([alice, bob], fake)
+    result = await ended([alice, bob], fake, played)
+    assert re.fullmatch(r"(alice|bob) wins, \d+ to \d+\.", result), result
+    assert played >= 4
+    log = await alice.frame.locator("#log").inner_text()
+    assert "Player 0" not in log and "Player 1" not in log and "point(s)" not in log  # names, as the board
+    await shoot(alice, tmp_path, f"over-{rules}")
+    for person in (alice, bob):
+        assert await person.protocol() == PROTOCOL
+    await closed(alice, bob)
+
+
+async def test_a_stranger_is_refused_and_a_third_person_watches(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser
+) -> None:
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB, CAROL])
+    dave = await open_activity(browser, fake, activity, DAVE, instance)  # Discord does not list him in it
+    refusal = "You are not in this Activity: join it from its channel first."
+    await expect(dave.frame.locator("#signing-in-text")).to_have_text(refusal)
+    assert await dave.protocol() == ["HANDSHAKE", "AUTHORIZE"]  # never given a sign-in to authenticate
+    dave.errors.clear()  # the browser's own line about the refused request (403)
+    alice = await open_activity(browser, fake, activity, ALICE, instance)
+    bob = await open_activity(browser, fake, activity, BOB, instance)
+    carol = await open_activity(browser, fake, activity, CAROL, instance)
+    await seated(alice, bob, "pig-fest")
+    await expect(carol.frame.locator("#seat")).to_have_text("You are watching.")
+    await expect(carol.frame.locator("#controls")).to_be_hidden()
+    await expect(carol.frame.locator("#sit")).to_be_hidden()
+    await move([alice, bob, carol], fake)
+    await expect(carol.frame.locator("#participants li")).to_have_text(["alice", "bob", "carol"])
+    await closed(alice, bob, carol, dave)
+
+
+async def test_a_reload_takes_the_seat_back(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser
+) -> None:
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
+    alice = await open_activity(browser, fake, activity, ALICE, instance)
+    bob = await open_activity(browser, fake, activity, BOB, instance)
+    await seated(alice, bob, "swine-align")
+    await move([alice, bob], fake)
+    await bob.page.reload()
+    await signed_in(bob)
+    await expect(bob.frame.locator("#seat")).to_have_text("You are bob.")
+    await expect(bob.frame.locator("#log > li")).to_have_count(await alice.turns())
+    played = await play_out([alice, bob], fake)
+    await ended([alice, bob], fake, played)
+    await closed(alice, bob)
+
+
+@pytest.mark.parametrize("level", ["easy", "perfect"])
+async def test_one_person_plays_the_house(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser, level: str, tmp_path: Path
+) -> None:
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE])
+    alice = await open_activity(browser, fake, activity, ALICE, instance)
+    await signed_in(alice)
+    await start(alice, "piggy-back", 100 if level == "perfect" else GOAL, level)
+    await expect(alice.frame.locator("#seat")).to_have_text("You are alice, who moved first.")
+    await expect(alice.frame.locator("#board .player h3").nth(1)).to_contain_text(f"Hog Bot ({level})")
+    played = await play_out([alice], fake)
+    assert played > await alice.frame.locator("#log h3", has_text="· alice:").count()  # the house moved too
+    await ended([alice], fake, played)
+    await shoot(alice, tmp_path, f"house-{level}")
+    await closed(alice)
+
+
+async def test_the_bot_killed_mid_game_comes_back_and_the_game_goes_on(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser
+) -> None:
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
+    alice = await open_activity(browser, fake, activity, ALICE, instance)
+    bob = await open_activity(browser, fake, activity, BOB, instance)
+    await seated(alice, bob, "pork-chop")
+    await move([alice, bob], fake)
+    played = await move([alice, bob], fake)
+    await activity.kill()
+    for person in (alice, bob):
+        await expect(person.frame.locator("#connection")).to_contain_text("Reconnecting")
+    await activity.start()
+    for person in (alice, bob):
+        await expect(person.frame.locator("#connection")).to_be_hidden()
+        await expect(person.frame.locator("#log > li")).to_have_count(played)
+    played = await play_out([alice, bob], fake)
+    await ended([alice, bob], fake, played)
+    for person in (alice, bob):  # the connection refused while the bot was down, as the browser says it
+        person.errors[:] = [error for error in person.errors if "ERR_CONNECTION_REFUSED" not in error]
+    await closed(alice, bob)
+
+
+async def test_on_a_phone_sized_frame_everything_fits(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser, tmp_path: Path
+) -> None:
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
+    alice = await open_activity(browser, fake, activity, ALICE, instance, size=PHONE)
+    bob = await open_activity(browser, fake, activity, BOB, instance, size=PHONE)
+    await signed_in(alice)
+    await shoot(alice, tmp_path, "phone-lobby")
+    await seated(alice, bob, "pork-chop")
+    await move([alice, bob], fake)
+    for person in (alice, bob):
+        assert await person.frame.locator("html").evaluate(
+            "(html) => html.scrollWidth <= window.innerWidth"
+        )  # no sideways scroll
+        for button in await person.frame.locator("#choices button").all():
+            box = await button.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    await shoot(bob, tmp_path, "phone-game")
+    await closed(alice, bob)
