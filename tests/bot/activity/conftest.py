@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 import pytest
 from playwright.async_api import Browser, BrowserContext, FrameLocator, Page, async_playwright, expect
 
-from tests.bot.discord.fake_discord import APP_ID, CLIENT_SECRET, GUILD_ID, FakeDiscord
-from tests.bot.discord.over_sockets import BotProcess
+from tests.bot.discord.fake_discord import APP_ID, CLIENT_SECRET, GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
+from tests.bot.discord.over_sockets import BotProcess, spawn_bot
 from tests.bot.web.test_page import CHROMIUM, FLAGS
 from tests.hang import HANG
 
@@ -53,27 +53,31 @@ class ActivityBot:
     solver_cache: Path
     port: int = field(default_factory=free_port)
     process: BotProcess | None = None
-    settings: dict[str, str] = field(default_factory=dict)
+    serving: bool = True  # with the Activity's settings (else the bot alone, as most run it)
+    code: str = RUN_BOT_AGAINST  # what the process runs (python -m bot, against the fake)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> BotProcess:
-        """Start the bot and wait until it is connected and serves the Activity."""
+        """Start the bot and wait until it is connected (and serves the Activity)."""
         self.fake.forget()
-        self.process = await BotProcess.start(
-            self.fake.url,
-            self.data,
-            HOG_SOLVER_CACHE_PATH=str(self.solver_cache),
-            HOG_ACTIVITY_CLIENT_ID=str(APP_ID),
-            HOG_ACTIVITY_CLIENT_SECRET=CLIENT_SECRET,
-            HOG_ACTIVITY_PORT=str(self.port),
-            HOG_ACTIVITY_ORIGINS=self.url,
-            HOG_ACTIVITY_FRAME_ANCESTORS=self.fake.url,
-            **self.settings,
-        )
-        serving = asyncio.ensure_future(self.process.logged("the Activity is served"))
+        settings = {
+            "HOG_SOLVER_CACHE_PATH": str(self.solver_cache),
+            "HOG_BOT_MOVE_DELAY_SECONDS": "0",
+        }
+        if self.serving:
+            settings |= {
+                "HOG_ACTIVITY_CLIENT_ID": str(APP_ID),
+                "HOG_ACTIVITY_CLIENT_SECRET": CLIENT_SECRET,
+                "HOG_ACTIVITY_PORT": str(self.port),
+                "HOG_ACTIVITY_ORIGINS": self.url,
+                "HOG_ACTIVITY_FRAME_ANCESTORS": self.fake.url,
+            }
+        self.process = BotProcess(await spawn_bot(self.fake.url, self.data, code=self.code, **settings))
+        started = "the Activity is served" if self.serving else "synced"
+        serving = asyncio.ensure_future(self.process.logged(started))
         ended = asyncio.ensure_future(self.process.process.wait())
         done, _ = await asyncio.wait([serving, ended], timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
         serving.cancel()
