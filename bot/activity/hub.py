@@ -22,6 +22,7 @@ from bot.domain.matches import Match
 from bot.services.activities import ActivityService
 from bot.services.games.service import GameService
 from bot.services.keyed_locks import KeyedLocks
+from hogengine.game import TurnResult
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,9 @@ class Hub:
         self._clock = clock
         self._pages: dict[str, set[Page]] = {}  # by instance id
         self._sent: dict[str, Sent] = {}  # by instance id: the table its pages were sent last
+        self._texts: dict[str, str] = {}  # by instance id: that table, as sent
         self._showing: dict[int, set[str]] = {}  # match id -> instances with pages here showing it
+        self._turns: dict[int, list[TurnResult]] = {}  # by match id, of the matches shown here
         self._lock = KeyedLocks()  # by instance id: one publication at a time
         self._tasks: set[asyncio.Task[Any]] = set()
         self._poller: asyncio.Task[None] | None = None
@@ -83,15 +86,23 @@ class Hub:
         return self.pages < PAGES and len(self._pages.get(instance_id, ())) < PAGES_PER_INSTANCE
 
     async def publish(
-        self, instance_id: str, table: Table | None = None, *, to: Page | None = None
-    ) -> dict[str, Any]:
-        """The instance's table as it is now (`table`, just read, or read now), sent to each of its pages
-        not sent it yet (and to `to`, a page just connected)."""
+        self,
+        instance_id: str,
+        table: Table | None = None,
+        *,
+        to: Page | None = None,
+        unless: Match | None = None,
+    ) -> str:
+        """The instance's table as it is now (`table`, just read, or read now) as JSON text, sent to each of
+        its pages not sent it yet (and to `to`, a page just connected); nothing when its pages were sent
+        this version of `unless` (or a later one) meanwhile."""
         async with self._lock(instance_id):
+            if unless is not None and self._seen(instance_id, unless):
+                return self._texts[instance_id]
             shown = table or await self._activities.table(instance_id)
             match = shown.match
-            turns = [] if match is None else await self._games.turns(match.id)
-            data = payloads.table(shown, turns, self._clock())
+            results = [] if match is None else await self._results(match)
+            text = json.dumps(payloads.table(shown, results, self._clock()))
             sent: Sent = (
                 shown.version,
                 None if match is None else match.id,
@@ -101,35 +112,56 @@ class Hub:
             pages = self._pages.get(instance_id, set())
             fresh = sent != self._sent.get(instance_id)
             if pages and (fresh or to is not None):
-                self._show(instance_id, sent)
-                text = json.dumps({"type": "table", "table": data})
+                self._show(instance_id, sent, text)
+                message = f'{{"type": "table", "table": {text}}}'
                 for page in pages if fresh else {to}:
                     if page is not None:
-                        page.send(text)
-            return data
+                        page.send(message)
+            return text
 
-    def _show(self, instance_id: str, sent: Sent) -> None:
+    def played(self, match_id: int, result: TurnResult) -> None:
+        """A turn just played here: the turns kept for its match grow by it (no reading them again)."""
+        results = self._turns.get(match_id)
+        if results is not None and len(results) == result.before.turn:
+            results.append(result)
+
+    async def _results(self, match: Match) -> list[TurnResult]:
+        """Every turn of the match: those kept, if they are all of them, else read (and kept while its
+        instances have pages here)."""
+        results = self._turns.get(match.id)
+        if results is None or len(results) != match.state.turn:
+            results = [turn.result for turn in await self._games.turns(match.id)]
+            self._turns[match.id] = results
+        return results
+
+    def _seen(self, instance_id: str, match: Match) -> bool:
+        """Whether the instance's pages were sent this version of the match, or a later one."""
+        sent = self._sent.get(instance_id)
+        return sent is not None and sent[1] == match.id and (sent[2] or 0) >= match.version
+
+    def _show(self, instance_id: str, sent: Sent, text: str) -> None:
         """Remember what the instance's pages were sent, and which match they show."""
         before = self._sent.get(instance_id)
         if before is not None and before[1] is not None and before[1] != sent[1]:
-            self._showing.get(before[1], set()).discard(instance_id)
+            self._unshow(instance_id, before[1])
         if sent[1] is not None:
             self._showing.setdefault(sent[1], set()).add(instance_id)
         self._sent[instance_id] = sent
+        self._texts[instance_id] = text
+
+    def _unshow(self, instance_id: str, match_id: int) -> None:
+        showing = self._showing.get(match_id, set())
+        showing.discard(instance_id)
+        if not showing:
+            self._showing.pop(match_id, None)
+            self._turns.pop(match_id, None)
 
     def changed(self, match: Match) -> None:
         """The game service stored `match`: each instance showing it whose pages have not seen this version
         gets its table again (never blocks: the game service calls it)."""
         for instance_id in self._showing.get(match.id, ()):
-            sent = self._sent.get(instance_id)
-            if sent is None or sent[1] != match.id or (sent[2] or 0) < match.version:
-                self._spawn(self._republish(instance_id, match))
-
-    async def _republish(self, instance_id: str, match: Match) -> None:
-        sent = self._sent.get(instance_id)
-        if sent is not None and sent[1] == match.id and (sent[2] or 0) >= match.version:
-            return  # a move's own answer sent it meanwhile
-        await self.publish(instance_id)
+            if not self._seen(instance_id, match):
+                self._spawn(self.publish(instance_id, unless=match))
 
     async def connect(self, instance_id: str, page: Page) -> None:
         """A page of this instance connected: it is sent the table now, and every change from now on."""
@@ -143,12 +175,10 @@ class Hub:
         pages.discard(page)
         if not pages:
             self._pages.pop(instance_id, None)
+            self._texts.pop(instance_id, None)
             sent = self._sent.pop(instance_id, None)
             if sent is not None and sent[1] is not None:
-                showing = self._showing.get(sent[1], set())
-                showing.discard(instance_id)
-                if not showing:
-                    self._showing.pop(sent[1], None)
+                self._unshow(instance_id, sent[1])
 
     async def _poll(self) -> None:
         """While pages are connected: every POLL_SECONDS, find the instances whose table or game changed in

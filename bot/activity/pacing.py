@@ -5,8 +5,9 @@ Discord takes at most 50 requests a second from a bot in all (its global limit; 
 the buttons' edits, are not counted) and about 5 edits of messages in a channel per 5 seconds. A redraw the
 bot makes of its own accord (a move played in the Activity, the house bot's move, the clock's) costs up to
 three requests: the board's edit, and for a game between people the turn notice posted and the previous one
-deleted. So every such redraw waits for its share of the Activity's budget (REQUESTS_PER_SECOND of the 50,
-the rest left to everything else), and each board for its own: a burst of BOARD_BURST, then one a second. A
+deleted. So every such redraw waits for its share of the Activity's budget (a token bucket of BURST tokens
+refilled at REQUESTS_PER_SECOND: at most 40 of the 50 in any second, the rest left to everything else), and
+each board for its own: a burst of BOARD_BURST, then one a second. A
 redraw asked for while the board's is waiting is that same redraw: it shows the match as it is when it runs,
 so under load a board skips the moves in between and shows the latest."""
 
@@ -16,7 +17,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-REQUESTS_PER_SECOND = 40.0  # of Discord's 50 a second: the rest for the bot's other calls
+REQUESTS_PER_SECOND = 30.0  # the Activity's share of Discord's 50 a second...
+BURST = 10.0  # ... and of a burst: in any second at most BURST + REQUESTS_PER_SECOND, the rest left to others
 REDRAW_COST = 3  # requests a redraw may make: the board's edit, a notice posted, the old one deleted
 BOARD_BURST = 5  # redraws of one board at once (Discord's limit on a channel's edits: 5 per 5 seconds)
 BOARD_PER_SECOND = 1.0  # ... then one a second

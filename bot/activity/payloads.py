@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.domain.activities import Table
-from bot.domain.matches import Hint, Match, MatchStatus, Player, TurnRecord
+from bot.domain.matches import Hint, Match, MatchStatus, Player
 from bot.web import payloads
 from hogengine.cli.turns import final_line
 from hogengine.commentary import for_people, with_names
-from hogengine.game import MAX_GOAL, new_game
+from hogengine.game import MAX_GOAL, TurnResult, new_game
 from hogengine.house import HOUSE_LEVELS
 from hogengine.replay import to_record
 from hogengine.rules import DEFAULT_RULES, get_rules
@@ -40,7 +40,7 @@ def person(player: Player | None) -> dict[str, str] | None:
     return None if player is None else {"id": str(player.id), "name": player.name}
 
 
-def table(shown: Table, turns: Sequence[TurnRecord], now: float) -> dict[str, Any]:
+def table(shown: Table, results: Sequence[TurnResult], now: float) -> dict[str, Any]:
     """An instance's table: who waits at it for a friend (and for which game), and its game, if any.
     `stamp` orders what a page receives: a table's version, then its game's."""
     match = shown.match
@@ -51,16 +51,15 @@ def table(shown: Table, turns: Sequence[TurnRecord], now: float) -> dict[str, An
         "stamp": [shown.version, 0 if match is None else match.version],
         "host": person(shown.host),
         "waiting": waiting,
-        "match": None if match is None else game(match, turns, now),
+        "match": None if match is None else game(match, results),
         "now": now,
     }
 
 
-def game(match: Match, turns: Sequence[TurnRecord], now: float) -> dict[str, Any]:
+def game(match: Match, results: Sequence[TurnResult]) -> dict[str, Any]:
     """A game as the pages draw it: the board, every turn, whose seat is whose, the clock, and how it
     ended (with the seed and the record `hog replay` checks once it is over)."""
     names = match.seat_names
-    results = [turn.result for turn in turns]
     board = payloads.board(match.state, names)
     live = match.status is MatchStatus.ACTIVE
     if not live:

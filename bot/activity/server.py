@@ -10,9 +10,11 @@ activity-instances route); every move checked by the game service as a board's p
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +124,11 @@ def from_the_page(settings: ActivitySettings) -> Callable[[web.Request], None]:
     return check
 
 
+def _json(text: str) -> web.Response:
+    """An answer of JSON text already made (a table, as its pages were sent it)."""
+    return web.Response(text=text, content_type=JSON)
+
+
 def _text(fields: dict[str, Any], name: str, example: str) -> str:
     value = fields[name]
     if not isinstance(value, str) or TOKEN_LIKE.fullmatch(value) is None:
@@ -204,7 +211,7 @@ class Activity:
                 "token": token,
                 "expires": granted.expires,
                 "user": payloads.person(person),
-                "table": await self.hub.publish(instance.id, table),
+                "table": json.loads(await self.hub.publish(instance.id, table)),
             }
         )
 
@@ -221,7 +228,7 @@ class Activity:
 
     async def table(self, request: web.Request) -> web.Response:
         """The instance's table as it is now (what a page polls while its socket is down)."""
-        return web.json_response(await self.hub.publish(self._pass(request).instance_id))
+        return _json(await self.hub.publish(self._pass(request).instance_id))
 
     async def host(self, request: web.Request) -> web.Response:
         """Wait at the table for a friend, for a game of these rules and goal."""
@@ -229,14 +236,14 @@ class Activity:
         fields = await self._fields(request, {"rules", "goal"}, NEW_TABLE)
         rules, goal = _word(fields, "rules", NEW_TABLE), _whole(fields, "goal", NEW_TABLE)
         table = await self.services.activities.host(granted.instance_id, granted.person, rules, goal)
-        return web.json_response(await self.hub.publish(granted.instance_id, table))
+        return _json(await self.hub.publish(granted.instance_id, table))
 
     async def stand(self, request: web.Request) -> web.Response:
         """Stop waiting at the table."""
         granted = self._pass(request)
         await self._fields(request, set(), NOTHING)
         table = await self.services.activities.stand_up(granted.instance_id, granted.person)
-        return web.json_response(await self.hub.publish(granted.instance_id, table))
+        return _json(await self.hub.publish(granted.instance_id, table))
 
     async def sit(self, request: web.Request) -> web.Response:
         """Take the seat across from the one waiting: the game starts, and its board is posted."""
@@ -258,7 +265,7 @@ class Activity:
     async def _started(self, table: Table) -> web.Response:
         match = self._game(table)
         await self.redraw(match.id)
-        return web.json_response(await self.hub.publish(table.instance_id, table))
+        return _json(await self.hub.publish(table.instance_id, table))
 
     # ---- the game
 
@@ -273,11 +280,12 @@ class Activity:
         granted = self._pass(request)
         fields = await self._fields(request, {"turn", "choice"}, MOVE)
         turn, choice = _whole(fields, "turn", MOVE), _whole(fields, "choice", MOVE)
-        match = self._game(await self.services.activities.table(granted.instance_id))
-        played = await self.services.games.play(match.id, granted.person.id, turn, choice)
-        data = await self.hub.publish(granted.instance_id)
+        table = await self.services.activities.table(granted.instance_id)
+        played = await self.services.games.play(self._game(table).id, granted.person.id, turn, choice)
+        self.hub.played(played.match.id, played.result)
+        text = await self.hub.publish(granted.instance_id, replace(table, match=played.match))
         await self._moved(played.match)
-        return web.json_response(data)
+        return _json(text)
 
     async def forfeit(self, request: web.Request) -> web.Response:
         """A player gives up the table's game."""
@@ -285,9 +293,9 @@ class Activity:
         await self._fields(request, set(), NOTHING)
         match = self._game(await self.services.activities.table(granted.instance_id))
         closed = await self.services.games.forfeit(match.id, granted.person.id)
-        data = await self.hub.publish(granted.instance_id)
+        text = await self.hub.publish(granted.instance_id)
         await self._moved(closed)
-        return web.json_response(data)
+        return _json(text)
 
     async def rematch(self, request: web.Request) -> web.Response:
         """A player wants a rematch of the table's game; once both sides do, the table shows it."""
@@ -298,7 +306,7 @@ class Activity:
         await self.redraw(before.id)  # its board says who wants a rematch
         if table.match is not None and table.match.id != before.id:
             await self._moved(table.match)
-        return web.json_response(await self.hub.publish(granted.instance_id, table))
+        return _json(await self.hub.publish(granted.instance_id, table))
 
     async def _moved(self, match: Match) -> None:
         """After a change of a game: its board redrawn, the house bot's turn or the rating that follows."""

@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.activity.discord_api import DiscordApi
-from bot.activity.pacing import REQUESTS_PER_SECOND, Bucket, Pacer
+from bot.activity.pacing import BURST, REQUESTS_PER_SECOND, Bucket, Pacer
 from bot.activity.server import Activity
 from bot.config import Settings
 from bot.discord.boards import Boards
@@ -137,7 +137,7 @@ class HogBot(commands.AutoShardedBot):
         settings = self.settings.activity
         if settings is None:
             return
-        budget = Bucket(REQUESTS_PER_SECOND, REQUESTS_PER_SECOND)
+        budget = Bucket(BURST, REQUESTS_PER_SECOND)
         self._pacer = Pacer(self._show, budget)
         base = discord.http.Route.BASE  # Discord's API (a test's fake Discord, when it points the bot there)
         api = DiscordApi(base, settings.client_id, settings.client_secret, self.http.token or "", budget)
