@@ -337,7 +337,7 @@ async function main() {
     live();
     const { participants } = await parent.command("GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS", null);
     drawPeople(participants);
-    await parent.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", {}, (data) => drawPeople(data.participants));
+    await parent.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", null, (data) => drawPeople(data.participants));
   } catch (error) {
     $("signing-in-text").textContent = error.message;
     say(error.message);

@@ -15,6 +15,10 @@ const HELLO = 3;
 const DISPATCH = "DISPATCH";
 const ERROR = "ERROR";
 const READY = "READY";
+// The SDK release whose messages these are, word for word: Discord's client reads the version from the
+// handshake (its phone clients from major version 250 on; older ones are sent none, as the SDK does).
+const SDK_VERSION = "2.5.0";
+const MOBILE_VERSION_WITH_SDK = 250;
 
 // A CSP source ("https://*.discord.com", "'self'") as a test of an origin.
 function originTest(source) {
@@ -38,7 +42,7 @@ export class DiscordError extends Error {
 
 // The parent frame, once it answered the handshake: commands, and events subscribed to.
 export class Parent {
-  constructor(clientId, frameId, parents) {
+  constructor(clientId, frameId, parents, query) {
     this.clientId = clientId;
     this.frameId = frameId;
     const tests = [...parents, "'self'"].map(originTest);
@@ -53,7 +57,10 @@ export class Parent {
     this.onClose = () => {};
     this.ready = new Promise((resolve) => { this.listeners.set(READY, [resolve]); });
     window.addEventListener("message", (event) => this.received(event));
-    this.post([HANDSHAKE, { v: 1, encoding: "json", client_id: this.clientId, frame_id: this.frameId }]);
+    const hello = { v: 1, encoding: "json", client_id: this.clientId, frame_id: this.frameId };
+    const mobile = Number.parseInt((query.get("mobile_app_version") || "").split(".")[0], 10);
+    if (query.get("platform") !== "mobile" || mobile >= MOBILE_VERSION_WITH_SDK) hello.sdk_version = SDK_VERSION;
+    this.post([HANDSHAKE, hello]);
   }
 
   post(message) {
@@ -64,7 +71,7 @@ export class Parent {
   command(cmd, args, evt) {
     const id = nonce();
     const answer = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.post([FRAME, evt === undefined ? { cmd, args, nonce: id } : { cmd, args, evt, nonce: id }]);
+    this.post([FRAME, evt === undefined ? { cmd, args, transfer: null, nonce: id } : { cmd, args, evt, nonce: id }]);
     return answer;
   }
 
@@ -105,7 +112,7 @@ export class Parent {
 export async function connect(query, clientId, parents) {
   const frameId = query.get("frame_id");
   if (!frameId || !query.get("instance_id") || window.parent === window) return null;
-  const parent = new Parent(clientId, frameId, parents);
+  const parent = new Parent(clientId, frameId, parents, query);
   await parent.ready;
   return parent;
 }

@@ -127,6 +127,10 @@ class Person:
         """What the Activity said to its parent frame, in order (the fake client's log)."""
         return list(await self.page.evaluate("window.protocol"))
 
+    async def messages(self) -> list[Any]:
+        """Every message the Activity posted to its parent frame, as it came."""
+        return list(await self.page.evaluate("window.messages"))
+
     async def click(self, name: str) -> None:
         await self.frame.get_by_role("button", name=name, exact=True).click()
 

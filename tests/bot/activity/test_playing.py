@@ -8,6 +8,7 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageStat
@@ -39,6 +40,28 @@ PROTOCOL = [
     "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS",
     "SUBSCRIBE",
 ]
+
+
+# What @discord/embedded-app-sdk 2.5.0 itself posts for these (seen framed by parent.html): the opcode, the
+# payload's keys, the command and what its arguments hold. The page speaks the protocol word for word.
+SDK_SHAPES = [
+    (0, ["client_id", "encoding", "frame_id", "sdk_version", "v"], None, None),
+    (
+        1,
+        ["args", "cmd", "nonce", "transfer"],
+        "AUTHORIZE",
+        ["client_id", "prompt", "response_type", "scope", "state"],
+    ),
+    (1, ["args", "cmd", "nonce", "transfer"], "AUTHENTICATE", ["access_token"]),
+    (1, ["args", "cmd", "nonce", "transfer"], "GET_ACTIVITY_INSTANCE_CONNECTED_PARTICIPANTS", None),
+    (1, ["args", "cmd", "evt", "nonce"], "SUBSCRIBE", None),
+]
+
+
+def shape(message: list[Any]) -> tuple[int, list[str], str | None, list[str] | None]:
+    opcode, payload = message
+    args = payload.get("args")
+    return opcode, sorted(payload), payload.get("cmd"), None if args is None else sorted(args)
 
 
 async def until(check: Callable[[], Awaitable[bool] | bool]) -> None:
@@ -167,6 +190,7 @@ async def test_two_people_play_a_whole_game_and_the_board_shows_every_move(
     await shoot(alice, tmp_path, f"over-{rules}")
     for person in (alice, bob):
         assert await person.protocol() == PROTOCOL
+        assert [shape(message) for message in await person.messages()] == SDK_SHAPES
     await closed(alice, bob)
 
 
