@@ -26,6 +26,7 @@ let socket = null;
 let heard = 0; // when the socket last said something
 let retries = 0;
 let polling = null;
+let givingUp = null; // while "Give up" waits for its second press: the timer that takes it back
 
 function say(text) {
   $("message").textContent = text;
@@ -275,6 +276,23 @@ function act(path) {
   return () => attempt(async () => received(await api("POST", path, {})));
 }
 
+// "Give up" asks to be pressed again within a few seconds: one press by mistake loses nothing.
+function giveUp() {
+  const button = $("forfeit");
+  clearTimeout(givingUp);
+  if (button.dataset.asked) {
+    delete button.dataset.asked;
+    button.textContent = "Give up";
+    return act("/api/forfeit")();
+  }
+  button.dataset.asked = "yes";
+  button.textContent = "Press again to give up";
+  givingUp = setTimeout(() => {
+    delete button.dataset.asked;
+    button.textContent = "Give up";
+  }, 4000);
+}
+
 async function hint() {
   await attempt(async () => {
     const found = await api("GET", "/api/hint");
@@ -316,7 +334,7 @@ async function main() {
   $("setup-form").addEventListener("submit", start);
   $("sit").addEventListener("click", act("/api/table/sit"));
   $("stand").addEventListener("click", act("/api/table/stand"));
-  $("forfeit").addEventListener("click", act("/api/forfeit"));
+  $("forfeit").addEventListener("click", giveUp);
   $("rematch").addEventListener("click", act("/api/rematch"));
   $("hint-button").addEventListener("click", hint);
   $("new-game").addEventListener("click", () => { lobby = true; say(""); draw(); });

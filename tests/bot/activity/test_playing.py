@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageStat
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, WebSocketRoute, expect
 
 from hogengine.rules import RULE_SETS
 from tests.bot.activity.conftest import (
@@ -62,6 +62,13 @@ def shape(message: list[Any]) -> tuple[int, list[str], str | None, list[str] | N
     opcode, payload = message
     args = payload.get("args")
     return opcode, sorted(payload), payload.get("cmd"), None if args is None else sorted(args)
+
+
+# The choice buttons not wholly within the frame's width, measured in one go (a push may redraw them).
+ON_SCREEN = """(choices) => [...choices.querySelectorAll("button")]
+  .map((button) => button.getBoundingClientRect())
+  .filter((box) => box.width === 0 || box.left < 0 || box.right > window.innerWidth)
+  .map((box) => [box.left, box.right])"""
 
 
 async def until(check: Callable[[], Awaitable[bool] | bool]) -> None:
@@ -286,8 +293,38 @@ async def test_on_a_phone_sized_frame_everything_fits(
         assert await person.frame.locator("html").evaluate(
             "(html) => html.scrollWidth <= window.innerWidth"
         )  # no sideways scroll
-        for button in await person.frame.locator("#choices button").all():
-            box = await button.bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        outside = await person.frame.locator("#choices").evaluate(ON_SCREEN)  # at once: pushes redraw
+        assert outside == []
     await shoot(bob, tmp_path, "phone-game")
+    await bob.click("Give up")  # once: it asks again, nothing is given up yet
+    await expect(bob.frame.locator("#forfeit")).to_have_text("Press again to give up")
+    await bob.click("Press again to give up")
+    for person in (alice, bob):
+        await expect(person.frame.locator("#result")).to_have_text("bob gave up: alice wins.")
+    await until(lambda: "alice beats bob" in str(board_of(fake)))
+    await closed(alice, bob)
+
+
+async def test_a_page_whose_socket_never_opens_follows_the_game_by_asking(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser
+) -> None:
+    """A proxy in the way of WebSockets: bob's page is refused its socket every time, and still sees each
+    move (asking for the table every few seconds) and plays its own."""
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
+    alice = await open_activity(browser, fake, activity, ALICE, instance)
+    bob = await open_activity(browser, fake, activity, BOB, instance)
+    refused: list[str] = []
+
+    async def refuse(socket: WebSocketRoute) -> None:
+        refused.append(socket.url)
+        await socket.close(code=1006)
+
+    await bob.context.route_web_socket(re.compile(r"/api/live$"), refuse)
+    await bob.page.reload()
+    await signed_in(bob)
+    await seated(alice, bob, "piggy-back")
+    for _ in range(3):
+        await move([alice, bob], fake)
+    await expect(bob.frame.locator("#connection")).to_contain_text("Reconnecting")
+    assert refused and await bob.frame.locator("#log > li").count() == 3
     await closed(alice, bob)

@@ -318,3 +318,65 @@ async def test_a_socket_that_says_nothing_of_ours_is_closed(served: Served) -> N
         assert message.type is WSMsgType.CLOSE and message.data == 4401
     answer = await served.client.get("/api/live", headers={"Origin": "https://evil.example"})
     assert answer.status == 403
+
+
+async def test_a_change_made_by_another_bot_process_reaches_the_pages(
+    served: Served, tmp_path: Path, solved: Path, database_url: str | None
+) -> None:
+    """Another process on the same database (its own services, as a shard process has) plays a move: the
+    page on this one is sent it, found by its look at the database."""
+    instance = served.fake.start_activity(CHANNEL, GUILD, [ALICE, BOB])
+    alice, bob = [(await served.sign_in(person, instance))["token"] for person in (ALICE, BOB)]
+    await served.send("/api/table/host", {"rules": "pig-fest", "goal": 50}, alice)
+    match = (await (await served.send("/api/table/sit", {}, bob)).json())["match"]
+    page = await live(served, bob)
+    assert (await table_from(page))["match"]["board"]["turn"] == 0
+    settings = Settings(
+        database_path=tmp_path / "hog.sqlite3",
+        database_url=database_url,
+        solver_cache_path=solved,
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    other = await Services.open(settings.services, served.clock, counted_seeds())
+    try:
+        await other.games.play(match["id"], int(ALICE["id"]), 0, 4)
+    finally:
+        await other.close()
+    seen = await table_from(page)
+    assert seen["match"]["board"]["turn"] == 1 and seen["match"]["turns"][0]["name"] == "alice"
+    await page.close()
+
+
+async def test_with_host_names_configured_any_other_is_refused(
+    fake: FakeDiscord, tmp_path: Path, solved: Path
+) -> None:
+    settings = Settings(database_path=tmp_path / "hog.sqlite3", solver_cache_path=solved, _env_file=None)  # type: ignore[call-arg]
+    services = await Services.open(settings.services)
+    redraws: list[int] = []
+
+    async def redraw(match_id: int) -> None:
+        redraws.append(match_id)
+
+    follow_up = FollowUp(services.games, services.ratings, 0, redraw)
+    api = DiscordApi(f"{fake.url}/api/v10", APP_ID, CLIENT_SECRET, "fake-token", Bucket(40, 40))
+    activity = Activity(
+        activity_settings(hosts=("Hog.Example.org",)),
+        services=services,
+        follow_up=follow_up,
+        redraw=redraw,
+        api=api,
+        clock=FakeClock(),
+    )
+    try:
+        async with TestClient(TestServer(activity.app())) as client:
+            named = await client.get("/api/setup", headers={"Host": "hog.example.org"})
+            assert named.status == 200
+            for host in ("127.0.0.1", "evil.example", "hog.example.org.evil.example"):
+                answer = await client.get("/api/setup", headers={"Host": host})
+                assert (
+                    await refused(answer, 403)
+                    == "This server answers only Hog's Activity page, inside Discord."
+                )
+    finally:
+        await api.close()
+        await services.close()
