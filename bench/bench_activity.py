@@ -38,7 +38,8 @@ import aiohttp
 from bench_load import load_average, percentile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the source tree, for its tests/
-from tests.bot.discord.fake_discord import APP_ID, CLIENT_SECRET, FakeDiscord, Request, user
+from tests.bot.activity.conftest import free_port, serving
+from tests.bot.discord.fake_discord import FakeDiscord, Request, user
 from tests.bot.discord.over_sockets import spawn_bot
 
 TARGET_P99_MS = 50.0
@@ -275,14 +276,6 @@ def summary(name: str, values: list[float]) -> str:
     )
 
 
-def free_port() -> int:
-    import socket  # noqa: PLC0415
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def started(process: asyncio.subprocess.Process, line: str) -> None:
     """Wait until the bot's log says `line` (it fails the run if the bot ends first)."""
     assert process.stderr is not None
@@ -308,14 +301,7 @@ async def activity_phase(args: argparse.Namespace, think: tuple[float, float]) -
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
-        bot = await spawn_bot(
-            fake.url,
-            Path(folder),
-            HOG_ACTIVITY_CLIENT_ID=str(APP_ID),
-            HOG_ACTIVITY_CLIENT_SECRET=CLIENT_SECRET,
-            HOG_ACTIVITY_PORT=str(port),
-            HOG_ACTIVITY_ORIGINS=url,
-        )
+        bot = await spawn_bot(fake.url, Path(folder), **serving(fake, port))
         try:
             await started(bot, "synced")
             reader = asyncio.create_task(drain(bot))

@@ -3,7 +3,8 @@
 // word comes from the server; the drawing is `hog gui`'s (draw.js). Ids are strings (Discord's are too
 // large for a JavaScript number).
 import {
-  $, TYPED, call, choiceButtons, drawBoard, drawLog, drawRules, drawTurn, el, hintTable, typed as typedKey,
+  $, TYPED, attempter, call, choiceButtons, drawBoard, drawLog, drawRules, drawTurn, el, hintTable,
+  typed as typedKey,
 } from "/static/draw.js";
 import { connect } from "./discord.js";
 
@@ -19,7 +20,6 @@ let me = null; // {id, name}: who signed in
 let token = null; // our sign-in, sent in the Authorization header
 let table = null; // the instance's table, as the server last sent it
 let lobby = false; // the person asked for the new-game form while the last game stays on the table
-let busy = false;
 let typed = "";
 let offset = 0; // the server's clock minus this page's, in seconds
 let socket = null;
@@ -62,21 +62,8 @@ async function api(method, path, body) {
   }
 }
 
-async function attempt(action) {
-  if (busy) return;
-  busy = true;
-  document.body.classList.add("busy");
-  try {
-    say("");
-    await action();
-  } catch (error) {
-    say(error.message);
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-    draw();
-  }
-}
+const attempts = attempter(say, () => draw());
+const attempt = attempts.run;
 
 // ---- live: the socket, and polling while it is down ----
 
@@ -194,7 +181,7 @@ function drawLobby() {
   $("stand").hidden = !mine;
   $("setup-form").hidden = Boolean(mine);
   $("back").hidden = !table.match;
-  for (const id of ["sit", "stand", "start"]) $(id).disabled = busy;
+  for (const id of ["sit", "stand", "start"]) $(id).disabled = attempts.busy;
 }
 
 function drawGame(match) {
@@ -213,9 +200,9 @@ function drawGame(match) {
   $("controls").hidden = !playing;
   if (playing) {
     const mine = myTurn(match);
-    $("choices").replaceChildren(...choiceButtons(board.choices, busy || !mine, play));
-    $("hint-button").disabled = busy || !mine;
-    $("forfeit").disabled = busy;
+    $("choices").replaceChildren(...choiceButtons(board.choices, attempts.busy || !mine, play));
+    $("hint-button").disabled = attempts.busy || !mine;
+    $("forfeit").disabled = attempts.busy;
     $("typed").textContent = TYPED(typed);
   }
   const over = match.status !== "active" && match.status !== "pending";
@@ -223,7 +210,7 @@ function drawGame(match) {
   if (over) {
     $("result").textContent = board.status;
     $("rematch").hidden = seat < 0 || match.rematch[seat];
-    $("rematch").disabled = busy;
+    $("rematch").disabled = attempts.busy;
     $("seed-shown").textContent = match.seed || "";
     $("record").value = match.record ? JSON.stringify(match.record) : "";
   }
@@ -327,7 +314,7 @@ function fillForm() {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea")) return;
-  if (!$("game").hidden && table && table.match && myTurn(table.match) && !busy) typeKey(event.key);
+  if (!$("game").hidden && table && table.match && myTurn(table.match) && !attempts.busy) typeKey(event.key);
 });
 
 async function main() {

@@ -2,8 +2,8 @@
 // label and word comes from the server (the engine); the page keeps only the game's id and what it shows.
 // Drawing is draw.js's, shared with the Activity's page.
 import {
-  $, TYPED, call, choiceButtons, drawBoard, drawLog, drawRules as drawRulesOf, drawTurn, el, hintTable, percent,
-  typed as typedKey,
+  $, TYPED, attempter, call, choiceButtons, drawBoard, drawLog, drawRules as drawRulesOf, drawTurn, el, hintTable,
+  percent, typed as typedKey,
 } from "./draw.js";
 
 let setup = null; // what /api/setup offers
@@ -11,7 +11,6 @@ let game = null; // the game being played, as the server last sent it
 let viewed = null; // the record being watched
 let step = 0; // the viewer's position: a turn's index, or steps.length for the end
 let typed = ""; // digits typed towards a choice
-let busy = false; // a request is on its way: no second move meanwhile
 
 function say(text) {
   const message = $("message");
@@ -19,21 +18,8 @@ function say(text) {
   message.hidden = !text;
 }
 
-async function attempt(action) {
-  if (busy) return;
-  busy = true;
-  document.body.classList.add("busy");
-  try {
-    say("");
-    await action();
-  } catch (error) {
-    say(error.message);
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-    if (game) drawChoices();
-  }
-}
+const attempts = attempter(say, () => { if (game) drawChoices(); });
+const attempt = attempts.run;
 
 // ---- the new-game form ----
 
@@ -74,8 +60,8 @@ async function start(event) {
 // ---- the game ----
 
 function drawChoices() {
-  $("choices").replaceChildren(...choiceButtons(game.board.choices, busy || !game.your_turn, play));
-  $("hint-button").disabled = busy || !game.your_turn;
+  $("choices").replaceChildren(...choiceButtons(game.board.choices, attempts.busy || !game.your_turn, play));
+  $("hint-button").disabled = attempts.busy || !game.your_turn;
 }
 
 function drawGame() {
@@ -183,7 +169,7 @@ function openFile() {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea")) return;
-  if (!$("game").hidden && game && game.your_turn && !busy) {
+  if (!$("game").hidden && game && game.your_turn && !attempts.busy) {
     typeKey(event.key);
   } else if (!$("viewer").hidden && viewed && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
     goTo(step + (event.key === "ArrowLeft" ? -1 : 1));

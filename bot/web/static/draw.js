@@ -23,6 +23,28 @@ export async function call(method, path, body, headers = {}) {
   return data;
 }
 
+// One request at a time: while `action` runs the page is busy (a second action is ignored), its failure's
+// words are said with `say`, and `after` draws the page again. `attempts.busy` tells whether one runs.
+export function attempter(say, after) {
+  const attempts = { busy: false };
+  attempts.run = async (action) => {
+    if (attempts.busy) return;
+    attempts.busy = true;
+    document.body.classList.add("busy");
+    try {
+      say("");
+      await action();
+    } catch (error) {
+      say(error.message);
+    } finally {
+      attempts.busy = false;
+      document.body.classList.remove("busy");
+      after();
+    }
+  };
+  return attempts;
+}
+
 // ---- drawing pieces ----
 
 export function el(tag, attributes = {}, ...children) {

@@ -26,6 +26,18 @@ PHONE = {"width": 360, "height": 740}
 WAIT_MS = HANG * 1000  # Playwright's waits: on the work, never a budget
 
 
+def serving(fake: FakeDiscord, port: int) -> dict[str, str]:
+    """The settings of a bot serving the Activity on this port of 127.0.0.1, signing in through `fake`,
+    framed by its parent frame."""
+    return {
+        "HOG_ACTIVITY_CLIENT_ID": str(APP_ID),
+        "HOG_ACTIVITY_CLIENT_SECRET": CLIENT_SECRET,
+        "HOG_ACTIVITY_PORT": str(port),
+        "HOG_ACTIVITY_ORIGINS": f"http://127.0.0.1:{port}",
+        "HOG_ACTIVITY_FRAME_ANCESTORS": fake.url,
+    }
+
+
 def free_port() -> int:
     """A port of 127.0.0.1 nobody listens on now."""
     with socket.socket() as probe:
@@ -68,21 +80,15 @@ class ActivityBot:
             "HOG_BOT_MOVE_DELAY_SECONDS": "0",
         }
         if self.serving:
-            settings |= {
-                "HOG_ACTIVITY_CLIENT_ID": str(APP_ID),
-                "HOG_ACTIVITY_CLIENT_SECRET": CLIENT_SECRET,
-                "HOG_ACTIVITY_PORT": str(self.port),
-                "HOG_ACTIVITY_ORIGINS": self.url,
-                "HOG_ACTIVITY_FRAME_ANCESTORS": self.fake.url,
-            }
+            settings |= serving(self.fake, self.port)
         self.process = BotProcess(await spawn_bot(self.fake.url, self.data, code=self.code, **settings))
         started = "the Activity is served" if self.serving else "synced"
-        serving = asyncio.ensure_future(self.process.logged(started))
+        up = asyncio.ensure_future(self.process.logged(started))
         ended = asyncio.ensure_future(self.process.process.wait())
-        done, _ = await asyncio.wait([serving, ended], timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
-        serving.cancel()
+        done, _ = await asyncio.wait([up, ended], timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
+        up.cancel()
         ended.cancel()
-        assert serving in done and serving.exception() is None, "".join(self.process.stderr)
+        assert up in done and up.exception() is None, "".join(self.process.stderr)
         await self.fake.connected(timeout=HANG)
         return self.process
 

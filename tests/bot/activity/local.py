@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
 
-from tests.bot.activity.conftest import CHANNEL_ID, PARENT, footer
-from tests.bot.discord.fake_discord import APP_ID, CLIENT_SECRET, GUILD_ID, FakeDiscord
+from tests.bot.activity.conftest import CHANNEL_ID, PARENT, footer, serving
+from tests.bot.discord.fake_discord import APP_ID, GUILD_ID, FakeDiscord
 from tests.bot.discord.over_sockets import ALICE, BOB, spawn_bot
 
 
@@ -36,15 +36,7 @@ async def serve(port: int) -> int:
     loop.add_signal_handler(signal.SIGINT, stopping.set)
     loop.add_signal_handler(signal.SIGTERM, stopping.set)
     with tempfile.TemporaryDirectory() as folder:
-        bot = await spawn_bot(
-            fake.url,
-            Path(folder),
-            HOG_ACTIVITY_CLIENT_ID=str(APP_ID),
-            HOG_ACTIVITY_CLIENT_SECRET=CLIENT_SECRET,
-            HOG_ACTIVITY_PORT=str(port),
-            HOG_ACTIVITY_ORIGINS=activity,
-            HOG_ACTIVITY_FRAME_ANCESTORS=fake.url,
-        )
+        bot = await spawn_bot(fake.url, Path(folder), **serving(fake, port))
         logged = asyncio.create_task(echo(bot.stderr))
         try:
             await fake.connected(timeout=120)

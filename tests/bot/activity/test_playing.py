@@ -17,6 +17,7 @@ from playwright.async_api import Browser, WebSocketRoute, expect
 from hogengine.rules import RULE_SETS
 from tests.bot.activity.conftest import (
     CHANNEL_ID,
+    DESK,
     GUILD_ID,
     PHONE,
     ActivityBot,
@@ -92,6 +93,15 @@ async def shoot(person: Person, folder: Path, name: str) -> None:
         grey = image.convert("L")
         low, high = grey.getextrema()
         assert high - low > 150 and ImageStat.Stat(grey).stddev[0] > 10, f"{path} looks blank"
+
+
+async def pair(
+    fake: FakeDiscord, activity: ActivityBot, browser: Browser, size: dict[str, int] = DESK
+) -> tuple[Person, Person]:
+    """alice and bob in a new instance of the Activity in the channel, each with the Activity open."""
+    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
+    alice = await open_activity(browser, fake, activity, ALICE, instance, size=size)
+    return alice, await open_activity(browser, fake, activity, BOB, instance, size=size)
 
 
 async def signed_in(person: Person) -> None:
@@ -179,9 +189,7 @@ async def closed(*people: Person) -> None:
 async def test_two_people_play_a_whole_game_and_the_board_shows_every_move(
     fake: FakeDiscord, activity: ActivityBot, browser: Browser, rules: str, tmp_path: Path
 ) -> None:
-    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
-    alice = await open_activity(browser, fake, activity, ALICE, instance)
-    bob = await open_activity(browser, fake, activity, BOB, instance)
+    alice, bob = await pair(fake, activity, browser)
     for person in (alice, bob):
         await signed_in(person)
     await seated(alice, bob, rules)
@@ -225,9 +233,7 @@ async def test_a_stranger_is_refused_and_a_third_person_watches(
 async def test_a_reload_takes_the_seat_back(
     fake: FakeDiscord, activity: ActivityBot, browser: Browser
 ) -> None:
-    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
-    alice = await open_activity(browser, fake, activity, ALICE, instance)
-    bob = await open_activity(browser, fake, activity, BOB, instance)
+    alice, bob = await pair(fake, activity, browser)
     await seated(alice, bob, "swine-align")
     await move([alice, bob], fake)
     await bob.page.reload()
@@ -259,9 +265,7 @@ async def test_one_person_plays_the_house(
 async def test_the_bot_killed_mid_game_comes_back_and_the_game_goes_on(
     fake: FakeDiscord, activity: ActivityBot, browser: Browser
 ) -> None:
-    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
-    alice = await open_activity(browser, fake, activity, ALICE, instance)
-    bob = await open_activity(browser, fake, activity, BOB, instance)
+    alice, bob = await pair(fake, activity, browser)
     await seated(alice, bob, "pork-chop")
     await move([alice, bob], fake)
     played = await move([alice, bob], fake)
@@ -282,9 +286,7 @@ async def test_the_bot_killed_mid_game_comes_back_and_the_game_goes_on(
 async def test_on_a_phone_sized_frame_everything_fits(
     fake: FakeDiscord, activity: ActivityBot, browser: Browser, tmp_path: Path
 ) -> None:
-    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
-    alice = await open_activity(browser, fake, activity, ALICE, instance, size=PHONE)
-    bob = await open_activity(browser, fake, activity, BOB, instance, size=PHONE)
+    alice, bob = await pair(fake, activity, browser, PHONE)
     await signed_in(alice)
     await shoot(alice, tmp_path, "phone-lobby")
     await seated(alice, bob, "pork-chop")
@@ -310,9 +312,7 @@ async def test_a_page_whose_socket_never_opens_follows_the_game_by_asking(
 ) -> None:
     """A proxy in the way of WebSockets: bob's page is refused its socket every time, and still sees each
     move (asking for the table every few seconds) and plays its own."""
-    instance = fake.start_activity(CHANNEL_ID, GUILD_ID, [ALICE, BOB])
-    alice = await open_activity(browser, fake, activity, ALICE, instance)
-    bob = await open_activity(browser, fake, activity, BOB, instance)
+    alice, bob = await pair(fake, activity, browser)
     refused: list[str] = []
 
     async def refuse(socket: WebSocketRoute) -> None:
