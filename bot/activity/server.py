@@ -47,6 +47,7 @@ from bot.services import Services
 from bot.services.games.follow_up import FollowUp
 from bot.web.server import CLIENT_FAULTS, JSON, Statuses, answering, json_fields, read_body
 from bot.web.server import STATIC as SHARED
+from hogengine.rules import DEFAULT_RULES
 from hogengine.text import is_whole
 
 log = logging.getLogger(__name__)
@@ -54,8 +55,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 4096  # bytes a request of the page may send: a sign-in code, or a move
 SIGN_IN = '{"code": "<the code of AUTHORIZE>", "instance_id": "<the instance id>"}'
-NEW_TABLE = '{"rules": "pork-chop", "goal": 100}'
-HOUSE = '{"rules": "pork-chop", "goal": 100, "level": "perfect"}'
+NEW_TABLE = f'{{"rules": "{DEFAULT_RULES}", "goal": 100}}'
+HOUSE = f'{{"rules": "{DEFAULT_RULES}", "goal": 100, "level": "perfect"}}'
 MOVE = '{"turn": 0, "choice": 4}'
 NOTHING = "{}"
 INTRODUCTION = '{"token": "<the token of the sign-in>"}'

@@ -4,16 +4,17 @@ the channel, a global sync keeps the Activity's Entry Point command (Discord ref
 50240), and a bot that does not serve the Activity offers neither button nor command."""
 
 import json
+import socket
 from pathlib import Path
 
 import aiohttp
 from playwright.async_api import Browser, expect
 
 from bot.discord.launch import LABEL
-from tests.bot.activity.conftest import ActivityBot, board_of, footer, open_activity
+from tests.bot.activity.conftest import ActivityBot, board_of, footer, open_activity, serving
 from tests.bot.activity.test_playing import move
 from tests.bot.discord.fake_discord import APP_ID, ENTRY_POINT, GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
-from tests.bot.discord.over_sockets import ALICE, BOB, command, press
+from tests.bot.discord.over_sockets import ALICE, BOB, BotProcess, command, press, spawn_bot
 
 VS_BOT = [{"name": "goal", "type": 4, "value": 60}]
 
@@ -108,3 +109,19 @@ async def test_a_bot_serving_the_activity_syncs_hog_play(fake: FakeDiscord, acti
     (hog,) = fake.commands[str(GUILD_ID)]
     play = next(option for option in hog["options"] if option["name"] == "play")
     assert play["type"] == 1 and "Activity" in play["description"]
+
+
+async def test_an_activity_port_already_taken_stops_the_bot_saying_so(
+    fake: FakeDiscord, tmp_path: Path, solved: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = BotProcess(
+            await spawn_bot(fake.url, tmp_path, HOG_SOLVER_CACHE_PATH=str(solved), **serving(fake, port))
+        )
+        assert await bot.ended() == 2
+    said = "".join(line for line in bot.stderr if not line.startswith("{"))
+    assert f"hogbot cannot start: the Activity cannot listen on 127.0.0.1:{port}" in said, said
+    assert "Traceback" not in "".join(bot.stderr)
