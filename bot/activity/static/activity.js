@@ -159,7 +159,7 @@ function draw() {
   if (!table) return;
   const match = table.match;
   const open = match && (match.status === "active" || match.status === "pending");
-  if (!match || (lobby && !open)) {
+  if (!match || ((lobby || table.waiting) && !open)) { // a new game asked for, here or by someone waiting
     drawLobby();
   } else {
     drawGame(match);

@@ -242,6 +242,10 @@ async def test_a_reload_takes_the_seat_back(
     await expect(bob.frame.locator("#log > li")).to_have_count(await alice.turns())
     played = await play_out([alice, bob], fake)
     await ended([alice, bob], fake, played)
+    await alice.click("New game")  # the same two, another game at the same table
+    await seated(alice, bob, "pig-fest")
+    await expect(bob.frame.locator("#log > li")).to_have_count(0)
+    await expect(bob.frame.locator("#game-title")).to_contain_text("Pig Fest")
     await closed(alice, bob)
 
 
@@ -259,6 +263,10 @@ async def test_one_person_plays_the_house(
     assert played > await alice.frame.locator("#log h3", has_text="· alice:").count()  # the house moved too
     await ended([alice], fake, played)
     await shoot(alice, tmp_path, f"house-{level}")
+    await alice.click("Rematch")  # the house wants one too: it starts at once, seats swapped
+    await expect(alice.frame.locator("#seat")).to_have_text("You are alice.")
+    await expect(alice.frame.locator("#board .player h3").nth(0)).to_contain_text(f"Hog Bot ({level})")
+    await until(lambda: mover([alice]))  # the house moved first, and it is alice's turn
     await closed(alice)
 
 
