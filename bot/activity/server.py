@@ -339,6 +339,10 @@ class Activity:
             async for message in socket:
                 if message.type is WSMsgType.TEXT and message.data == '{"type":"ping"}':
                     page.send('{"type":"pong"}')
+        except Exception as error:  # the socket is open: no JSON refusal can be sent any more
+            if not isinstance(error, RecordsUnavailable):  # an outage is logged once, as it begins
+                log.exception("a page's socket failed")
+            await socket.close(code=1011, message=b"try again")  # the page polls, and connects again
         finally:
             self.hub.disconnect(granted.instance_id, page)
             await page.close()
