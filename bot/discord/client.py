@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from collections.abc import Awaitable
@@ -11,6 +12,9 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from bot.activity.discord_api import DiscordApi
+from bot.activity.pacing import BURST, REQUESTS_PER_SECOND, Bucket, Pacer
+from bot.activity.server import Activity
 from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.catch_up import Lagging, catch_up
@@ -20,6 +24,7 @@ from bot.discord.contests import ITEMS as CONTEST_ITEMS
 from bot.discord.contests import Closer
 from bot.discord.errors import DISCORD_FAILURES
 from bot.discord.in_flight import InFlight
+from bot.discord.launch import LaunchButton, with_launch
 from bot.discord.mentions import CommandMentions
 from bot.discord.parts import Parts
 from bot.discord.tree import HogTree
@@ -78,6 +83,8 @@ class HogBot(commands.AutoShardedBot):
         self._closed: asyncio.Future[None] | None = None
         self._lagging = Lagging()
         self.command_mentions = CommandMentions()  # the commands as clickable mentions, once synced
+        self.activity_server: Activity | None = None  # served when its settings are set: `serve_activity`
+        self._pacer: Pacer | None = None  # then the bot's own redraws are paced (bot/activity/pacing.py)
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
@@ -101,12 +108,18 @@ class HogBot(commands.AutoShardedBot):
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
+        served = self.settings.activity is not None
+        shown = with_launch(controls) if served else controls
         in_flight = InFlight()
         coach = Coach(services, in_flight.track)
-        boards = Boards(self, services.games, controls, coach.shown)
+        boards = Boards(self, services.games, shown, coach.shown)
         self.parts = Parts(services, boards, follow_up, in_flight, coach)
-        await self.add_cog(HogCog(self.parts))
-        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
+        cog = HogCog(self.parts)
+        if not served and cog.app_command is not None:
+            cog.app_command.remove_command("play")
+        await self.add_cog(cog)
+        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS, LaunchButton)
+        await self.serve_activity()
         self.closer = Closer(self, self.parts)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
@@ -134,9 +147,45 @@ class HogBot(commands.AutoShardedBot):
             except DISCORD_FAILURES as error:
                 log.warning("could not read the commands' ids (they are named, not linked): %s", error)
 
+    async def serve_activity(self) -> None:
+        """Serve the Activity if its settings are set, on the services and the follow-up; from then on the
+        bot's own redraws of boards are paced within Discord's rate limits (a redraw asked for returns at
+        once). Raises CannotServeError if its address cannot be had."""
+        settings = self.settings.activity
+        if settings is None:
+            return
+        budget = Bucket(BURST, REQUESTS_PER_SECOND)
+        self._pacer = Pacer(self._show, budget)
+        base = discord.http.Route.BASE  # Discord's API (a test's fake Discord, when it points the bot there)
+        api = DiscordApi(base, settings.client_id, settings.client_secret, self.http.token or "", budget)
+        parts = self.parts
+        self.activity_server = Activity(
+            settings,
+            services=parts.services,
+            follow_up=parts.follow_up,
+            redraw=self.redraw,
+            api=api,
+            clock=now,
+        )
+        await self.activity_server.start()
+        # What start-up made (modules, discord.py, matplotlib: ~130,000 objects) lives as long as the process:
+        # frozen, a full garbage collection no longer walks it. Walking it paused every page of the Activity
+        # for 100-270 ms a few times a minute (bench/bench_activity.py); the pages' moves are the bot's
+        # only answers timed in milliseconds.
+        gc.collect()
+        gc.freeze()
+
     async def redraw(self, match_id: int) -> None:
-        """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
-        (the game is safe in the database, and the next render tries again)."""
+        """Show a match on its board when nobody is waiting for an answer: at once, or soon when the Activity
+        is served (paced). Never raises (see `_show`)."""
+        if self._pacer is None:
+            await self._show(match_id)
+        else:
+            await self._pacer.ask(match_id)
+
+    async def _show(self, match_id: int) -> None:
+        """Show a match on its board; a failure is logged, not raised (the game is safe in the database, and
+        the next render tries again)."""
         await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
 
     @property
@@ -204,13 +253,17 @@ class HogBot(commands.AutoShardedBot):
         await self._closed
 
     async def _close(self) -> None:
-        """Stop the clock and the bot's moves, let the interactions under way finish (see InFlight.settle),
-        then close Discord and the services (pools, then database)."""
+        """Stop the clock, the Activity and the bot's moves, let the interactions under way finish (see
+        InFlight.settle), then close Discord and the services (pools, then database)."""
         self.clock.cancel()
+        if self.activity_server is not None:
+            await self.activity_server.close()  # no more moves there; its pages connect again once it is back
         if hasattr(self, "parts"):
             await self.parts.follow_up.close()
             grace = self.settings.shutdown_grace_seconds
             await self.parts.in_flight.settle(grace, self.parts.services.stop)
+        if self._pacer is not None:
+            await self._pacer.close()  # redraws not made: the next start shows the boards that lag
         await super().close()
         if self._opening is not None:
             self._opening.cancel()

@@ -604,3 +604,84 @@ class RecordsUnavailable(ServiceError):
         )
         self.reason = reason
         self.saved = saved
+
+
+# The Activity (bot/activity/): signing in through Discord, and the table an instance shows.
+
+
+class SignInNeeded(ServiceError):
+    """A request of the Activity's page without a sign-in of ours, or with one that is not ours."""
+
+    message = "Sign in first: open the Activity from Discord."
+
+
+class SignInExpired(SignInNeeded):
+    """A sign-in of ours past its time: the page signs in again by itself."""
+
+    message = "Your sign-in ran out: signing you in again."
+
+
+class SignInRefused(SignInNeeded):
+    """Discord did not take the sign-in code, or the access token it gave (used, expired, forged)."""
+
+    message = "Discord did not accept this sign-in: close the Activity and open it again."
+
+
+class NotInThisActivity(ServiceError):
+    """Someone Discord does not list among the people of the instance they name: a stranger."""
+
+    message = "You are not in this Activity: join it from its channel first."
+
+
+class ActivityGone(ServiceError):
+    """An instance Discord does not know (ended, or never was)."""
+
+    message = "This Activity is not running any more: open it again from the channel."
+
+
+class NotAServerChannel(ServiceError):
+    """An Activity opened in a direct message: Hog's games are played in a server's channels."""
+
+    message = "Hog is played in a server's channels: open the Activity in one of them."
+
+
+class DiscordUnavailable(ServiceError):
+    """Discord could not be asked who someone is (down, slow, or limiting the bot's requests)."""
+
+    message = "Discord cannot be reached right now: nothing was done. Please try again in a moment."
+
+
+class TooManySignIns(ServiceError):
+    """More sign-ins at once than the Activity server takes (each asks Discord three things)."""
+
+    message = "Too many people are signing in at once: please try again in a moment."
+
+
+class ForeignActivityPage(ServiceError):
+    """A request to the Activity server that is not its page's: another origin or host name."""
+
+    message = "This server answers only Hog's Activity page, inside Discord."
+
+
+class GameOnAtTable(ServiceError):
+    """A new game asked for at a table whose game is still on."""
+
+    message = "A game is on at this table: watch it, or start yours once it ends."
+
+
+class NobodyWaiting(ServiceError):
+    """A seat taken at a table where nobody waits for a friend."""
+
+    message = "Nobody is waiting at this table for a friend: start a game yourself."
+
+
+class OwnTable(ServiceError):
+    """The person waiting at a table took the seat across from themselves."""
+
+    message = "You are the one waiting at this table: someone else takes the other seat."
+
+
+class TableChanged(StaleAction):
+    """The table changed between reading it and changing it (another person, or another bot process)."""
+
+    message = "Someone changed this table at the same moment: here it is as it is now."
