@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.async_api import Browser, BrowserContext, FrameLocator, Page, async_playwright, expect
 
+from hogengine.text import counted
 from tests.bot.discord.fake_discord import APP_ID, CLIENT_SECRET, GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
 from tests.bot.discord.over_sockets import BotProcess, spawn_bot
 from tests.bot.web.test_page import CHROMIUM, FLAGS
@@ -188,6 +189,13 @@ def footer(message: dict[str, Any] | None) -> str:
     """A message's embed's footer (a board's names its match and turn), or nothing."""
     embeds = [] if message is None else message.get("embeds") or []
     return str(embeds[0].get("footer", {}).get("text", "")) if embeds else ""
+
+
+def at_turn(message: dict[str, Any] | None, played: int) -> bool:
+    """Whether a board's footer stands after `played` turns: a live board names the turn to play next
+    (turns are numbered from 1), an ended one how many were played."""
+    text = footer(message)
+    return f"· turn {played + 1} ·" in text or f"· {counted(played, 'turn')} ·" in text
 
 
 __all__ = ["CHANNEL_ID", "GUILD_ID", "PHONE"]

@@ -11,7 +11,7 @@ import aiohttp
 from playwright.async_api import Browser, expect
 
 from bot.discord.launch import LABEL
-from tests.bot.activity.conftest import ActivityBot, board_of, footer, open_activity, serving
+from tests.bot.activity.conftest import ActivityBot, at_turn, board_of, open_activity, serving
 from tests.bot.activity.test_playing import move
 from tests.bot.discord.fake_discord import APP_ID, ENTRY_POINT, GUILD_ID, RUN_BOT_AGAINST, FakeDiscord
 from tests.bot.discord.over_sockets import ALICE, BOB, BotProcess, command, press, spawn_bot
@@ -47,7 +47,7 @@ async def test_a_boards_button_opens_the_activity_on_its_game(
     await expect(alice.frame.locator("#board .player h3").nth(1)).to_contain_text("Hog Bot (easy)")
     played = await move([alice], fake)
     assert board_of(fake) == fake.messages[board]  # the very board of the command, edited
-    assert f"· turn {played} ·" in footer(fake.messages[board])
+    assert at_turn(fake.messages[board], played)
     watched = await press(fake, BOB, board, LABEL)  # bob joins the instance running in the channel
     assert callbacks(fake, watched) == [12] and list(fake.instances) == [instance]
     bob = await open_activity(browser, fake, activity, BOB, instance)

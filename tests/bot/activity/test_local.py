@@ -61,7 +61,7 @@ async def test_two_addresses_to_play_the_activity_outside_discord(
     await expect(frame.locator("#seat")).to_have_text("You are alice, who moved first.")
     while not (board := await line(local)).startswith("the channel's board: Match "):
         pass
-    assert "· turn 0 ·" in board
+    assert "· turn 1 ·" in board  # nothing played yet
     local.send_signal(signal.SIGINT)
     assert await asyncio.wait_for(local.wait(), HANG) == 0
     assert local.stderr is not None

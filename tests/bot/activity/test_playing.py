@@ -22,8 +22,8 @@ from tests.bot.activity.conftest import (
     PHONE,
     ActivityBot,
     Person,
+    at_turn,
     board_of,
-    footer,
     open_activity,
 )
 from tests.bot.discord.fake_discord import FakeDiscord, user
@@ -155,7 +155,7 @@ async def move(people: list[Person], fake: FakeDiscord) -> int:
 
     await until(settled)
     played = await people[0].turns()
-    await until(lambda: f"· turn {played} ·" in footer(board_of(fake)))
+    await until(lambda: at_turn(board_of(fake), played))
     return played
 
 
@@ -174,8 +174,8 @@ async def ended(people: list[Person], fake: FakeDiscord, played: int) -> str:
         await expect(person.frame.locator("#result")).to_have_text(result)
         assert await person.frame.locator("#seed-shown").inner_text()
     winner = result.split(" wins")[0]
-    await until(lambda: f"{winner} beats" in str(board_of(fake)))
-    assert f"· turn {played} ·" in footer(board_of(fake))
+    await until(lambda: f"**{winner}** reached" in str(board_of(fake)))
+    assert at_turn(board_of(fake), played)
     return result
 
 
@@ -311,7 +311,7 @@ async def test_on_a_phone_sized_frame_everything_fits(
     await bob.click("Press again to give up")
     for person in (alice, bob):
         await expect(person.frame.locator("#result")).to_have_text("bob gave up: alice wins.")
-    await until(lambda: "alice beats bob" in str(board_of(fake)))
+    await until(lambda: "**bob** gave up: **alice** wins" in str(board_of(fake)))
     await closed(alice, bob)
 
 

@@ -276,7 +276,7 @@ async def test_two_people_seated_at_a_table_play_and_every_page_sees_every_move(
     assert pushed["match"]["board"] == played["match"]["board"] and pushed["stamp"] == played["stamp"]
     assert served.redrawn == [match["id"]] * 2
     again = await served.send("/api/moves", turn, alice)
-    assert await refused(again, 409) == "That turn was already played."
+    assert await refused(again, 409) == "You already did that."  # a double tap of the mover
     hint = await (await served.ask("GET", "/api/hint", bob)).json()
     assert hint["turn"] == 1 and {choice["choice"] for choice in hint["choices"]} >= {1, 10}
     gave_up = await (await served.send("/api/forfeit", {}, bob)).json()
