@@ -14,8 +14,8 @@ from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.commands.hog import HogCog
-from bot.discord.contests import ITEMS as CONTEST_ITEMS
-from bot.discord.contests import Closer
+from bot.discord.contest_buttons import ITEMS as CONTEST_ITEMS
+from bot.discord.contest_closer import Closer
 from bot.discord.in_flight import InFlight
 from bot.discord.parts import Parts
 from bot.discord.tree import HogTree
@@ -45,7 +45,7 @@ class HogBot(commands.AutoShardedBot):
     the shards its settings name (HOG_SHARD_COUNT, HOG_SHARD_IDS), else every shard Discord recommends."""
 
     parts: Parts  # services, boards and the follow-up, built in setup_hook
-    closer: Closer  # plays the contests' finals that are due and posts their results (see `clock`)
+    closer: Closer  # the contests' reminders, finals, results and invitations (see `clock`)
 
     def __init__(
         self,
@@ -163,7 +163,7 @@ class HogBot(commands.AutoShardedBot):
                     log.warning("could not touch the heartbeat file: %s", error)
             if trouble is not None:
                 return
-            self.closer.poke()  # contests past their close time are played and posted
+            self.closer.poke()  # contests' reminders; finals past their close, played and posted
             games = self.parts.services.games
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()

@@ -8,6 +8,7 @@ from discord.utils import escape_markdown as md
 from bot.discord.embeds import timestamp
 from bot.domain.errors import upload_again
 from bot.domain.matches import HOUSE_NAME
+from bot.domain.tournaments import shared_places, tie_breaks_shown
 from bot.images.standings import MAX_PLACES, fitted
 from bot.services import (
     MAX_NAME,
@@ -31,8 +32,14 @@ BAD = discord.Colour.red()
 INFO = discord.Colour.blurple()
 # How the reference opponents read: the perfect bot is the one `/hog vs-bot level:perfect` plays.
 OPPONENTS = {PERFECT: "the perfect bot", BEST_TABLE: "the best score-only table"}
-# What breaks ties in each tournament format, which heads its last column.
+# What breaks ties in each tournament format, which heads its last column, and what ranks it, in words.
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
+RANKED = {
+    "exact": "Ranked by matches won (an exact win rate above 50.0001%; a tie loses); ties broken by the mean "
+    "exact win rate against the others, the last column",
+    "sampled": "Ranked by matches won (most of 9 games); ties broken by the exact win rate against "
+    "always_roll(5), the last column",
+}
 # The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).
 ALIGN, LIMITS = "><<>>>", (4, MAX_NAME, 16, 4, 6, max(map(len, TIE_BREAKS.values())))
 TEXT_ROWS = 20  # places in the text at most; the picture shows them all
@@ -146,19 +153,30 @@ def standings_header(tournament: Tournament) -> tuple[str, ...]:
 
 
 def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
-    """Each place as cells under standings_header: as `hog tournament` shows them, with the owner."""
+    """Each place as cells under standings_header: as `hog tournament` shows them, with the owner; places
+    equal on wins and tie-break share their rank, and a tie-break shows the digits that decide a place
+    where one decimal would not."""
     others = len(tournament.standings) - 1
+    keys = [(s.points, s.tiebreak) for s in tournament.standings]
     return [
-        (
-            str(s.place),
-            s.name,
-            s.owner_name or "-",
-            f"{s.points:g}",
-            f"{others - s.points:g}",
-            percent(s.tiebreak),
+        (str(rank), s.name, s.owner_name or "-", f"{s.points:g}", f"{others - s.points:g}", rate)
+        for s, rank, rate in zip(
+            tournament.standings, shared_places(keys), tie_breaks_shown(keys), strict=True
         )
-        for s in tournament.standings
     ]
+
+
+def ranking_words(tournament: Tournament, rows: Sequence[Sequence[str]]) -> str:
+    """What ranks the standings, in words under them: the tie-break, and what a longer rate or a shared
+    rank means when the rows have one."""
+    note = RANKED[tournament.format]
+    rates = [(row[-1], s.tiebreak) for row, s in zip(rows, tournament.standings, strict=False)]
+    if any(len(shown) > len(percent(rate)) for shown, rate in rates):
+        note += ", to more decimals where one would not tell two places apart"
+    ranks = [row[0] for row in rows]
+    if len(set(ranks)) < len(ranks):
+        note += "; equal on both, they share a rank"
+    return f"{note}."
 
 
 def _text_row(cells: Sequence[str], widths: Sequence[int]) -> str:
@@ -174,7 +192,7 @@ def standings_text(tournament: Tournament, lead: str = "") -> str:
     rules = get_rules(tournament.rules).name
     head = (
         f"{lead}**{tournament.format} tournament** of {rules} to {tournament.goal}: "
-        f"{counted(len(tournament.standings), 'strategy', 'strategies')}; the last column breaks ties."
+        f"{counted(len(tournament.standings), 'strategy', 'strategies')}."
     )
     rows = standings_rows(tournament)
     for count in range(min(TEXT_ROWS, len(rows)), -1, -1):
@@ -185,7 +203,8 @@ def standings_text(tournament: Tournament, lead: str = "") -> str:
         extra = len(rows) - count
         drawn = "in the picture" if len(rows) <= MAX_PLACES else f"(the picture draws the first {MAX_PLACES})"
         more = [f"… and {extra} more {drawn}."] if extra > 0 else []
-        text = "\n".join([head, "```", *lines, "```", *_replay(tournament), *more])
+        words = ranking_words(tournament, rows[:count])
+        text = "\n".join([head, "```", *lines, "```", words, *_replay(tournament), *more])
         if len(text) <= MESSAGE_LIMIT:
             break
     return text

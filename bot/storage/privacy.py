@@ -17,7 +17,12 @@ REPOINTED = (
 # (table, column) holding a player id that is cleared.
 CLEARED = (("tournaments", "started_by"), ("tournament_standings", "owner_id"))
 # (table, column) whose rows go with the player (strategies are deleted before, by the strategy repo).
-DELETED = (("ratings", "player_id"), ("strategies", "owner_id"), ("upload_cooldowns", "player_id"))
+DELETED = (
+    ("ratings", "player_id"),
+    ("strategies", "owner_id"),
+    ("upload_cooldowns", "player_id"),
+    ("course_ids", "player_id"),
+)
 
 
 async def open_match_ids(db: Reader, player_id: int) -> list[int]:
