@@ -18,7 +18,7 @@ from hogengine.text import counted, percent
 
 LIMIT = 2000  # characters in one Discord message
 HEADER = f"{'Rank':>4}  {'Entry':>5}  {'Wins':>4}  {'Losses':>6}  vs {BASELINE}"
-RANKING = f"Ranked by matches won; ties broken by the exact win rate against {BASELINE}, the last column"
+RANKING = f"Ranked by matches won, then by the last column: the exact win rate against {BASELINE}"
 PLACES = ("1st", "2nd", "3rd")
 JUMP = "https://discord.com/channels"
 

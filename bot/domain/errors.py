@@ -513,7 +513,7 @@ class NotStaff(ServiceError):
 
     def __init__(self, role: str | None) -> None:
         who = "Manage Server" + (f" or the {role} role" if role else "")
-        super().__init__(f"Course staff run this: it needs {who}, which you do not have.")
+        super().__init__(f"Only course staff can do this: members with {who}.")
 
 
 class NotManager(ServiceError):
