@@ -203,7 +203,8 @@ def _listed_line(number: int, listed: Listed, for_discord: bool) -> str:
         named = entry.strategy_name
         strategy = "no strategy yet" if named is None else f"'{plain(named)}' (deleted)"
     else:
-        team = f" ({plain(listed.team_name)})" if listed.team_name else ""
+        named_for = listed.team_name not in (None, listed.strategy_name)  # a name of its own
+        team = f" ({plain(listed.team_name or '')})" if named_for else ""
         strategy = f"'{plain(listed.strategy_name)}'{team}"
     made = ""
     if entry.entered_at is not None:

@@ -85,4 +85,10 @@ def tie_breaks_shown(
             needed += 1
         decimals[index] = max(decimals[index], needed)
         decimals[index - 1] = max(decimals[index - 1], needed)
+    for index in range(len(rows) - 1, 0, -1):  # rows that share a place read alike
+        if rows[index] == rows[index - 1]:
+            decimals[index - 1] = decimals[index] = max(decimals[index - 1], decimals[index])
+    for index in range(1, len(rows)):
+        if rows[index] == rows[index - 1]:
+            decimals[index] = decimals[index - 1]
     return [written(rate, places) for (_, rate), places in zip(rows, decimals, strict=True)]
