@@ -5,7 +5,7 @@ Every press re-reads what it acts on, and a staff button asks again whether its 
 
 import logging
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord.utils import escape_markdown
@@ -158,40 +158,58 @@ def invitation(
     return text, view
 
 
-# Closing a contest early.
+# Questions staff (and owners) confirm: two buttons under a private question, yes or no.
 
 
-class CloseButton(HogButton, template=r"hog:contest-close:(?P<answer>now|keep):(?P<contest>\d+)"):
-    """Staff confirm closing a contest before its time (or keep it open); asked again whether they are
-    staff."""
+class Confirmation(HogButton, template=r"hog:(?!)"):  # never matches: the base of the questions below
+    """One answer to a private yes-or-no question about a subject (a contest, a strategy), named in the
+    custom_id `<PREFIX>:<answer>:<subject>`; the answer edits the question."""
 
-    def __init__(self, answer: str, contest_id: int) -> None:
-        label, style = (
-            ("Close now", discord.ButtonStyle.danger)
-            if answer == "now"
-            else ("Keep it open", discord.ButtonStyle.secondary)
-        )
-        custom_id = f"hog:contest-close:{answer}:{contest_id}"
+    PREFIX: ClassVar[str]
+    ANSWERS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]]  # answer: label and style, yes first
+
+    def __init__(self, answer: str, subject: str) -> None:
+        label, style = self.ANSWERS[answer]
+        custom_id = f"{self.PREFIX}:{answer}:{subject}"
         super().__init__(discord.ui.Button[Any](label=label, style=style, custom_id=custom_id), None)
-        self.answer, self.contest_id = answer, contest_id
+        self.answer, self.subject = answer, subject
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "CloseButton":
-        return cls(match["answer"], int(match["contest"]))
+    ) -> "Confirmation":
+        return cls(match["answer"], match["subject"])
+
+    @classmethod
+    def question(cls, subject: str) -> discord.ui.View:
+        """The two answers, yes first."""
+        view = discord.ui.View(timeout=None)
+        for answer in cls.ANSWERS:
+            view.add_item(cls(answer, subject))
+        return view
+
+
+class CloseButton(Confirmation, template=r"hog:contest-close:(?P<answer>now|keep):(?P<subject>\d+)"):
+    """Staff confirm closing a contest before its time (or keep it open); asked again whether they are
+    staff."""
+
+    PREFIX = "hog:contest-close"
+    ANSWERS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "now": ("Close now", discord.ButtonStyle.danger),
+        "keep": ("Keep it open", discord.ButtonStyle.secondary),
+    }
 
     async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         await require_staff(interaction, parts)
         contests = parts.services.contests
         if self.answer == "keep":
-            contest = await contests.get(self.contest_id)
+            contest = await contests.get(int(self.subject))
             await interaction.edit_original_response(
                 content=f"Nothing changed: {title(contest)} stays open until {when(contest.closes_at)}.",
                 view=None,
             )
             return
-        contest = await contests.close_early(self.contest_id)
+        contest = await contests.close_early(int(self.subject))
         await interaction.edit_original_response(
             content=f"Closed: the final tournament of {title(contest)} runs now, and its results are posted "
             f"in <#{contest.channel_id}> when it ends.",
@@ -207,47 +225,31 @@ class CloseButton(HogButton, template=r"hog:contest-close:(?P<answer>now|keep):(
 
 def close_confirmation(contest: Contest, entries: int) -> tuple[str, discord.ui.View]:
     """The question staff answer before a contest closes early, privately."""
-    view = discord.ui.View(timeout=None)
-    for answer in ("now", "keep"):
-        view.add_item(CloseButton(answer, contest.id))
     text = (
         f"Close {title(contest)} now, before its time ({when(contest.closes_at)})? It has "
         f"{counted(entries, 'entry', 'entries')}: they can no longer change, the final tournament runs at "
         f"once and its results are posted in <#{contest.channel_id}>. This cannot be undone."
     )
-    return text, view
+    return text, CloseButton.question(str(contest.id))
 
 
-# Deleting a strategy.
+class DeleteButton(Confirmation, template=r"hog:strategy-delete:(?P<answer>yes|keep):(?P<subject>.{1,40})"):
+    """Confirm deleting a strategy, by name (its owner, or course staff: asked again), or keep it."""
 
-
-class DeleteButton(HogButton, template=r"hog:strategy-delete:(?P<answer>yes|keep):(?P<name>.{1,40})"):
-    """Confirm deleting a strategy (its owner, or course staff: asked again), or keep it."""
-
-    def __init__(self, answer: str, name: str) -> None:
-        label, style = (
-            ("Delete", discord.ButtonStyle.danger)
-            if answer == "yes"
-            else ("Keep it", discord.ButtonStyle.secondary)
-        )
-        custom_id = f"hog:strategy-delete:{answer}:{name}"
-        super().__init__(discord.ui.Button[Any](label=label, style=style, custom_id=custom_id), None)
-        self.answer, self.name = answer, name
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "DeleteButton":
-        return cls(match["answer"], match["name"])
+    PREFIX = "hog:strategy-delete"
+    ANSWERS: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "yes": ("Delete", discord.ButtonStyle.danger),
+        "keep": ("Keep it", discord.ButtonStyle.secondary),
+    }
 
     async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         if self.answer == "keep":
-            text = f"Nothing deleted: **{escape_markdown(self.name)}** stays."
+            text = f"Nothing deleted: **{escape_markdown(self.subject)}** stays."
             await interaction.edit_original_response(content=text, view=None)
             return
         staff = await is_staff(interaction, parts)
         deleted = await parts.services.strategies.delete(
-            guild_of(interaction), self.name, interaction.user.id, staff
+            guild_of(interaction), self.subject, interaction.user.id, staff
         )
         owner = escape_markdown(deleted.owner.name)
         whose = "" if deleted.owner.id == interaction.user.id else f" ({owner}'s)"
@@ -262,16 +264,13 @@ def delete_confirmation(
     strategy: StoredStrategy, asker_id: int, versions: int
 ) -> tuple[str, discord.ui.View]:
     """The question asked before a strategy is deleted, privately."""
-    view = discord.ui.View(timeout=None)
-    for answer in ("yes", "keep"):
-        view.add_item(DeleteButton(answer, strategy.name))
     whose = "your" if strategy.owner.id == asker_id else f"{escape_markdown(strategy.owner.name)}'s"
     text = (
         f"Delete {whose} strategy **{escape_markdown(strategy.name)}** ({get_rules(strategy.rules).name}) "
         f"with its history ({counted(versions, 'version')})? Past games keep their copy; a contest entry "
         "naming it will have no strategy until another is entered. This cannot be undone."
     )
-    return text, view
+    return text, DeleteButton.question(strategy.name)
 
 
 ITEMS = (PartnerButton, CloseButton, DeleteButton)

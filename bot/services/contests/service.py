@@ -7,15 +7,12 @@ is posted: ranked by wins, then by the exact win rate against always_roll(5), th
 table shows."""
 
 import asyncio
-import base64
-import contextlib
+import json
 import logging
-import os
 import random
-import threading
+import sys
 import time
-import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -61,11 +58,13 @@ from bot.domain.matches import Player
 from bot.domain.shards import Shards
 from bot.domain.strategies import StoredStrategy
 from bot.services.clock import Clock
+from bot.services.contests.final_child import job as final_job
 from bot.services.contests.gradebook import gradebook
+from bot.services.contests.record import unpacked
 from bot.services.contests.staff import CourseStaff
 from bot.services.contests.when import close_time
 from bot.services.leases import Leases
-from bot.services.tournaments.service import FORMATS, TOURNAMENT, Draw, run_draw
+from bot.services.tournaments.service import FORMATS, TOURNAMENT, Draw
 from bot.services.tournaments.stopping import Stop
 from bot.storage import Connection, Database
 from bot.storage import contests as contest_table
@@ -73,17 +72,15 @@ from bot.storage import course as course_table
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage.contests import CONTESTS_LOCK
-from hogengine.cli.specs import Entry as RecordEntry
-from hogengine.cli.tournament_record import Record, record_chunks, results
 from hogengine.game import MAX_GOAL
 from hogengine.rules import get_rules
-from hogengine.solver import Row, Standings, exact_winrates
+from hogengine.solver import exact_winrates
 from hogengine.solver.tournament import THRESHOLD, TIE_BREAK_ROLLS
 
 log = logging.getLogger(__name__)
 
 BASELINE = f"always_roll({TIE_BREAK_ROLLS})"  # the figure every contest table shows
-FINAL_NICENESS = 19  # of the thread computing a final (0 is the event loop's)
+FINAL_CHILD = "bot.services.contests.final_child"  # the module that computes a final, in a process
 REMINDERS = (24, 1)  # hours before the close when a reminder is posted, the earliest first
 HOUR = 3600.0
 
@@ -136,29 +133,9 @@ def _baseline(strategy: StoredStrategy) -> float:
     return next(figure.average for figure in strategy.figures if figure.opponent == BASELINE)
 
 
-def _yielding() -> None:
-    """Lower the priority of the finals' thread, and of the sweep threads it starts (Linux threads inherit
-    it): a final of a minute shares the cores with the event loop, which must answer players first."""
-    with contextlib.suppress(OSError):  # a system without per-thread priorities: the final runs as it is
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), FINAL_NICENESS)
-
-
 def _numbers(count: int, rng: random.Random) -> list[int]:
     """A random number per entry, for anonymity (as the seeds post them): distinct, from 1 to at least 99."""
     return rng.sample(range(1, max(100, 2 * count)), count)
-
-
-def packed(chunks: Iterable[str]) -> str:
-    """A record as stored, from the pieces of its text: zlib-compressed as they come, then base64 (portable
-    text in both dialects)."""
-    squeeze = zlib.compressobj(1)  # level 1: a tenth of the time of 6, for a sixth more bytes
-    parts = [squeeze.compress(chunk.encode()) for chunk in chunks]
-    parts.append(squeeze.flush())
-    return base64.b64encode(b"".join(parts)).decode("ascii")
-
-
-def unpacked(stored: str) -> str:
-    return zlib.decompress(base64.b64decode(stored)).decode()
 
 
 class ContestService:
@@ -178,8 +155,7 @@ class ContestService:
         self._shards = shards  # only these shards' servers' contests are closed and posted here
         self._leases = Leases(db, clock)
         self.staff = CourseStaff(db, clock)
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest", initializer=_yielding)  # finals
-        self._practice_pool = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")  # not behind a final
+        self._practice_pool = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")
         self._stop = Stop()
 
     def stop(self) -> None:
@@ -190,7 +166,6 @@ class ContestService:
     def close(self) -> None:
         """Stop the final computing, then the pools."""
         self.stop()
-        self._pool.shutdown(wait=True, cancel_futures=True)
         self._practice_pool.shutdown(wait=True, cancel_futures=True)
 
     # Opening and finding contests.
@@ -620,24 +595,16 @@ class ContestService:
                 contest.channel_id,
                 taking,
             )
-            standings = await self._play(draw)
-            rows = {row.name: row for row in standings.rows}
+            rows, text = await self._play(draw)
             lead_of = {number: lead for lead, number in numbers.items()}
             unplaced = [
-                Result(number, 0, rows[str(number)].wins, rows[str(number)].losses, _baseline(frozen[lead]))
+                Result(number, 0, *rows[str(number)], _baseline(frozen[lead]))
                 for lead, number in numbers.items()
             ]
             stored = [
                 (lead_of[r.number], r, frozen[lead_of[r.number]].id, frozen[lead_of[r.number]].team_name)
                 for r in placed(unplaced)
             ]
-            record = Record(
-                get_rules(contest.rules), MAX_GOAL, contest.format, seed,
-                [RecordEntry(name, s.table, s.tables) for name, s in entrants.items() if s.table is not None],
-                results(standings),
-            )  # fmt: skip
-            loop = asyncio.get_running_loop()  # written and packed off the event loop: seconds for 1,000
-            text = await loop.run_in_executor(self._pool, packed, record_chunks(record))
             now = self._clock()
 
             async def work(conn: Connection) -> bool:
@@ -649,15 +616,32 @@ class ContestService:
 
             return await self._db.write(work)
 
-    async def _play(self, draw: Draw) -> Standings:
-        """The final (blocking) in the worker thread; fewer than two entries play no match."""
-        if len(draw.entrants) < 2:
-            return Standings(draw.fmt, [Row(name, 0, 0, 0.0) for name in draw.entrants], [])
-
-        def step(done: int, total: int) -> None:
-            self._stop.check()
-
-        return await self._stop.run(self._pool, partial(run_draw, draw, step))
+    async def _play(self, draw: Draw) -> tuple[dict[str, tuple[int, int]], str]:
+        """The final played in a process of its own (final_child.py): each entry's wins and losses, by
+        name, and the final's record as stored. A stop ends the process: nothing of it is kept."""
+        entries = [
+            (name, list(entrant.tables or ([] if entrant.table is None else [entrant.table])))
+            for name, entrant in draw.entrants.items()
+        ]
+        header = {"rules": draw.rules, "goal": draw.goal, "seed": draw.seed, "entries": [
+            [name, len(tables)] for name, tables in entries
+        ]}  # fmt: skip
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", FINAL_CHILD,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # its own scheduling group (see final_child.py)
+        )  # fmt: skip
+        try:
+            job = json.dumps(header).encode() + b"\n" + final_job(entries)
+            out, err = await self._stop.awaiting(asyncio.ensure_future(child.communicate(job)))
+        finally:
+            if child.returncode is None:  # stopped, or cancelled: it computes for nobody
+                child.kill()
+                await child.wait()
+        if child.returncode != 0:
+            raise RuntimeError(f"the final's process failed ({child.returncode}): {err.decode()[-2000:]}")
+        head, _, text = out.partition(b"\n")
+        return {name: (wins, losses) for name, wins, losses in json.loads(head)}, text.decode("ascii")
 
     async def unposted(self) -> list[Final]:
         """The closed contests of this process's shards whose results were never posted."""

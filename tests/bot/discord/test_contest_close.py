@@ -151,9 +151,14 @@ async def test_a_kill_mid_final_stores_nothing_and_the_next_start_posts_once(
 ) -> None:
     await seeded(sqlite_settings, GUILD_ID, CHANNEL_ID, extra=296)  # 300 entries: a final of seconds
     bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="20")  # a tick of the clock every second
-    while not _leased(tmp_path):  # the final is computing under the server's lease
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(HANG):
+        while not (computing := _final_processes(bot.process.pid)):  # the final computes, in its process
+            await asyncio.sleep(0.01)
+    assert _leased(tmp_path)  # under the server's lease
     await bot.kill()
+    async with asyncio.timeout(HANG):  # the final's process dies with the bot: nothing computes on
+        while any(map(_alive, computing)):
+            await asyncio.sleep(0.01)
     assert contest_row(tmp_path) == ("open", 0)  # nothing of it stored
     with sqlite3.connect(tmp_path / "hog.sqlite3") as db:  # as time passes, the dead process's lease expires
         db.execute("UPDATE leases SET expires_at = 0")
@@ -163,6 +168,28 @@ async def test_a_kill_mid_final_stores_nothing_and_the_next_start_posts_once(
     assert len(posts(fake, CHANNEL_ID)) == 1
     assert "has closed: 300 entries." in posts(fake, CHANNEL_ID)[0].body["content"]
     assert contest_row(tmp_path) == ("closed", 1)
+
+
+def _final_processes(parent: int) -> list[int]:
+    """The processes `parent` started to compute a contest's final."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+            command = (status.parent / "cmdline").read_bytes()
+        except OSError:  # it ended meanwhile
+            continue
+        if int(fields[1]) == parent and b"bot.services.contests.final_child" in command:
+            found.append(int(status.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process still runs (a zombie waiting to be reaped does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def _leased(data: Path) -> bool:

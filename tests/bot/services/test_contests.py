@@ -2,6 +2,7 @@
 and the close: the final plays once, its results are the solver's, later uploads change nothing, and the
 record it keeps replays with `hog tournament --replay`."""
 
+import asyncio
 import json
 import subprocess
 from dataclasses import replace
@@ -325,3 +326,51 @@ async def test_a_final_due_while_a_tournament_runs_waits_for_it(
         assert await contests.close_due() == []
         assert (await contests.current(GUILD)).status is ContestStatus.OPEN
     assert len(await contests.close_due()) == 1
+
+
+@pytest.fixture
+def stand_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, list[asyncio.subprocess.Process]]:
+    """Finals computed by a process that never ends (final_stand_in.py): the file it makes once it has its
+    job, and every such process started."""
+    started: list[asyncio.subprocess.Process] = []
+    spawn = asyncio.create_subprocess_exec
+
+    async def spawned(*command: str, **options: object) -> asyncio.subprocess.Process:
+        child = await spawn(*command, **options)  # type: ignore[arg-type]
+        started.append(child)
+        return child
+
+    computing = tmp_path / "computing"
+    monkeypatch.setenv("HOG_TEST_COMPUTING", str(computing))
+    monkeypatch.setattr("bot.services.contests.service.FINAL_CHILD", "tests.bot.services.final_stand_in")
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", spawned)
+    return computing, started
+
+
+async def test_a_final_stopped_while_it_computes_ends_its_process_and_stores_nothing(
+    services: Services,
+    field: dict[str, Table],
+    clock: FakeClock,
+    stand_in: tuple[Path, list[asyncio.subprocess.Process]],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    contests = services.contests
+    await opened(contests, closes="in 1 hour")
+    for person, name in ((ALICE, "fours"), (BOB, "sixes")):
+        await contests.enter(GUILD, person, name)
+    clock.advance(3600)
+    computing, started = stand_in
+    closing = asyncio.create_task(contests.close_due())
+    async with asyncio.timeout(HANG):
+        while not computing.exists():  # the process has its job and computes
+            await asyncio.sleep(0.01)
+    contests.stop()  # the bot is stopping
+    assert await closing == []
+    (child,) = started
+    assert child.returncode is not None  # ended, not left computing
+    assert (
+        await contests.current(GUILD)
+    ).status is ContestStatus.OPEN  # nothing stored: the next start plays it
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []  # stopped, not failed
