@@ -3,8 +3,12 @@ shown: by what it shows."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Context, Decimal
 
-MAX_DECIMALS = 25  # enough for any two different rates from 0 to 1 (in percent too) to differ
+from hogengine.text import percent
+
+MAX_DECIMALS = 1080  # a float's exact value has at most 1,074 decimals: two different ones read apart by then
+_EXACT = Context(prec=1100)  # a float's every digit, times 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +64,17 @@ def shared_places(keys: Sequence[tuple[float, float]]) -> list[int]:
 
 
 def as_percent(rate: float, decimals: int) -> str:
-    """A rate as a percentage to `decimals` decimals (one: as `hogengine.text.percent` shows every rate)."""
-    return f"{rate:.{decimals}%}"
+    """A rate as a percentage to `decimals` decimals: to one as `hogengine.text.percent` shows every rate,
+    to more from the rate's exact value (the float's `%` would multiply by 100 first, and could make two
+    rates a few units in the last place apart read alike at any length)."""
+    if decimals == 1:
+        return percent(rate)
+    return f"{_EXACT.multiply(Decimal(rate), 100):.{decimals}f}%"
 
 
 def as_fraction(rate: float, decimals: int) -> str:
     """A rate as a fraction to `decimals` decimals, as a spreadsheet reads a number."""
-    return f"{rate:.{decimals}f}"
+    return f"{Decimal(rate):.{decimals}f}"
 
 
 def tie_breaks_shown(

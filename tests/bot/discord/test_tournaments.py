@@ -305,3 +305,29 @@ def test_the_text_standings_show_whole_names_in_columns_that_fit_them() -> None:
         f"1  {name}  alice     1       0          61.0%",
         f"2  {'short':<32}  bob       0       1          39.0%",
     ]
+
+
+def test_places_equal_on_both_share_a_rank_and_close_rates_show_the_digits_that_decide() -> None:
+    standings = (
+        Standing(1, "near", 1, "alice", 1, 2, 0.4521345),
+        Standing(2, "far", 2, "bob", 2, 2, 0.4520811),  # 45.2% both to one decimal: 45.213% and 45.208%
+        Standing(3, "twin", 3, "carol", 3, 1, 0.4),
+        Standing(4, "twin2", 4, "dan", 4, 1, 0.4),  # the same wins and rate: the same rank
+        Standing(5, "last", 5, "erin", 5, 0, 0.45),
+    )
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "sampled", None, None, 0.0, 1.0, standings)
+
+    text = standings_text(tournament)
+
+    assert table_rows(text) == [
+        ["1", "near", "alice", "2", "2", "45.213%"],
+        ["2", "far", "bob", "2", "2", "45.208%"],
+        ["3", "twin", "carol", "1", "3", "40.0%"],
+        ["3", "twin2", "dan", "1", "3", "40.0%"],
+        ["5", "last", "erin", "0", "4", "45.0%"],
+    ]
+    assert text.splitlines()[-1] == (
+        "Ranked by matches won (most of 9 games), then by the last column: the exact win rate against "
+        "always_roll(5), to more decimals where one would not tell two places apart; equal on both, they "
+        "share a rank."
+    )
