@@ -11,10 +11,13 @@ work in the same run (see bench_solver.py for the floor).
   pair new, in process. Target: at most 2 s.
 - The final of a sampled contest of 500 entries (9 games a pair, exact tie-breaks against always_roll(5)),
   whole process, beside the floor's `contest` mode on the same tables. Target: at most 3 times the floor.
-- The bot stays responsive while a final runs: bench_load's paced games, their turn latency p99 idle, and
-  while the final of a 500-entry exact contest computes in the same process, as the bot's clock runs it
-  (`close_due`, niced worker thread): the games start before the final and play on until it has ended,
-  and the turns played while it ran are the ones measured. Target: at most twice idle.
+- The bot stays responsive while a final runs: bench_load's paced games, their turn latency p99 beside the
+  final of a 500-entry exact contest, as the bot's clock runs it (`close_due`: the final's process at the
+  lowest priority), the games started before it and played on until it has ended. The final's process is
+  held still (SIGSTOP) every other 2 s, so that the turns played while it computes and those played while
+  it is held still are measured side by side, whatever else the machine runs meanwhile (a machine shared
+  with other jobs swings more than the final weighs); idle before the final is printed too. Target: while
+  it computes, at most twice the p99 of while it is held still.
 The machine's load average is printed at the start and the end: the other programs running move every
 figure (the ratios less so).
 
@@ -24,6 +27,8 @@ figure (the ratios less so).
 import argparse
 import asyncio
 import hashlib
+import os
+import signal
 import sys
 import tempfile
 import time
@@ -39,6 +44,7 @@ from bot.domain.matches import Player
 from bot.domain.strategies import Matchup, StoredStrategy
 from bot.services import GameService, Match, Services
 from bot.services.clock import Clock
+from bot.services.contests.service import FINAL_CHILD
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage.database import NEW
@@ -187,12 +193,49 @@ async def sampled(floor: Floor, folder: Path, count: int) -> list[str]:
     return [] if met else ["sampled"]
 
 
+WINDOW = 2.0  # seconds the final computes, then is held still, in turn, while the games are measured
+
+
+def final_process() -> int | None:
+    """The process this one started to compute a contest's final, if any."""
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(status.read_text().rsplit(")", 1)[1].split()[1])
+            command = (status.parent / "cmdline").read_bytes()
+        except OSError:  # it ended meanwhile
+            continue
+        if parent == os.getpid() and FINAL_CHILD.encode() in command:
+            return int(status.parent.name)
+    return None
+
+
+async def in_turn(final: asyncio.Task[object]) -> list[tuple[float, float]]:
+    """While `final` runs, hold its process still (SIGSTOP) every other WINDOW seconds, from its start to its
+    end, so that the games are measured with it computing and without it, in turn, whatever else the
+    machine runs meanwhile: the windows (start, end) in which it was held still."""
+    held: list[tuple[float, float]] = []
+    while (pid := final_process()) is None and not final.done():
+        await asyncio.sleep(0.01)
+    while pid is not None and not final.done():
+        await asyncio.sleep(WINDOW)  # computing
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            break
+        start = time.perf_counter()
+        await asyncio.sleep(WINDOW)  # held still
+        os.kill(pid, signal.SIGCONT)
+        held.append((start, time.perf_counter()))
+    return held
+
+
 async def alongside(
     service: GameService, final: Awaitable[object], games: int, think: float, first_channel: int
-) -> tuple[list[float], float, int]:
+) -> tuple[list[float], list[float], float, int]:
     """`games` paced games (bench_load's clients: a match, then rematches) started before `final` and played
-    on until it has ended: the latency (ms) of each turn played while it ran, how long it ran, and the
-    turns verified afterwards."""
+    on until it has ended, its process held still in turn (see `in_turn`): the latency (ms) of each turn
+    played while it computed, and of each played while it was held still, how long it ran, and the turns
+    verified afterwards."""
     tally, ended = Tally(), asyncio.Event()
 
     async def client(match: Match) -> list[Match]:
@@ -208,17 +251,28 @@ async def alongside(
     clients = [asyncio.create_task(client(m)) for m in await start_games(service, games, first_channel)]
     await asyncio.sleep(1.0)  # every client has pressed a few times: the games are under way
     start, before = time.perf_counter(), len(tally.turn_latencies)
-    await final
-    seconds, during = time.perf_counter() - start, tally.turn_latencies[before:]
+    running = asyncio.ensure_future(final)
+    held = await in_turn(running)
+    await running
+    seconds, end = time.perf_counter() - start, len(tally.turn_latencies)
     ended.set()
     matches = [match for played in await asyncio.gather(*clients) for match in played]
-    return [latency * 1000 for latency in during], seconds, await verify(service, matches, tally)
+    busy, still = [], []
+    for latency, finished in zip(
+        tally.turn_latencies[before:end], tally.finished_at[before:end], strict=True
+    ):
+        begun = finished - latency
+        if any(low <= begun and finished <= high for low, high in held):
+            still.append(latency * 1000)
+        elif not any(low <= finished and begun <= high for low, high in held):
+            busy.append(latency * 1000)
+    return busy, still, seconds, await verify(service, matches, tally)
 
 
 async def responsive(folder: Path, count: int, games: int = 50, rate: float = 200.0) -> list[str]:
     """Turn latency of `games` paced games (bench_load's paced phase) while idle (after a warm-up), then
-    while the final of an exact contest of `count` entries computes in the same process, from its start to
-    its end."""
+    during the final of an exact contest of `count` entries, as the clock runs it, from its start to its end:
+    while it computes, and while its process is held still, in turn."""
     entries = tables(get_rules(RULES), count, seed=14)
     services = await seed(folder / "load", entries, "exact", clock=time.time)
     try:
@@ -227,16 +281,24 @@ async def responsive(folder: Path, count: int, games: int = 50, rate: float = 20
         idle = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=5_000)
         await contests.close_early((await contests.current(GUILD)).id)
         closing = contests.close_due()
-        busy_ms, seconds, turns = await alongside(service, closing, games, games / rate, 10_000)
+        busy_ms, still_ms, seconds, turns = await alongside(service, closing, games, games / rate, 10_000)
         assert (await contests.final(GUILD)).placed, "the final did not run"
     finally:
         await services.close()
-    quiet, busy = percentile(idle.turn_ms, 0.99), percentile(busy_ms, 0.99)
-    met = busy <= 2 * quiet
+    if not still_ms or not busy_ms:
+        print(
+            f"turn latency p99 of {games} paced games beside the final of {count} entries: it ended within"
+            f" {seconds:.1f} s, before it could be held still: nothing to compare (target x2: MISSED)"
+        )
+        return ["responsiveness"]
+    before, still, busy = (percentile(ms, 0.99) for ms in (idle.turn_ms, still_ms, busy_ms))
+    met = busy <= 2 * still
     print(
-        f"turn latency p99 of {games} paced games: idle {quiet:6.2f} ms ({len(idle.turn_ms)} turns), during"
-        f" the whole final of {count} entries ({seconds:.1f} s, {len(busy_ms)} turns) {busy:6.2f} ms,"
-        f" x{busy / quiet:4.2f} (target x2: {'met' if met else 'MISSED'}); {turns} turns verified"
+        f"turn latency p99 of {games} paced games beside the final of {count} entries ({seconds:.1f} s, its"
+        f" process held still every other {WINDOW:g} s): computing {busy:6.2f} ms ({len(busy_ms)} turns),"
+        f" held still {still:6.2f} ms ({len(still_ms)} turns): x{busy / still:4.2f} (target x2:"
+        f" {'met' if met else 'MISSED'}); idle before it {before:6.2f} ms ({len(idle.turn_ms)} turns):"
+        f" x{busy / before:4.2f}; {turns} turns verified"
     )
     return [] if met else ["responsiveness"]
 

@@ -1,21 +1,18 @@
 """A contest's final computed in a process of its own (`python -m bot.services.contests.final_child`): the
 bot's event loop then never waits for the final's Python work, as it would for a worker thread of its own
 process holding the interpreter's lock (and a thread of lowered priority holds it longest, on a busy
-machine). The process lowers its own priority (and its own scheduling group's), so the bot's games go
-first; it dies with the bot.
+machine). The process lowers its own priority, so the bot's games go first; it dies with the bot.
 
 stdin: one JSON line {"rules", "goal", "seed", "entries": [[name, tables], ...]} (an entry that answers at
 random has its recorded tables, the others one), then every table's 10,000 choices as bytes, in that
 order. stdout: one JSON line of the standings' rows [[name, wins, losses], ...] in their order, then the
 final's record as stored (see record.py). A failure: a traceback on stderr and a non-zero status."""
 
-import contextlib
 import ctypes
 import json
 import os
 import signal
 import sys
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -39,13 +36,11 @@ def _dies_with_parent() -> None:
 
 
 def _yields() -> None:
-    """Take the lowest priority. The process runs in a session of its own (its parent starts it so), and on
-    Linux a session is a scheduling group (autogroup) of its own too, whose weight is lowered with it: else
-    the final's work would be charged to the bot's group, and the bot's event loop would wait for its share
-    while other programs run."""
+    """Take the lowest priority, below the bot's event loop. (The process also runs in a session of its own,
+    as its parent starts it: where Linux groups a session's processes for scheduling (autogroups), its work
+    is then not charged to the bot's group, whose event loop would otherwise wait for its share while
+    other programs run.)"""
     os.nice(NICENESS)
-    with contextlib.suppress(OSError):  # no autogroups (a kernel without them): the nice value is enough
-        Path("/proc/self/autogroup").write_text(str(NICENESS))
 
 
 def job(entries: list[tuple[str, list[Table]]]) -> bytes:

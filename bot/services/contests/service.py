@@ -61,6 +61,7 @@ from bot.services.clock import Clock
 from bot.services.contests.final_child import job as final_job
 from bot.services.contests.gradebook import gradebook
 from bot.services.contests.record import unpacked
+from bot.services.contests.sharing import share
 from bot.services.contests.staff import CourseStaff
 from bot.services.contests.when import close_time
 from bot.services.leases import Leases
@@ -355,13 +356,6 @@ class ContestService:
 
         await self._db.write(work)
 
-    async def invitation(self, key: InvitationKey) -> Invitation:
-        """An invitation as stored now (a void one with the pair that overtook it)."""
-        found = await contest_table.invitation(self._db, key)
-        if found is None:
-            raise InvitationClosed
-        return await self._explained(found)
-
     async def _explained(self, invitation: Invitation) -> Invitation:
         """A void invitation with the pair either side now enters in (none: its contest closed)."""
         if invitation.state is not InvitationState.VOID:
@@ -631,10 +625,12 @@ class ContestService:
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             start_new_session=True,  # its own scheduling group (see final_child.py)
         )  # fmt: skip
+        sharing = asyncio.create_task(share(child.pid), name="hog-final-sharing")
         try:
             job = json.dumps(header).encode() + b"\n" + final_job(entries)
             out, err = await self._stop.awaiting(asyncio.ensure_future(child.communicate(job)))
         finally:
+            sharing.cancel()
             if child.returncode is None:  # stopped, or cancelled: it computes for nobody
                 child.kill()
                 await child.wait()
