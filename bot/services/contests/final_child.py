@@ -8,11 +8,13 @@ random has its recorded tables, the others one), then every table's 10,000 choic
 order. stdout: one JSON line of the standings' rows [[name, wins, losses], ...] in their order, then the
 final's record as stored (see record.py). A failure: a traceback on stderr and a non-zero status."""
 
+import contextlib
 import ctypes
 import json
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -36,11 +38,14 @@ def _dies_with_parent() -> None:
 
 
 def _yields() -> None:
-    """Take the lowest priority, below the bot's event loop. (The process also runs in a session of its own,
-    as its parent starts it: where Linux groups a session's processes for scheduling (autogroups), its work
-    is then not charged to the bot's group, whose event loop would otherwise wait for its share while
-    other programs run.)"""
+    """Take the lowest priority, below the bot's event loop and whatever else the machine runs. The process
+    runs in a session of its own (its parent starts it so): where Linux schedules a session's processes as
+    a group (autogroups), its work is then not charged to the bot's group, whose event loop would wait for
+    its share while other programs run, and the group's own weight is lowered too (a nice value weighs
+    only within its group)."""
     os.nice(NICENESS)
+    with contextlib.suppress(OSError):  # a kernel without autogroups: the nice value is enough
+        Path("/proc/self/autogroup").write_text(str(NICENESS))
 
 
 def job(entries: list[tuple[str, list[Table]]]) -> bytes:
