@@ -165,16 +165,22 @@ def results(final: Final) -> tuple[str, discord.File | None]:
     text = "\n".join([*head, "```", *lines, "```", note])
     if len(text) <= LIMIT:
         return text, None
-    shown, room = [], LIMIT - len("\n".join(head)) - len(note) - 120
+    shown = _fitting(lines, LIMIT - len("\n".join(head)) - len(note) - 120)
+    more = f"The first {len(shown) - 1} of {len(placed)} places; every place is in the file."
+    whole = "\n".join([*lines, "", note])
+    file = discord.File(io.BytesIO(whole.encode()), filename=f"contest-{contest.id}-results.txt")
+    return "\n".join([*head, "```", *shown, "```", note, more]), file
+
+
+def _fitting(lines: Sequence[str], room: int) -> list[str]:
+    """The first lines that fit in `room` characters, one a line."""
+    shown = []
     for line in lines:
         room -= len(line) + 1
         if room < 0:
             break
         shown.append(line)
-    more = f"The first {len(shown) - 1} of {len(placed)} places; every place is in the file."
-    whole = "\n".join([*lines, "", note])
-    file = discord.File(io.BytesIO(whole.encode()), filename=f"contest-{contest.id}-results.txt")
-    return "\n".join([*head, "```", *shown, "```", note, more]), file
+    return shown
 
 
 def exports(final: Final, gradebook: str, record: str | None) -> list[discord.File]:
@@ -236,12 +242,7 @@ def entries_list(contest: Contest, listed: Sequence[Listed]) -> tuple[str, disco
     text = "\n".join([head, *lines])
     if len(text) <= LIMIT:
         return text, None
-    shown, room = [], LIMIT - len(head) - 80
-    for line in lines:
-        room -= len(line) + 1
-        if room < 0:
-            break
-        shown.append(line)
+    shown = _fitting(lines, LIMIT - len(head) - 80)
     whole = "\n".join(_listed_line(number, each, False) for number, each in enumerate(listed, 1))
     file = discord.File(io.BytesIO(whole.encode()), filename=f"contest-{contest.id}-entries.txt")
     more = f"The first {len(shown)} of {len(listed)} entries; every entry is in the file."

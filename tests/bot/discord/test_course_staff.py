@@ -16,6 +16,8 @@ import pytest
 import simcord
 
 from bot.discord.contest_embeds import TO
+from bot.discord.contests import entries_list
+from bot.domain.contests import Contest, ContestStatus, Entry, Listed, Member, Practice
 from bot.services.contests.gradebook import COLUMNS, FORMULA_STARTS
 from hogengine.solver import exact_winrate
 from hogengine.strategies import always_roll, table_from_function
@@ -380,3 +382,30 @@ async def test_a_whole_contest_run_by_a_ta_from_the_opening_to_the_gradebook(
     assert replayed.returncode == 0, replayed.stderr
     print(seen.text())  # the sitting, for a person to read (pytest -s)
     print(gradebook)
+
+
+def test_a_class_sized_entries_list_fits_a_message_and_comes_whole_as_a_file() -> None:
+    contest = Contest(7, 1, 2, RULES, "exact", TITLE, 3, 1_700_000_000.0, 1_700_900_000.0, ContestStatus.OPEN)
+    listed = [
+        Listed(
+            Entry(7, lead, (Member(lead, f"*student* {lead}"), Member(lead + 1000, None)), lead, f"s{lead}",
+                  entered_at=1_700_000_000.0 + lead),
+            f"s{lead}", f"Team {lead}", Practice(lead % 5, 120 - lead % 5, 0.5 + lead / 1000, 0),
+        )
+        for lead in range(1, 122)
+    ]  # fmt: skip
+
+    text, file = entries_list(contest, listed)
+
+    assert file is not None and len(text) <= 2000
+    lines = text.splitlines()
+    assert lines[1] == (
+        r"1. **\*student\* 1 & someone** · 's1' (Team 1) · entered <t:1700000001:f> · practice "
+        f"1{TO}119, 50.1% vs always_roll(5)"
+    )
+    assert lines[-1] == f"The first {len(lines) - 2} of 121 entries; every entry is in the file."
+    whole = file.fp.read().decode().splitlines()
+    assert len(whole) == 121 and whole[0] == (
+        "1. *student* 1 & someone · 's1' (Team 1) · entered 2023-11-14 22:13 UTC · practice "
+        f"1{TO}119, 50.1% vs always_roll(5)"
+    )
