@@ -8,13 +8,11 @@ random has its recorded tables, the others one), then every table's 10,000 choic
 order. stdout: one JSON line of the standings' rows [[name, wins, losses], ...] in their order, then the
 final's record as stored (see record.py). A failure: a traceback on stderr and a non-zero status."""
 
-import contextlib
 import ctypes
 import json
 import os
 import signal
 import sys
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -38,19 +36,18 @@ def _dies_with_parent() -> None:
 
 
 def _yields() -> None:
-    """Take the lowest priority, below the bot's event loop and whatever else the machine runs. The process
-    runs in a session of its own (its parent starts it so): where Linux schedules a session's processes as
-    a group (autogroups), its work is then not charged to the bot's group, whose event loop would wait for
-    its share while other programs run, and the group's own weight is lowered too (a nice value weighs
-    only within its group)."""
+    """Take the lowest priority, below the bot's event loop. The process also runs in a session of its own
+    (its parent starts it so): where Linux schedules a session's processes as a group (autogroups), its
+    work is then not charged to the bot's group, whose event loop would wait for its share while other
+    programs run. (Its group keeps its weight: lowered, a final would crawl on a machine running other
+    work, as the benchmark saw.)"""
     os.nice(NICENESS)
-    with contextlib.suppress(OSError):  # a kernel without autogroups: the nice value is enough
-        Path("/proc/self/autogroup").write_text(str(NICENESS))
 
 
-def job(entries: list[tuple[str, list[Table]]]) -> bytes:
-    """The tables to send, in the order the header lists them."""
-    return b"".join(table.astype(np.int8).tobytes() for _, tables in entries for table in tables)
+def job(header: dict[str, object], entries: list[tuple[str, list[Table]]]) -> bytes:
+    """What to send: the header's line, then the tables in the order it lists them (one copy of them)."""
+    line = json.dumps(header).encode() + b"\n"
+    return b"".join([line, *(table.astype(np.int8).tobytes() for _, tables in entries for table in tables)])
 
 
 def _read(source: BinaryIO) -> tuple[dict[str, Any], list[Entry]]:

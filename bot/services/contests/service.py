@@ -140,7 +140,8 @@ def _numbers(count: int, rng: random.Random) -> list[int]:
 
 
 class ContestService:
-    """Contests of every server; the final tournaments compute in one worker thread of their own."""
+    """Contests of every server; each final computes in a process of its own (final_child.py), practice
+    standings in a worker thread."""
 
     def __init__(
         self,
@@ -627,8 +628,9 @@ class ContestService:
         )  # fmt: skip
         sharing = asyncio.create_task(share(child.pid), name="hog-final-sharing")
         try:
-            job = json.dumps(header).encode() + b"\n" + final_job(entries)
+            job = final_job(header, entries)
             out, err = await self._stop.awaiting(asyncio.ensure_future(child.communicate(job)))
+            del job
         finally:
             sharing.cancel()
             if child.returncode is None:  # stopped, or cancelled: it computes for nobody
@@ -636,8 +638,9 @@ class ContestService:
                 await child.wait()
         if child.returncode != 0:
             raise RuntimeError(f"the final's process failed ({child.returncode}): {err.decode()[-2000:]}")
-        head, _, text = out.partition(b"\n")
-        return {name: (wins, losses) for name, wins, losses in json.loads(head)}, text.decode("ascii")
+        rows = out.index(b"\n")  # the record's text is decoded from the output itself: it is large
+        standings = {name: (wins, losses) for name, wins, losses in json.loads(out[:rows])}
+        return standings, str(memoryview(out)[rows + 1 :], "ascii")
 
     async def unposted(self) -> list[Final]:
         """The closed contests of this process's shards whose results were never posted."""
