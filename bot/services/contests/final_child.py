@@ -28,7 +28,7 @@ PR_SET_PDEATHSIG = 1
 TABLE_BYTES = MAX_GOAL * MAX_GOAL
 
 
-def _dies_with_parent() -> None:
+def dies_with_parent() -> None:
     """Linux: be killed when the process that started this one ends (a bot killed with -9 leaves no final
     computing on); elsewhere the closed stdin ends a child that has not read its job yet."""
     if sys.platform == "linux":
@@ -64,7 +64,7 @@ def _read(source: BinaryIO) -> tuple[dict[str, Any], list[Entry]]:
 
 
 def main() -> int:
-    _dies_with_parent()
+    dies_with_parent()
     _yields()
     header, entries = _read(sys.stdin.buffer)
     rules, goal, seed = str(header["rules"]), int(header["goal"]), header["seed"]
