@@ -4,7 +4,7 @@ work in the same run (see bench_solver.py for the floor).
 - The final of an exact contest of 1,000 entries (random swine-align tables): a fresh process opens the
   database, plays the final as the bot's clock does (`ContestService.close_due`: the entries' tables read,
   every pair's exact win rate, the record kept for `hog tournament --replay`, all stored) and ends; its
-  wall time and peak memory (its own and its final's process's, added: they run at once) beside the
+  wall time and peak memory (of it and its final's process at once, and each one's own peak) beside the
   floor's whole process for the round robin of the same tables (one thread). Targets: at most 60 s, at
   most 400 MB, and no slower than the floor. The floor's win counts are checked against the stored ones
   first.
@@ -30,6 +30,7 @@ import asyncio
 import hashlib
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 from bench_load import Tally, load_average, percentile, phase, play_to_end, start_games, verify
-from bench_solver import Floor, first_matrix, run_process, tables, write_tables
+from bench_solver import Floor, first_matrix, tables, write_tables
 
 from bot.config import Settings
 from bot.domain.matches import Player
@@ -115,38 +116,52 @@ async def seed(
 
 @dataclass(frozen=True)
 class Whole:
-    """A final as the bot's clock plays it, whole: wall seconds, and the peak memory (MB) of the bot's process
-    and of the process it starts to compute the final, which run at once."""
+    """A final as the bot's clock plays it, whole: wall seconds; the peak memory (MB) of the bot's process
+    and of the process it starts to compute the final (each its kernel-kept peak), and of the two at once
+    (their resident memory added, sampled every SAMPLE seconds: the bot's peak, storing the results,
+    comes after the final's process has ended)."""
 
     seconds: float
     bot_mb: float
     computing_mb: float
-
-    @property
-    def peak_mb(self) -> float:
-        return self.bot_mb + self.computing_mb
+    peak_mb: float
 
     def __str__(self) -> str:
         return (
-            f"bot {self.seconds:6.1f} s, peak {self.peak_mb:4.0f} MB ({self.bot_mb:.0f} MB its own + "
-            f"{self.computing_mb:.0f} MB the final's process)"
+            f"bot {self.seconds:6.1f} s, peak {self.peak_mb:4.0f} MB at once ({self.bot_mb:.0f} MB its own"
+            f" peak, {self.computing_mb:.0f} MB its final's process's)"
         )
 
 
+SAMPLE = 0.02  # seconds between two looks at the processes' resident memory
+
+
+def resident_mb(pid: int) -> float:
+    """The resident memory of a process and of its children (0 once it has ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    own = int(status.split("VmRSS:")[1].split()[0]) / 1024 if "VmRSS:" in status else 0.0
+    return own + sum(resident_mb(int(child)) for child in children)
+
+
 def final(folder: Path) -> Whole:
-    """The final in a fresh process, an hour and a second after the opening."""
-    run = run_process(
-        [
-            sys.executable,
-            "-c",
-            FINAL,
-            str(folder / "hog.sqlite3"),
-            str(folder / "cache"),
-            str(OPENED_AT + 3601),
-        ]
-    )
-    own, computing = (int(kb) / 1024 for kb in run.stdout.split())
-    return Whole(run.seconds, own, computing)
+    """The final in a fresh process, an hour and a second after the opening, its memory sampled."""
+    command = [sys.executable, "-c", FINAL, str(folder / "hog.sqlite3"), str(folder / "cache")]
+    start = time.perf_counter()
+    child = subprocess.Popen([*command, str(OPENED_AT + 3601)], stdout=subprocess.PIPE, text=True)
+    peak = 0.0
+    while child.poll() is None:
+        peak = max(peak, resident_mb(child.pid))
+        time.sleep(SAMPLE)
+    seconds = time.perf_counter() - start
+    out = child.stdout.read() if child.stdout is not None else ""
+    if child.returncode:
+        raise SystemExit(f"the final's process failed ({child.returncode})")
+    own, computing = (int(kb) / 1024 for kb in out.split())
+    return Whole(seconds, own, computing, peak)
 
 
 async def exact(floor: Floor, folder: Path, count: int) -> list[str]:
