@@ -35,7 +35,7 @@ OPPONENTS = {PERFECT: "the perfect bot", BEST_TABLE: "the best score-only table"
 # What breaks ties in each tournament format, which heads its last column, and what ranks it, in words.
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
 RANKED = {
-    "exact": "Ranked by matches won (a win: an exact win rate above 50.0001%; a tie loses), then by the last "
+    "exact": "Ranked by matches won (won: an exact win rate above one half; a tie loses), then by the last "
     "column: the mean exact win rate against the others",
     "sampled": "Ranked by matches won (most of 9 games), then by the last column: the exact win rate against "
     "always_roll(5)",

@@ -100,6 +100,8 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "analyze",
         "forget-me",
         "contest",
+        "staff",
+        "link",
     }
     assert "global" not in fake.commands
 

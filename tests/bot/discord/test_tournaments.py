@@ -74,7 +74,7 @@ async def test_the_standings_are_the_solvers(
     assert lines[0] == "**exact tournament** of Swine Align / Pig Pass to 100: 4 strategies."
     assert lines[lines.index("```") + 1].endswith("losses  mean win rate")  # the tie-break, named
     assert lines[lines.index("```", lines.index("```") + 1) + 1] == (  # and said in words under the table
-        "Ranked by matches won (a win: an exact win rate above 50.0001%; a tie loses), then by the last "
+        "Ranked by matches won (won: an exact win rate above one half; a tie loses), then by the last "
         "column: the mean exact win rate against the others."
     )
     rows = table_rows(message.content)
