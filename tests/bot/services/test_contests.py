@@ -314,14 +314,19 @@ async def test_random_entries_only_where_the_rule_sets_contest_took_them(
     assert done.returncode == 0, done.stderr
 
 
-async def test_a_final_due_while_a_tournament_runs_waits_for_it(
-    services: Services, field: dict[str, Table], clock: FakeClock
-) -> None:
-    contests = services.contests
+async def two_entries_due(contests: ContestService, clock: FakeClock) -> None:
+    """A contest entered by alice and bob, whose close has come."""
     await opened(contests, closes="in 1 hour")
     for person, name in ((ALICE, "fours"), (BOB, "sixes")):
         await contests.enter(GUILD, person, name)
     clock.advance(3600)
+
+
+async def test_a_final_due_while_a_tournament_runs_waits_for_it(
+    services: Services, field: dict[str, Table], clock: FakeClock
+) -> None:
+    contests = services.contests
+    await two_entries_due(contests, clock)
     async with services.tournaments.reserve(GUILD, RULES):  # `/hog tournament` holds the server's lease
         assert await contests.close_due() == []
         assert (await contests.current(GUILD)).status is ContestStatus.OPEN
@@ -357,10 +362,7 @@ async def test_a_final_stopped_while_it_computes_ends_its_process_and_stores_not
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     contests = services.contests
-    await opened(contests, closes="in 1 hour")
-    for person, name in ((ALICE, "fours"), (BOB, "sixes")):
-        await contests.enter(GUILD, person, name)
-    clock.advance(3600)
+    await two_entries_due(contests, clock)
     computing, started = stand_in
     closing = asyncio.create_task(contests.close_due())
     async with asyncio.timeout(HANG):
