@@ -226,8 +226,8 @@ class CloseButton(Confirmation, template=r"hog:contest-close:(?P<answer>now|keep
 def close_confirmation(contest: Contest, entries: int) -> tuple[str, discord.ui.View]:
     """The question staff answer before a contest closes early, privately."""
     text = (
-        f"Close {title(contest)} now, before its time ({when(contest.closes_at)})? It has "
-        f"{counted(entries, 'entry', 'entries')}: they can no longer change, the final tournament runs at "
+        f"Close {title(contest)} now? It was to close {when(contest.closes_at)}. Its "
+        f"{counted(entries, 'entry', 'entries')} can then no longer change, the final tournament runs at "
         f"once and its results are posted in <#{contest.channel_id}>. This cannot be undone."
     )
     return text, CloseButton.question(str(contest.id))

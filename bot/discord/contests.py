@@ -54,8 +54,8 @@ def opened(contest: Contest) -> str:
         f"{ping}{title(contest)} is open until {when(contest.closes_at)}.\n"
         f"Upload a {get_rules(contest.rules).name} strategy with `/hog upload strategy`, then enter it with "
         "`/hog contest enter`, alone or with a partner (`/hog contest partner`). One entry per person; "
-        "the final tournament runs by itself at the close and its results are posted here. "
-        f"{RANKING}."
+        "the final tournament runs by itself at the close and its results are posted here, ranked by matches "
+        f"won, then by the exact win rate against {BASELINE}."
     )
 
 

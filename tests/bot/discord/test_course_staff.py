@@ -168,9 +168,9 @@ async def test_staff_see_every_entry_before_the_close_and_confirm_before_closing
     asked = await course.ta.slash(world.channel, "hog contest close")
     question = private(asked)
     assert question.content.startswith(
-        f"Close **{TITLE}** (Swine Align / Pig Pass, exact) now, before its time"
+        f"Close **{TITLE}** (Swine Align / Pig Pass, exact) now? It was to close <t:"
     )
-    assert "It has 2 entries: they can no longer change" in question.content
+    assert "Its 2 entries can then no longer change" in question.content
     await course.ta.click(question, label="Keep it open")
     assert question.content.startswith(
         f"Nothing changed: **{TITLE}** (Swine Align / Pig Pass, exact) stays open"
