@@ -10,12 +10,12 @@ from typing import Any, ClassVar
 import discord
 from discord.utils import escape_markdown
 
+from bot.discord.buttons import HogButton
 from bot.discord.contests import JUMP, title, when, who
 from bot.discord.errors import DISCORD_FAILURES
 from bot.discord.identity import guild_of, player
 from bot.discord.parts import Parts
 from bot.discord.staff import is_staff, require_staff
-from bot.discord.views import HogButton
 from bot.domain.contests import Contest, Invitation, InvitationKey, InvitationState, Member
 from bot.domain.errors import NotYourInvitation
 from bot.domain.matches import Player

@@ -3,15 +3,14 @@
 from collections.abc import Sequence
 
 import discord
-from discord.utils import escape_markdown as md
 
 from bot.discord.embeds import timestamp
+from bot.discord.text import shown_name as md
 from bot.domain.errors import upload_again
 from bot.domain.matches import HOUSE_NAME
 from bot.domain.tournaments import shared_places, tie_breaks_shown
 from bot.images.standings import MAX_PLACES, fitted
 from bot.services import (
-    MAX_NAME,
     HistoryEntry,
     MatchAnalysis,
     MatchStatus,
@@ -40,8 +39,10 @@ RANKED = {
     "sampled": "Ranked by matches won (most of 9 games), then by the last column: the exact win rate against "
     "always_roll(5)",
 }
-# The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).
-ALIGN, LIMITS = "><<>>>", (4, MAX_NAME, 16, 4, 6, max(map(len, TIE_BREAKS.values())))
+# The standings' columns in text, at most PHONE_COLUMNS characters a row so a phone shows them whole: their
+# alignment; each is as wide as its longest cell, but a strategy's name (cut: the picture shows it whole)
+# takes at most NAME_WIDTH and only what the place, record and rate (with its deciding digits) leave.
+ALIGN, NAME, NAME_WIDTH, PHONE_COLUMNS = "><>>", 1, 16, 32
 TEXT_ROWS = 20  # places in the text at most; the picture shows them all
 MESSAGE_LIMIT = 2000  # characters Discord takes in a message
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
@@ -95,7 +96,7 @@ def upload_verdict(upload: Upload) -> discord.Embed:
         *_entry(strategy),
     ]
     if strategy.source_kind == "py" and strategy.team_name is None:
-        lines.append("The file sets no TEAM_NAME.")
+        lines.append("The file gives itself no name (TEAM_NAME or PLAYER_NAME).")
     if upload.replaced is not None:
         lines.append("It replaces your earlier version (kept in the strategy's history).")
     if upload.duplicate_of is not None:
@@ -104,7 +105,7 @@ def upload_verdict(upload: Upload) -> discord.Embed:
             f"Its table is identical to **{md(twin.name)}** by {md(twin.owner.name)} (same SHA-256)."
         )
     if upload.retry_at is not None:
-        lines.append(upload_again(upload.retry_at))
+        lines.append(upload_again(upload.retry_at, get_rules(strategy.rules).name, strategy.cpu_seconds))
     lines.append("Exact win rates over both seatings, against:")
     embed = discord.Embed(title=f"Accepted: {md(strategy.name)}", description="\n".join(lines), colour=GOOD)
     embed.set_footer(text=f"table {strategy.table_hash[:TABLE_HASH]}")
@@ -148,8 +149,9 @@ def strategy_list(strategies: Sequence[StoredStrategy], title: str) -> discord.E
 
 
 def standings_header(tournament: Tournament) -> tuple[str, ...]:
-    """The standings' column heads, the last naming the tie-break of the tournament's format."""
-    return ("#", "strategy", "owner", "wins", "losses", TIE_BREAKS[tournament.format])
+    """The standings' column heads: the place, the strategy, wins and losses, the tie-break's rate (named
+    under the head of the message)."""
+    return ("#", "strategy", f"W{TO}L", "rate")
 
 
 def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
@@ -159,7 +161,7 @@ def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
     others = len(tournament.standings) - 1
     keys = [(s.points, s.tiebreak) for s in tournament.standings]
     return [
-        (str(rank), s.name, s.owner_name or "-", f"{s.points:g}", f"{others - s.points:g}", rate)
+        (str(rank), s.name, f"{s.points:g}{TO}{others - s.points:g}", rate)
         for s, rank, rate in zip(
             tournament.standings, shared_places(keys), tie_breaks_shown(keys), strict=True
         )
@@ -182,7 +184,7 @@ def ranking_words(tournament: Tournament, rows: Sequence[Sequence[str]]) -> str:
 def _text_row(cells: Sequence[str], widths: Sequence[int]) -> str:
     """One row of the standings in fixed columns (a backtick would end the code block)."""
     columns = zip(cells, ALIGN, widths, strict=True)
-    row = "  ".join(f"{fitted(cell, width):{align}{width}}" for cell, align, width in columns)
+    row = " ".join(f"{fitted(cell, width):{align}{width}}" for cell, align, width in columns)
     return row.rstrip().replace("`", "'")
 
 
@@ -197,8 +199,9 @@ def standings_text(tournament: Tournament, lead: str = "") -> str:
     rows = standings_rows(tournament)
     for count in range(min(TEXT_ROWS, len(rows)), -1, -1):
         shown = [standings_header(tournament), *rows[:count]]
-        columns = zip(*shown, strict=True)
-        widths = [min(limit, max(map(len, column))) for limit, column in zip(LIMITS, columns, strict=True)]
+        widths = [max(map(len, column)) for column in zip(*shown, strict=True)]
+        room = PHONE_COLUMNS - (sum(widths) - widths[NAME]) - (len(widths) - 1)
+        widths[NAME] = max(1, min(widths[NAME], NAME_WIDTH, room))
         lines = [_text_row(row, widths) for row in shown]
         extra = len(rows) - count
         drawn = "in the picture" if len(rows) <= MAX_PLACES else f"(the picture draws the first {MAX_PLACES})"

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping
 
 from bot.domain.contests import Entry
 from bot.domain.tournaments import as_fraction, tie_breaks_shown
-from hogengine.sandbox.verdict import unmarked
 
 COLUMNS = (
     "discord_id",
@@ -44,7 +43,7 @@ def gradebook(placed: Iterable[Entry], course_ids: Mapping[int, str]) -> str:
     writer = csv.writer(rows, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     writer.writerow(COLUMNS)
     for entry, result, rate in zip(entries, results, rates, strict=True):
-        team = unmarked(entry.team_name) if entry.team_name else ""
+        team = entry.team_name or ""
         for member in entry.members:
             cells = (
                 str(member.id),

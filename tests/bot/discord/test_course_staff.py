@@ -22,7 +22,7 @@ from bot.services.contests.gradebook import COLUMNS, FORMULA_STARTS
 from hogengine.solver import exact_winrate
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.contest_fields import circle
-from tests.bot.discord.harness import World, private, said
+from tests.bot.discord.harness import World, mention, private, said
 from tests.bot.discord.test_contests import buttons
 from tests.bot.discord.transcript import Transcript
 from tests.hang import HANG
@@ -141,8 +141,8 @@ async def test_staff_see_every_entry_before_the_close_and_confirm_before_closing
         await person.slash(world.channel, "hog contest enter", strategy=name)
     late = await world.alice.click(invitation, label="Accept")  # alice entered alone meanwhile: refused
     assert said(late) == (
-        "You already have an entry in this contest: leave it first (`/hog contest leave`), then ask carol to "
-        "invite you again."
+        f"You already have an entry in this contest: leave it first ({mention(world, 'hog contest leave')}), "
+        "then ask carol to invite you again."
     )
     await world.alice.slash(world.channel, "hog contest partner", user=world.carol)
     await world.carol.click(world.channel.last_message, label="Accept")
