@@ -15,6 +15,7 @@ import discord
 import pytest
 import simcord
 
+from bot.config import Settings
 from bot.discord.contest_embeds import TO
 from bot.discord.contests import entries_list
 from bot.domain.contests import Contest, ContestStatus, Entry, Listed, Member, Practice
@@ -25,6 +26,7 @@ from tests.bot.contest_fields import circle
 from tests.bot.discord.harness import World, mention, private, said
 from tests.bot.discord.test_contests import buttons
 from tests.bot.discord.transcript import Transcript
+from tests.course import COURSE_FILES
 from tests.hang import HANG
 from tests.helpers import HOG
 
@@ -39,6 +41,12 @@ class Course:
     ta: simcord.MemberActor
     ta_role: simcord.RoleHandle
     students: simcord.RoleHandle
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The bot's default time for a file: a course hog.py plays games when it loads."""
+    return settings.model_copy(update={"upload_time_limit_seconds": 10.0})
 
 
 @pytest.fixture
@@ -241,19 +249,21 @@ class Class:
     frank: simcord.MemberActor
 
 
+SOLUTION = COURSE_FILES[0]  # fa20_solution.py
 HOSTILE_TEAM = '=HYPERLINK("http://x.example","prize") @everyone'
 NEAR = "if (score, opponent_score) == (60, 28):\n        return 2\n    "
 
 
 async def students_enter(world: World, course: Course, seen: Transcript) -> Class:
-    """Four students upload their hog.py and one a JSON table, and enter; carol asks dan to be her
+    """Four students upload their hog.py (alice the project's whole file, as the course hands it out) and
+    one a JSON table, and enter; carol asks dan to be her
     partner; three link their course ids."""
     guild = world.channel.guild
     dan, erin, frank = (guild.add_member(world.env.create_user(name)) for name in ("=2+5", "erin", "frank"))
     for person in (dan, erin, frank):
         await person_gets(world, person, course.students)
     files = {
-        world.alice: hog_py("Roll Models", 1, 5),
+        world.alice: SOLUTION.source,  # the course's whole hog.py (dice, ucb)
         world.bob: hog_py(HOSTILE_TEAM, 1, 9),
         world.carol: hog_py("Hogwarts", 7, 2),
         erin: hog_py("Near Miss", 1, 9, special=NEAR),  # bob's but for one choice: 27.1065% to his 27.1043%
