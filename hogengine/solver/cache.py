@@ -127,7 +127,7 @@ def _store_folder(folder: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
 # The arrays of a Model, as stored; its dice and their outcome probabilities are stored apart.
 MODEL_ARRAYS = (
     *("choices", "layer", "mover", "opponent", "index", "stages"),
-    *("kind", "row_start", "target", "constant", "again"),
+    *("kind", "row_start", "target", "again"),
 )
 
 

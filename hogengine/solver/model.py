@@ -44,6 +44,7 @@ from hogengine.solver.stepping import (
     positions,
     step_rows,
 )
+from hogengine.solver.threads import in_order
 
 # Called with (done, total) while a long computation runs.
 Progress = Callable[[int, int], None]
@@ -66,10 +67,6 @@ class Model:
     target: Int32Array  # (E,) per outcome of each row, coded as in the module's docstring
     dice: tuple[tuple[int, int], ...]  # per kind: (count, sides)
     outcomes: tuple[FloatArray, ...]  # per kind: the probability of each outcome
-    # Per row: the chance that the mover wins at once or the opponent moves next, so that the row's value
-    # is also constant + sum(p * W) over extra turns - sum(p * W) over the opponent's turns (W: the win
-    # probability of whoever moves there); optimal play sums rows that way (rows.signed_rows).
-    constant: FloatArray
     again: IntArray  # (A,) the states some turn repeats into, in sweep order
 
     @property
@@ -120,6 +117,25 @@ class Model:
         return np.concatenate(self.outcomes)
 
     @cached_property
+    def constant(self) -> FloatArray:
+        """Per row: the chance that the mover wins at once or the opponent moves next, so that the row's
+        value is also constant + sum(p * W) over extra turns - sum(p * W) over the opponent's turns (W: the
+        win probability of whoever moves there); optimal play sums rows that way (rows.signed_rows), so it
+        is worked out when first asked, not by every build. Each row is summed as one row of a
+        [row, outcome] block of its kind, the same sum in the same order (rounding included) however the
+        rows were numbered."""
+        constant = np.empty(self.size * self.width, dtype=np.float64)
+        size = self.size
+        for number, weights in enumerate(self.outcomes):
+            rows = np.flatnonzero(self.kind == number)
+            step = max(1, BLOCK_CELLS // len(weights))
+            for begin in range(0, len(rows), step):
+                chosen = rows[begin : begin + step]
+                target = self.target[self.row_start[chosen][:, None] + np.arange(len(weights))]
+                constant[chosen] = (weights * (target <= size)).sum(axis=1)
+        return constant
+
+    @cached_property
     def start(self) -> int:
         """The state at which a game starts: both scores 0, every hidden part at its beginning."""
         return int(self.index[int(self.rules.layer(self.rules.start_position(0, 0))), 0, 0])
@@ -158,9 +174,8 @@ def _reorder(
     kind: UInt8Array,
     row_start: IntArray,
     target: Int32Array,
-    constant: FloatArray,
-) -> tuple[UInt8Array, IntArray, Int32Array, FloatArray]:
-    """The rows (kind, row_start, target, constant) with states renumbered: new state n is old order[n]."""
+) -> tuple[UInt8Array, IntArray, Int32Array]:
+    """The rows (kind, row_start, target) with states renumbered: new state n is old order[n]."""
     size = len(order)
     width = len(kind) // size
     rank = np.empty(size, dtype=np.int64)
@@ -173,7 +188,7 @@ def _reorder(
     picked = np.repeat(row_start[picked_rows] - new_start[:-1], lengths)
     picked += np.arange(len(picked))
     relabel = np.concatenate([rank, [size, size + 1], rank + size + 2]).astype(np.int32)
-    return kind, new_start, relabel[target[picked]], constant[picked_rows]
+    return kind, new_start, relabel[target[picked]]
 
 
 def _compact_again(size: int, target: Int32Array) -> IntArray:
@@ -203,7 +218,6 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     row_start = np.zeros(size * width + 1, dtype=np.int64)
     np.cumsum(kind_size[kind], out=row_start[1:])
     target = np.empty(int(row_start[-1]), dtype=np.int32)
-    constant = np.empty(size * width, dtype=np.float64)
     grid = Grid(
         rules,
         goal,
@@ -212,20 +226,27 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         choices.astype(STEP_DTYPE),
         mover + opponent,
     )
-    keeps: list[tuple[IntArray, IntArray]] = []
-    done = 0
-    for number, (count, sides) in enumerate(dice):
+    parts = []
+    for number in range(len(dice)):
         rows = np.flatnonzero(kind == number)
         step = max(1, BLOCK_CELLS // int(kind_size[number]))
-        for begin in range(0, len(rows), step):
-            chosen = rows[begin : begin + step]
-            found, constant[chosen], source, kept = step_rows(grid, chosen, count, sides)
-            target[row_start[chosen][:, None] + np.arange(kind_size[number])] = found
-            if len(source):
-                keeps.append((source, kept))
-            done += len(chosen)
-            if progress:
-                progress(done, size * width)
+        parts += [(number, rows[begin : begin + step]) for begin in range(0, len(rows), step)]
+
+    def stepped(part: tuple[int, IntArray]) -> tuple[int, IntArray, IntArray]:
+        """Step the rows of one part and lay their targets in place (parts lay disjoint rows)."""
+        number, chosen = part
+        found, source, kept = step_rows(grid, chosen, *dice[number])
+        target[row_start[chosen][:, None] + np.arange(kind_size[number])] = found
+        return len(chosen), source, kept
+
+    keeps: list[tuple[IntArray, IntArray]] = []
+    done = 0
+    for length, source, kept in in_order(stepped, parts, "hog-model"):
+        if len(source):
+            keeps.append((source, kept))
+        done += length
+        if progress:
+            progress(done, size * width)
     source = np.concatenate([pair[0] for pair in keeps]) if keeps else np.empty(0, dtype=np.int64)
     kept = np.concatenate([pair[1] for pair in keeps]) if keeps else np.empty(0, dtype=np.int64)
     level = _sublevels(size, source, kept)
@@ -236,9 +257,7 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
             part[order] for part in (layer, mover, opponent, total, level)
         )
         index = np.argsort(order)[index]
-        kind, row_start, target, constant = _reorder(
-            order, kind_size, kind=kind, row_start=row_start, target=target, constant=constant
-        )
+        kind, row_start, target = _reorder(order, kind_size, kind=kind, row_start=row_start, target=target)
     boundary = np.flatnonzero((np.diff(total) != 0) | (np.diff(level) != 0)) + 1
     again = _compact_again(size, target)
     return Model(
@@ -255,7 +274,6 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         target=target,
         dice=tuple(dice),
         outcomes=probabilities,
-        constant=constant,
         again=again,
     )
 

@@ -6,10 +6,8 @@ strategies' choices, and the value matrices winrate.py lays out, and lets go of 
 sweeps, so blocks run on as many threads as the process has cores (at most two).
 """
 
-import os
 import queue
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -18,6 +16,7 @@ import numpy.typing as npt
 
 from hogengine.numeric import FloatArray
 from hogengine.solver.model import Model
+from hogengine.solver.threads import THREADS, in_order
 
 try:  # by its full name, so that Python's message names the missing module (not a circular import)
     import hogengine.solver._kernel as _kernel  # noqa: PLR0402
@@ -38,18 +37,6 @@ Result = TypeVar("Result")
 Columns = npt.NDArray[np.int8]
 # The most strategies of one side of a block (the kernel's opponents of a mover: one cache line of values).
 BLOCK = _kernel.MAX_OPPONENTS
-
-
-def _cores() -> int:
-    """The cores this process may run on: its CPU affinity where the system has one (`taskset`, a
-    container's cpuset), so a process held to one core does not sweep on two threads competing for it."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-# Blocks swept at once: the cores this process may use, at most two.
-THREADS = min(2, _cores())
 
 
 def sweep(
@@ -88,8 +75,4 @@ def in_threads(
         finally:
             spare.put(held)
 
-    if THREADS < 2 or len(blocks) < 2:
-        yield from map(one, blocks)
-        return
-    with ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="hog-sweep") as pool:
-        yield from pool.map(one, blocks)
+    yield from in_order(one, blocks, "hog-sweep")

@@ -24,7 +24,8 @@ import numpy.typing as npt
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
-from hogengine.solver.sweep import BLOCK, THREADS, Columns, in_threads, sweep
+from hogengine.solver.sweep import BLOCK, Columns, in_threads, sweep
+from hogengine.solver.threads import THREADS
 from hogengine.strategies import BadStrategy, legal_cells
 
 # A player of an exact match: a Table [score][opponent score] (at least goal x goal), or a full-state

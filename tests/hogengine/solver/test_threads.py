@@ -14,9 +14,9 @@ ONE_CORE_ROUND_ROBIN = """
 import json, os, sys
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 import numpy as np
-from hogengine.solver import sweep, winrate_matrix
+from hogengine.solver import threads, winrate_matrix
 tables = list(np.load(sys.argv[1]))
-print(json.dumps({"threads": sweep.THREADS, "first": winrate_matrix("swine-align", tables).first.tolist()}))
+print(json.dumps({"threads": threads.THREADS, "first": winrate_matrix("swine-align", tables).first.tolist()}))
 """
 
 
