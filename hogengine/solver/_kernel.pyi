@@ -5,6 +5,7 @@ from typing import Any
 from numpy.typing import NDArray
 
 MAX_OPPONENTS: int  # the most strategies a side of a block may hold
+WIDE: bool  # whether this processor sweeps with AVX2 (the same bits as without)
 
 def sweep(
     target: NDArray[Any],
@@ -17,6 +18,7 @@ def sweep(
     left_matrix: NDArray[Any],
     right_columns: NDArray[Any],
     right_matrix: NDArray[Any],
+    wide: bool = ...,
     /,
 ) -> None:
     """Fill the value matrices of both sides of a block in place (see _kernel.c)."""
