@@ -137,8 +137,8 @@ static char kind_of(const char *format) {
     return strchr("fd", format[0]) ? 'f' : 0;
 }
 
-/* An array as the kernel reads it: C-contiguous, `ndim` dimensions of `size`-byte items of a kind, and
- * writable if asked; or 0 with an exception set (TypeError, or the exporter's own for a read-only one). */
+/* An array as the kernel reads it: C-contiguous, `ndim` dimensions of `size`-byte items (0: 4 or 8) of a
+ * kind, and writable if asked; or 0 with an exception set (TypeError, or the exporter's own for a read-only one). */
 typedef struct {
     const char *name, *dtype;
     int ndim;
@@ -149,7 +149,9 @@ typedef struct {
 
 static int view(PyObject *object, Py_buffer *buffer, const Expected *expected) {
     if (PyObject_GetBuffer(object, buffer, expected->writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) return 0;
-    if (buffer->ndim != expected->ndim || buffer->itemsize != expected->size ||
+    int size_fits = expected->size ? buffer->itemsize == expected->size
+                                   : buffer->itemsize == 4 || buffer->itemsize == 8; /* 0: either */
+    if (buffer->ndim != expected->ndim || !size_fits ||
         kind_of(buffer->format) != expected->kind || !PyBuffer_IsContiguous(buffer, 'C')) {
         PyErr_Format(PyExc_TypeError, "sweep(): %s must be a C-contiguous %d-dimensional array of %s",
                      expected->name, expected->ndim, expected->dtype);
@@ -264,8 +266,77 @@ release:
     Py_RETURN_NONE;
 }
 
+/* lay(codes, place, row_start, rows, target): row r's outcome k gets the code at place[r][k], written to
+ * target[row_start[rows[r]] + k] (model.py builds rows a kind of dice at a time, so their targets lie apart:
+ * numpy would need an index of every cell to put them in place). Every place, row and run is checked. */
+enum { CODES, PLACE, LAY_ROW_START, ROWS, LAID, LAY_ARRAYS };
+
+static int lay(const Py_buffer *b) {
+    const int32_t *codes = b[CODES].buf;
+    const int64_t *row_start = b[LAY_ROW_START].buf, *rows = b[ROWS].buf;
+    int32_t *target = b[LAID].buf;
+    int64_t count = b[PLACE].shape[0], outcomes = b[PLACE].shape[1], known = b[CODES].shape[0];
+    int64_t starts = b[LAY_ROW_START].shape[0], laid = b[LAID].shape[0];
+    int wide = b[PLACE].itemsize == 8;
+    for (int64_t r = 0; r < count; r++) {
+        int64_t row = rows[r];
+        if (row < 0 || row >= starts - 1) return 0;
+        int64_t first = row_start[row];
+        if (first < 0 || row_start[row + 1] - first != outcomes || first > laid - outcomes) return 0;
+        for (int64_t k = 0; k < outcomes; k++) {
+            int64_t at = wide ? ((const int64_t *)b[PLACE].buf)[r * outcomes + k]
+                              : ((const int32_t *)b[PLACE].buf)[r * outcomes + k];
+            if (at < 0 || at >= known) return 0;
+            target[first + k] = codes[at];
+        }
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(lay_doc,
+             "lay(codes, place, row_start, rows, target, /)\n"
+             "--\n\n"
+             "Write codes[place[r][k]] to target[row_start[rows[r]] + k] for every row r and outcome k:\n"
+             "codes int32, place int32 or int64 [row][outcome], row_start and rows int64, target int32 (one\n"
+             "dimension but place). A row's run must have one target per outcome.");
+
+static PyObject *kernel_lay(PyObject *module, PyObject *const *args, Py_ssize_t count) {
+    (void)module;
+    static const Expected expected[LAY_ARRAYS] = {
+        {"codes", "int32", 1, 4, 'i', 0},      {"place", "int32 or int64", 2, 0, 'i', 0},
+        {"row_start", "int64", 1, 8, 'i', 0},  {"rows", "int64", 1, 8, 'i', 0},
+        {"target", "int32", 1, 4, 'i', 1},
+    };
+    if (count != LAY_ARRAYS) {
+        PyErr_Format(PyExc_TypeError, "lay() takes %d arguments, not %zd", LAY_ARRAYS, count);
+        return NULL;
+    }
+    Py_buffer b[LAY_ARRAYS];
+    int held = 0, laid = 0;
+    for (; held < LAY_ARRAYS; held++)
+        if (!view(args[held], &b[held], &expected[held])) goto release;
+    if (b[PLACE].shape[0] != b[ROWS].shape[0]) {
+        PyErr_SetString(PyExc_ValueError, "lay(): place and rows must be as long as each other");
+        goto release;
+    }
+    for (int other = 0; other < LAY_ARRAYS; other++)
+        if (other != LAID && overlap(&b[LAID], &b[other])) {
+            PyErr_SetString(PyExc_ValueError, "lay(): target shares memory with another array");
+            goto release;
+        }
+    Py_BEGIN_ALLOW_THREADS
+    laid = lay(b);
+    Py_END_ALLOW_THREADS
+    if (!laid) PyErr_SetString(PyExc_ValueError, "lay(): a place, row or run lies outside its arrays");
+release:
+    while (held > 0) PyBuffer_Release(&b[--held]);
+    if (!laid) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"sweep", (PyCFunction)(void (*)(void))kernel_sweep, METH_FASTCALL, sweep_doc},
+    {"lay", (PyCFunction)(void (*)(void))kernel_lay, METH_FASTCALL, lay_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -288,7 +359,8 @@ static PyModuleDef_Slot slots[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "hogengine.solver._kernel",
-    .m_doc = "The compiled sweep of strategies against strategies over the solver's model.",
+    .m_doc = "The compiled sweep of strategies against strategies over the solver's model, and the laying of\n"
+             "the model's targets.",
     .m_size = 0,
     .m_methods = methods,
     .m_slots = slots,

@@ -22,3 +22,13 @@ def sweep(
     /,
 ) -> None:
     """Fill the value matrices of both sides of a block in place (see _kernel.c)."""
+
+def lay(
+    codes: NDArray[Any],
+    place: NDArray[Any],
+    row_start: NDArray[Any],
+    rows: NDArray[Any],
+    target: NDArray[Any],
+    /,
+) -> None:
+    """Write codes[place[r][k]] to target[row_start[rows[r]] + k] for every row r and outcome k."""

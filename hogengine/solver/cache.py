@@ -13,8 +13,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hogengine.rules import RuleSet
+from hogengine.solver.compiled import COMPILED
 from hogengine.solver.model import Model, Progress, build, model
-from hogengine.solver.sweep import COMPILED
 
 ENGINE = Path(__file__).resolve().parents[1]
 # The sources a result depends on: the rules, the dice distributions and the solver itself; and the

@@ -31,6 +31,7 @@ from hogengine.game import MAX_GOAL
 from hogengine.numeric import FloatArray, IntArray, Num
 from hogengine.position import Position
 from hogengine.rules import RuleSet
+from hogengine.solver.compiled import kernel
 from hogengine.solver.stepping import (
     BLOCK_CELLS,
     STEP_DTYPE,
@@ -198,9 +199,11 @@ def _compact_again(size: int, target: Int32Array) -> IntArray:
         return np.empty(0, dtype=np.int64)
     extra = np.flatnonzero(target >= size + 2)
     reached = target[extra] - (size + 2)
-    again = np.unique(reached).astype(np.int64)
-    target[extra] = size + 2 + np.searchsorted(again, reached).astype(np.int32)
-    return again
+    repeated = np.zeros(size, dtype=np.bool_)
+    repeated[reached] = True
+    number = np.cumsum(repeated, dtype=np.int32)  # the states repeated into up to each, itself included
+    target[extra] = size + 1 + number[reached]
+    return np.flatnonzero(repeated)
 
 
 def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
@@ -235,8 +238,8 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     def stepped(part: tuple[int, IntArray]) -> tuple[int, IntArray, IntArray]:
         """Step the rows of one part and lay their targets in place (parts lay disjoint rows)."""
         number, chosen = part
-        found, source, kept = step_rows(grid, chosen, *dice[number])
-        target[row_start[chosen][:, None] + np.arange(kind_size[number])] = found
+        codes, place, source, kept = step_rows(grid, chosen, *dice[number])
+        kernel.lay(codes, place, row_start, chosen, target)
         return len(chosen), source, kept
 
     keeps: list[tuple[IntArray, IntArray]] = []

@@ -85,8 +85,11 @@ class Targets:
         mine[:, goal:, :] = size
         return span, table.ravel()
 
-    def __call__(self, again: Flag, layer: Num, mover: IntArray, opponent: IntArray) -> Int32Array:
-        """Targets of positions after turns, seen from whoever moves next (`again`: the same mover)."""
+    def places(
+        self, again: Flag, layer: Num, mover: IntArray, opponent: IntArray
+    ) -> tuple[Int32Array, IntArray]:
+        """Where the targets of positions after turns (seen from whoever moves next; `again`: the same
+        mover) lie in a table of target codes: that table, and the places."""
         highest = max(int(mover.max()), int(opponent.max()))
         if min(int(mover.min()), int(opponent.min())) < 0:
             raise NoProgress("A turn left a negative score: the solver cannot sweep these rules.")
@@ -97,14 +100,13 @@ class Targets:
                     self.covered = self._made(max(highest + 1, self.covered[0] * 3 // 2))
                 span, table = self.covered
         layers = self.index.shape[0]
-        dtype = np.int32 if len(table) < 1 << 31 else np.int64
-        place = np.asarray(again, dtype=dtype) * layers + layer
+        place: IntArray = np.asarray(again, dtype=np.int32 if len(table) < 1 << 31 else np.int64) * layers
+        place = place + layer
         place *= span
         place += mover
         place *= span
         place += opponent
-        found: Int32Array = table[place]
-        return found
+        return table, place
 
 
 @dataclass(frozen=True)
@@ -123,9 +125,11 @@ class Grid:
         return len(self.total)
 
 
-def step_rows(grid: Grid, rows: IntArray, count: int, sides: int) -> tuple[Int32Array, IntArray, IntArray]:
-    """Targets [row, outcome] of rows of one dice kind, and (state, successor) of turns keeping the
-    total."""
+def step_rows(
+    grid: Grid, rows: IntArray, count: int, sides: int
+) -> tuple[Int32Array, IntArray, IntArray, IntArray]:
+    """The targets of rows of one dice kind, as a table of target codes and the place [row, outcome] of
+    each in it (kernel.lay puts them in the model); and (state, successor) of turns keeping the total."""
     rules, size = grid.rules, grid.size
     width = len(grid.choices)
     states = rows // width
@@ -150,17 +154,17 @@ def step_rows(grid: Grid, rows: IntArray, count: int, sides: int) -> tuple[Int32
             np.where(again, a, b) for a, b in zip(after.values(), flipped, strict=True)
         )
     mover, opponent = _spread(following.mover, cells), _spread(following.opponent, cells)
-    target = grid.targets(again, _spread(rules.layer(following), cells), mover, opponent)
+    codes, place = grid.targets.places(again, _spread(rules.layer(following), cells), mover, opponent)
     total = mover + opponent
     low = total <= grid.total[states][:, None]
     if np.any(low):
         row, _ = np.nonzero(low)
-        reached = target[low].astype(np.int64)
+        reached = codes[place[low]].astype(np.int64)
         live = (reached < size) | (reached >= size + 2)
         if np.any(total[low][live] < grid.total[states[row]][live]):
             raise NoProgress("A turn lowered the total score: the solver cannot sweep these rules.")
-        return target, states[row][live], reached[live] % (size + 2)
-    return target, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return codes, place, states[row][live], reached[live] % (size + 2)
+    return codes, place, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
 
 
 def kinds(

@@ -8,27 +8,15 @@ sweeps, so blocks run on as many threads as the process has cores (at most two).
 
 import queue
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from hogengine.numeric import FloatArray
+from hogengine.solver.compiled import kernel
 from hogengine.solver.model import Model
 from hogengine.solver.threads import THREADS, in_order
-
-try:  # by its full name, so that Python's message names the missing module (not a circular import)
-    import hogengine.solver._kernel as _kernel  # noqa: PLR0402
-except ImportError as error:  # a source tree used without installing it
-    raise ImportError(
-        "The solver's compiled sweep (hogengine/solver/_kernel.c) is not built: install the project "
-        "(`pip install .`, or `pip install -e .` in a source tree; either compiles it with the system's C "
-        f"compiler and Python's headers). ({error})"
-    ) from error
-
-# The compiled sweep's file: the solver cache keys stored results on it.
-COMPILED = Path(_kernel.__file__)
 
 Block = TypeVar("Block")
 Result = TypeVar("Result")
@@ -36,7 +24,7 @@ Result = TypeVar("Result")
 # Per strategy and state: the column of its choice (the kernel reads int8 [strategy, state]).
 Columns = npt.NDArray[np.int8]
 # The most strategies of one side of a block (the kernel's opponents of a mover: one cache line of values).
-BLOCK = _kernel.MAX_OPPONENTS
+BLOCK = kernel.MAX_OPPONENTS
 
 
 def sweep(
@@ -45,7 +33,7 @@ def sweep(
     """Fill both sides' value matrices [target, mover, opponent] (their won and lost rows already set) for
     the left strategies [mover, state] against the right ones; a group against itself passes itself as
     both sides."""
-    _kernel.sweep(
+    kernel.sweep(
         model.target,
         model.row_start,
         model.kind,

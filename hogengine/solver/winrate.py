@@ -257,7 +257,7 @@ def exact_winrates(
         return []
     everyone, number = _unique(_columns(built, [player for pair in pairs for player in pair]))
     a, b = number[0::2], number[1::2]
-    if len(everyone) > 2 and len(everyone) ** 2 <= max(16, 2 * len(np.unique(a)) * len(np.unique(b))):
+    if len(everyone) > 2 and len(everyone) ** 2 <= max(16, 2 * len(set(a.tolist())) * len(set(b.tolist()))):
         first = _matrix(built, everyone, progress)
         return [WinRate(float(first[i, j]), float(1 - first[j, i])) for i, j in zip(a, b, strict=True)]
     left, a_of = np.unique(a, return_inverse=True)
