@@ -239,7 +239,7 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         [field.astype(STEP_DTYPE) for field in fields],
         Targets(index, goal),
         choices.astype(STEP_DTYPE),
-        mover + opponent,
+        (mover + opponent).astype(STEP_DTYPE),
     )
     parts = []
     for number in range(len(dice)):

@@ -118,7 +118,7 @@ class Grid:
     fields: list[IntArray]  # every state's Position values (as STEP_DTYPE), from `fields_of`
     targets: Targets
     choices: IntArray
-    total: IntArray  # per state: the sum of both scores
+    total: IntArray  # per state: the sum of both scores (as STEP_DTYPE, as the stepped scores are)
 
     @property
     def size(self) -> int:
