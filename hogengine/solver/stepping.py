@@ -172,7 +172,7 @@ def kinds(
 ) -> tuple[UInt8Array, list[tuple[int, int]]]:
     """Per row, the number of its dice kind, and each kind's (count, sides), from the rules' `dice`."""
     size, width = len(fields[0]), len(choices)
-    code = np.empty((size, width), dtype=np.int64)
+    code = np.empty((size, width), dtype=np.int32)  # count * 1000 + sides: a handful of dice kinds
     step = max(1, BLOCK_CELLS // width)
     for begin in range(0, size, step):
         part = slice(begin, begin + step)
