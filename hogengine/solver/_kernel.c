@@ -161,6 +161,29 @@ static int view(PyObject *object, Py_buffer *buffer, const Expected *expected) {
     return 1;
 }
 
+/* The buffers of a function's first `n` arguments, each as `expected` describes it; or 0 with an exception
+ * set and none held, also when the function was given fewer than `n` or more than `most` arguments. */
+static int views(const char *name, PyObject *const *args, Py_ssize_t count, int n, int most,
+                 const Expected *expected, Py_buffer *b) {
+    if (count < n || count > most) {
+        if (most > n)
+            PyErr_Format(PyExc_TypeError, "%s() takes %d or %d arguments, not %zd", name, n, most, count);
+        else
+            PyErr_Format(PyExc_TypeError, "%s() takes %d arguments, not %zd", name, n, count);
+        return 0;
+    }
+    for (int held = 0; held < n; held++)
+        if (!view(args[held], &b[held], &expected[held])) {
+            while (held > 0) PyBuffer_Release(&b[--held]);
+            return 0;
+        }
+    return 1;
+}
+
+static void release(Py_buffer *b, int n) {
+    while (n > 0) PyBuffer_Release(&b[--n]);
+}
+
 enum { TARGET, ROW_START, KIND, KIND_FIRST, PROBABILITY, AGAIN, LEFT_COLUMNS, LEFT_MATRIX, RIGHT_COLUMNS,
        RIGHT_MATRIX, ARRAYS };
 
@@ -211,20 +234,14 @@ static PyObject *kernel_sweep(PyObject *module, PyObject *const *args, Py_ssize_
         {"left_columns", "int8", 2, 1, 'i', 0},     {"left_matrix", "float64", 3, 8, 'f', 1},
         {"right_columns", "int8", 2, 1, 'i', 0},    {"right_matrix", "float64", 3, 8, 'f', 1},
     };
-    if (count != ARRAYS && count != ARRAYS + 1) {
-        PyErr_Format(PyExc_TypeError, "sweep() takes %d or %d arguments, not %zd", ARRAYS, ARRAYS + 1, count);
-        return NULL;
-    }
-    int wide = wide_here;
+    Py_buffer b[ARRAYS];
+    if (!views("sweep", args, count, ARRAYS, ARRAYS + 1, expected, b)) return NULL;
+    int wide = wide_here, swept = 0;
     if (count == ARRAYS + 1) {
         int asked = PyObject_IsTrue(args[ARRAYS]);
-        if (asked < 0) return NULL;
+        if (asked < 0) goto done;
         wide = wide && asked;
     }
-    Py_buffer b[ARRAYS];
-    int held = 0, swept = 0;
-    for (; held < ARRAYS; held++)
-        if (!view(args[held], &b[held], &expected[held])) goto release;
     int64_t states = b[LEFT_COLUMNS].shape[1], rows = b[KIND].shape[0];
     Model m = {
         .target = b[TARGET].buf,
@@ -248,20 +265,20 @@ static PyObject *kernel_sweep(PyObject *module, PyObject *const *args, Py_ssize_
         !side_of(&left, &m, &b[LEFT_COLUMNS], &b[LEFT_MATRIX], b[RIGHT_COLUMNS].shape[0]) ||
         !side_of(&right, &m, &b[RIGHT_COLUMNS], &b[RIGHT_MATRIX], b[LEFT_COLUMNS].shape[0])) {
         PyErr_SetString(PyExc_ValueError, "sweep(): the arrays' shapes do not fit one model and block");
-        goto release;
+        goto done;
     }
     if (!written_apart(b, same)) {
         PyErr_SetString(PyExc_ValueError,
                         "sweep(): a value matrix shares memory with another array (only a group against "
                         "itself passes one matrix and one set of columns as both sides)");
-        goto release;
+        goto done;
     }
     Py_BEGIN_ALLOW_THREADS
     swept = sweep(&m, &left, same ? &left : &right, wide);
     Py_END_ALLOW_THREADS
     if (!swept) PyErr_SetString(PyExc_ValueError, "sweep(): an index of the model lies outside its arrays");
-release:
-    while (held > 0) PyBuffer_Release(&b[--held]);
+done:
+    release(b, ARRAYS);
     if (!swept) return NULL;
     Py_RETURN_NONE;
 }
@@ -307,29 +324,24 @@ static PyObject *kernel_lay(PyObject *module, PyObject *const *args, Py_ssize_t 
         {"row_start", "int64", 1, 8, 'i', 0},  {"rows", "int64", 1, 8, 'i', 0},
         {"target", "int32", 1, 4, 'i', 1},
     };
-    if (count != LAY_ARRAYS) {
-        PyErr_Format(PyExc_TypeError, "lay() takes %d arguments, not %zd", LAY_ARRAYS, count);
-        return NULL;
-    }
     Py_buffer b[LAY_ARRAYS];
-    int held = 0, laid = 0;
-    for (; held < LAY_ARRAYS; held++)
-        if (!view(args[held], &b[held], &expected[held])) goto release;
+    if (!views("lay", args, count, LAY_ARRAYS, LAY_ARRAYS, expected, b)) return NULL;
+    int laid = 0;
     if (b[PLACE].shape[0] != b[ROWS].shape[0]) {
         PyErr_SetString(PyExc_ValueError, "lay(): place and rows must be as long as each other");
-        goto release;
+        goto done;
     }
     for (int other = 0; other < LAY_ARRAYS; other++)
         if (other != LAID && overlap(&b[LAID], &b[other])) {
             PyErr_SetString(PyExc_ValueError, "lay(): target shares memory with another array");
-            goto release;
+            goto done;
         }
     Py_BEGIN_ALLOW_THREADS
     laid = lay(b);
     Py_END_ALLOW_THREADS
     if (!laid) PyErr_SetString(PyExc_ValueError, "lay(): a place, row or run lies outside its arrays");
-release:
-    while (held > 0) PyBuffer_Release(&b[--held]);
+done:
+    release(b, LAY_ARRAYS);
     if (!laid) return NULL;
     Py_RETURN_NONE;
 }
