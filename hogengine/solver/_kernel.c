@@ -45,6 +45,8 @@ typedef struct {
 static inline __attribute__((always_inline)) int side(const Model *m, int64_t s, int64_t own, const Side *me,
                                                       double *theirs, const int opponents) {
     const int64_t movers = me->movers, cells = movers * opponents;
+    const uint64_t span = (uint64_t)m->span; /* a target below it, as unsigned: not negative either */
+    const int32_t *target = m->target;
     double *mine = me->matrix;
     for (int64_t i = 0; i < movers; i++) {
         int64_t column = me->columns[i * m->states + s];
@@ -55,12 +57,12 @@ static inline __attribute__((always_inline)) int side(const Model *m, int64_t s,
         if (begin < 0 || end < begin || end > m->entries || kind >= m->kinds) return 0;
         int64_t first = m->kind_first[kind];
         if (first < 0 || first > m->probabilities - (end - begin)) return 0;
-        const double *p = m->probability + first;
+        const double *p = m->probability + first, *column_of_mover = mine + i * opponents;
         double sum[MAX_OPPONENTS] = {0};
         for (int64_t e = begin; e < end; e++, p++) {
-            int64_t t = m->target[e];
-            if (t < 0 || t >= m->span) return 0;
-            const double *value = mine + t * cells + i * opponents;
+            uint64_t t = (uint64_t)(int64_t)target[e];
+            if (t >= span) return 0;
+            const double *value = column_of_mover + t * cells;
 #pragma GCC unroll 8
             for (int j = 0; j < opponents; j++) sum[j] += *p * value[j];
         }
