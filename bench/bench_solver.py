@@ -11,7 +11,7 @@ In process (after import): cold runs build the model, warm runs reuse it (best o
 of milliseconds); the floor's cold time is its build plus its sweep, its warm time the sweep alone.
 Whole process: `python -m hogengine tournament ...` on JSON table files, each run a fresh process with an
 empty solver cache (nothing kept from before), beside the floor's whole process on the same files; each
-3 times (median, and the spread), with the peak memory of the largest run. `hog` runs twice a round: as a
+5 times (median, and the spread), with the peak memory of the largest run. `hog` runs twice a round: as a
 user runs it (it builds models and sweeps blocks on two threads on a machine of two cores or more) and held
 to one core (one thread, as the floor); each job's target says which it judges, both ratios are printed.
 The project's modules are compiled to bytecode before anything is timed, as installing a wheel does and as
@@ -20,7 +20,7 @@ otherwise compile some fifty modules again in every process). The floor is also 
 (`-march=native`), and hog's one-core time is printed against it too: the compiled sweep runs AVX2 code
 where the processor has it, which the plain floor does not.
 
-    python bench/bench_solver.py [--runs 3]
+    python bench/bench_solver.py [--runs 5]
 """
 
 import argparse
@@ -323,7 +323,7 @@ def compile_bytecode() -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="whole-process runs of each job")
+    parser.add_argument("--runs", type=int, default=5, help="whole-process runs of each job")
     args = parser.parse_args()
     report = Report()
     with tempfile.TemporaryDirectory(prefix="hog-bench-") as name:
