@@ -38,6 +38,7 @@ from hogengine.solver.stepping import (
     Grid,
     Int32Array,
     NoProgress,
+    Stepped,
     Targets,
     UInt8Array,
     fields_of,
@@ -195,8 +196,6 @@ def _reorder(
 def _compact_again(size: int, target: Int32Array) -> IntArray:
     """Renumber extra-turn targets (`mine + state`) to `mine + k` over the states turns repeat into, in
     place, and return those states: few states give extra turns, so a sweep keeps few own values."""
-    if int(target.max()) < size + 2:  # one pass without a mask as large as the model: no extra turns
-        return np.empty(0, dtype=np.int64)
     extra = np.flatnonzero(target >= size + 2)
     reached = target[extra] - (size + 2)
     repeated = np.zeros(size, dtype=np.bool_)
@@ -247,18 +246,19 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         step = max(1, BLOCK_CELLS // int(kind_size[number]))
         parts += [(number, rows[begin : begin + step]) for begin in range(0, len(rows), step)]
 
-    def stepped(part: tuple[int, IntArray]) -> tuple[int, IntArray, IntArray]:
+    def stepped(part: tuple[int, IntArray]) -> tuple[int, Stepped]:
         """Step the rows of one part and lay their targets in place (parts lay disjoint rows)."""
         number, chosen = part
-        codes, place, source, kept = step_rows(grid, chosen, *dice[number])
-        kernel.lay(codes, place, row_start, chosen, target)
-        return len(chosen), source, kept
+        found = step_rows(grid, chosen, *dice[number])
+        kernel.lay(found.codes, found.place, row_start, chosen, target)
+        return len(chosen), found
 
     keeps: list[tuple[IntArray, IntArray]] = []
-    done = 0
-    for length, source, kept in in_order(stepped, parts, "hog-model"):
-        if len(source):
-            keeps.append((source, kept))
+    done, repeats = 0, False
+    for length, found in in_order(stepped, parts, "hog-model"):
+        if len(found.source):
+            keeps.append((found.source, found.kept))
+        repeats |= found.repeats
         done += length
         if progress:
             progress(done, size * width)
@@ -274,7 +274,8 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         index = np.argsort(order)[index]
         kind, row_start, target = _reorder(order, kind_size, kind=kind, row_start=row_start, target=target)
     boundary = np.flatnonzero((np.diff(total) != 0) | (np.diff(level) != 0)) + 1
-    again = _compact_again(size, target)
+    # No turn repeats (pig-fest, pork-chop): no pass over every target to look for extra turns.
+    again = _compact_again(size, target) if repeats else np.empty(0, dtype=np.int64)
     return Model(
         rules=rules,
         goal=goal,

@@ -3,6 +3,7 @@ every (state, choice) row, from the rule set's own vectorised `dice` and `step`.
 
 import threading
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -125,11 +126,20 @@ class Grid:
         return len(self.total)
 
 
-def step_rows(
-    grid: Grid, rows: IntArray, count: int, sides: int
-) -> tuple[Int32Array, IntArray, IntArray, IntArray]:
-    """The targets of rows of one dice kind, as a table of target codes and the place [row, outcome] of
-    each in it (kernel.lay puts them in the model); and (state, successor) of turns keeping the total."""
+class Stepped(NamedTuple):
+    """Rows of one dice kind stepped: their targets, as a table of target codes and the place [row,
+    outcome] of each in it (kernel.lay puts them in the model); (state, successor) of the turns that keep
+    the total; and whether any turn may repeat (else no target is an extra turn's)."""
+
+    codes: Int32Array
+    place: IntArray
+    source: IntArray
+    kept: IntArray
+    repeats: bool
+
+
+def step_rows(grid: Grid, rows: IntArray, count: int, sides: int) -> Stepped:
+    """Step rows of one dice kind through the rules (see Stepped)."""
     rules, size = grid.rules, grid.size
     width = len(grid.choices)
     states = rows // width
@@ -145,10 +155,12 @@ def step_rows(
     after = turn.position
     extra = turn.extra
     if np.ndim(extra) == 0:
-        again: Flag = bool(extra)
+        repeats = bool(extra)
+        again: Flag = repeats
         following = after if again else after.flipped()
     else:
         again = np.broadcast_to(np.asarray(extra, dtype=np.bool_), cells)
+        repeats = bool(np.any(extra))
         flipped = after.flipped().values()
         following = after.with_values(
             np.where(again, a, b) for a, b in zip(after.values(), flipped, strict=True)
@@ -163,8 +175,8 @@ def step_rows(
         live = (reached < size) | (reached >= size + 2)
         if np.any(total[low][live] < grid.total[states[row]][live]):
             raise NoProgress("A turn lowered the total score: the solver cannot sweep these rules.")
-        return codes, place, states[row][live], reached[live] % (size + 2)
-    return codes, place, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return Stepped(codes, place, states[row][live], reached[live] % (size + 2), repeats)
+    return Stepped(codes, place, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), repeats)
 
 
 def kinds(
