@@ -21,7 +21,7 @@ and nothing per outcome but its target (int32).
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from hogengine.numeric import FloatArray, IntArray, Num
 from hogengine.position import Position
 from hogengine.rules import RuleSet
 from hogengine.solver.compiled import kernel
+from hogengine.solver.pages import keep_freed_memory, plain_pages
 from hogengine.solver.stepping import (
     BLOCK_CELLS,
     STEP_DTYPE,
@@ -205,20 +206,9 @@ def _compact_again(size: int, target: Int32Array) -> IntArray:
     return np.flatnonzero(repeated)
 
 
-@cache
-def _keep_freed_memory() -> None:
-    """Free one block of 16 MB, so that the C library's allocator keeps the memory numpy frees rather than
-    give it back to the system at once. glibc hands a block over its threshold (128 KB at first) to the
-    system when freed, and takes pages back one fault at a time on the next use, until a block that large
-    has been freed: then it keeps blocks up to that size (man mallopt, M_MMAP_THRESHOLD). The rules' work
-    on arrays frees megabytes of temporaries at every part of rows: swine-align's first model took 38,000
-    page faults instead of 3,500 (0.06 s of its 0.13). Elsewhere it costs an allocation and a free."""
-    np.empty(16 << 20, dtype=np.uint8)
-
-
 def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     """Build the model from the rule set's own vectorised dice and step functions."""
-    _keep_freed_memory()
+    keep_freed_memory()
     layer, mover, opponent = positions(rules, goal)
     size = len(layer)
     index = np.empty((rules.layers, goal, goal), dtype=np.int64)
@@ -229,9 +219,11 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     kind, dice = kinds(rules, fields, choices)
     probabilities = tuple(outcomes(rules, c, s).prob for c, s in dice)
     kind_size = np.array([len(p) for p in probabilities], dtype=np.int64)
-    row_start = np.zeros(size * width + 1, dtype=np.int64)
-    np.cumsum(kind_size[kind], out=row_start[1:])
-    target = np.empty(int(row_start[-1]), dtype=np.int32)
+    row_start = plain_pages(size * width + 1, np.int64)
+    row_start[0] = 0
+    np.take(kind_size, kind, out=row_start[1:])  # each row's length, then summed where it lies
+    np.cumsum(row_start[1:], out=row_start[1:])
+    target = plain_pages(int(row_start[-1]), np.int32)
     grid = Grid(
         rules,
         goal,

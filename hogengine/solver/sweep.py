@@ -16,6 +16,7 @@ import numpy.typing as npt
 from hogengine.numeric import FloatArray
 from hogengine.solver.compiled import kernel
 from hogengine.solver.model import Model
+from hogengine.solver.pages import plain_pages
 from hogengine.solver.threads import THREADS, in_order
 
 Block = TypeVar("Block")
@@ -54,7 +55,7 @@ def in_threads(
     its own (reused from block to block: fresh pages cost more than the sweep spends reading them)."""
     spare: queue.SimpleQueue[FloatArray] = queue.SimpleQueue()
     for _ in range(min(THREADS, len(blocks))):
-        spare.put(np.empty(memory))
+        spare.put(plain_pages(memory, np.float64))
 
     def one(block: Block) -> Result:
         held = spare.get()
