@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play gui bench lint tables
+.PHONY: run test play gui bench lint tables image
 
 # What the bot and `hog` need, pinned by the lock: `make run` and `make play` install no test tools. The
 # install compiles the solver's sweep (C), so an edit of its source installs again.
@@ -47,3 +47,21 @@ bench: $(STAMP)
 # from has changed (a test fails until they are).
 tables: $(RUNTIME)
 	$(BIN)/python -m hogengine.solver.shipped
+
+# The container image (Dockerfile), built by podman or docker, whichever is installed, then tried as a
+# container: its health check must fail for want of a heartbeat (status 1), and its bot without a token
+# must say where to get one (status 2). PYTHON_IMAGE: the base (Python 3.11 on Debian bookworm) to build on.
+IMAGE ?= hogbot
+PYTHON_IMAGE ?= python:3.11-slim-bookworm
+CONTAINER ?= $(firstword $(shell command -v podman docker))
+
+image:
+	@test -n "$(CONTAINER)" || { echo "make image: no container builder here (install podman or docker)" >&2; exit 2; }
+	$(CONTAINER) build $(if $(findstring podman,$(CONTAINER)),--format docker) --build-arg PYTHON=$(PYTHON_IMAGE) -t $(IMAGE) .
+	@out=$$($(CONTAINER) run --rm --network none --no-healthcheck $(IMAGE) python -m bot --health 2>&1); status=$$?; echo "$$out"; \
+	  test $$status -eq 1 && echo "$$out" | grep -q "^unhealthy: no heartbeat" \
+	  || { echo "make image: --health should say there is no heartbeat yet (status 1), not status $$status" >&2; exit 1; }
+	@out=$$($(CONTAINER) run --rm --network none --no-healthcheck $(IMAGE) 2>&1); status=$$?; echo "$$out"; \
+	  test $$status -eq 2 && echo "$$out" | grep -q "docker compose up -d" \
+	  || { echo "make image: without a token the bot should explain (status 2), not status $$status" >&2; exit 1; }
+	@echo "make image: $(IMAGE) built; its health check and its start without a token answer as they should"

@@ -1,13 +1,28 @@
 """Analysis of a played game from the solver's full-state values: how player 0's chance of winning moved,
-and what each choice cost against the best one (win probability given away, before the dice fell)."""
+what each choice cost against the best one (win probability given away, before the dice fell), and the
+coach's words for a costly choice, graded as lichess grades a move by the winning chance it gives away."""
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
 
-from hogengine.game import State, TurnResult
+from hogengine.game import State, TurnResult, choice_label, turn_number
+from hogengine.text import counted, percent
 
 MISTAKE = 0.005  # a choice that gives away at least half a percentage point of win probability
+
+
+class Grade(StrEnum):
+    """How costly a choice was against perfect play, by the win chance it gave away (lichess's thresholds,
+    in percentage points of winning chance: 5, 10 and 15); a smaller loss has no grade."""
+
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+GRADES = ((0.15, Grade.BLUNDER), (0.10, Grade.MISTAKE), (0.05, Grade.INACCURACY))  # worst first
 
 
 class Values(Protocol):
@@ -34,6 +49,11 @@ class Move:
     def cost(self) -> float:
         """Win probability given away by this choice (0 for an optimal one)."""
         return max(0.0, self.best_value - self.value)
+
+    @property
+    def grade(self) -> Grade | None:
+        """The choice's grade by its cost; None for a loss under 5 points of winning chance."""
+        return next((grade for least, grade in GRADES if self.cost >= least), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +85,8 @@ def player0_chance(values: Values, state: State, winner: int | None = None) -> f
     return chance if state.mover == 0 else 1.0 - chance
 
 
-def _move(values: Values, result: TurnResult) -> Move:
+def judge(values: Values, result: TurnResult) -> Move:
+    """A played turn's choice against the best one in the state it was made in (the dice play no part)."""
     choices = values.choice_values(result.before)
     best = max(choices, key=lambda choice: choices[choice])
     before = result.before
@@ -74,7 +95,8 @@ def _move(values: Values, result: TurnResult) -> Move:
     )
 
 
-def _summary(player: int, moves: Sequence[Move], most: int) -> PlayerSummary:
+def player_summary(player: int, moves: Sequence[Move], most: int = 3) -> PlayerSummary:
+    """One seat's play among `moves`, with its `most` costliest choices."""
     mine = [move for move in moves if move.player == player]
     loss = sum(move.cost for move in mine)
     worst = sorted((move for move in mine if move.cost >= MISTAKE), key=lambda move: -move.cost)
@@ -89,5 +111,61 @@ def analyse(
     end = results[-1].after if results else start
     series = [player0_chance(values, result.before) for result in results]
     series.append(player0_chance(values, end, winner))
-    moves = tuple(_move(values, result) for result in results)
-    return Analysis(tuple(series), moves, (_summary(0, moves, most), _summary(1, moves, most)))
+    moves = tuple(judge(values, result) for result in results)
+    return Analysis(tuple(series), moves, (player_summary(0, moves, most), player_summary(1, moves, most)))
+
+
+def advice(move: Move, before: State) -> str | None:
+    """The coach's one line on a graded choice, each choice named by what it did then (`before`: the state
+    it was made in), or None for a choice within 5 points of perfect play."""
+    grade = move.grade
+    if grade is None:
+        return None
+    played, best = choice_label(before, move.choice), choice_label(before, move.best)
+    article = "an" if grade is Grade.INACCURACY else "a"
+    return (
+        f"Turn {turn_number(move.turn)}: {played} was {article} {grade} against perfect play "
+        f"({percent(move.value)} to win); {best} had {percent(move.best_value)}."
+    )
+
+
+def summary(played: PlayerSummary, moves: Sequence[Move]) -> str:
+    """The coach's one line on a player's whole game (`played`, among `moves`): accuracy against perfect
+    play and how many choices earned each grade."""
+    grades = [move.grade for move in moves if move.player == played.player]
+    found = [counted(grades.count(grade), str(grade)) for _, grade in GRADES if grade in grades]
+    said = ", ".join(found) if found else "no inaccuracies, mistakes or blunders"
+    return f"Your game against perfect play: accuracy {percent(played.accuracy / 100)}; {said}."
+
+
+def answered(results: Sequence[TurnResult], seat: int, ended: bool = False) -> int:
+    """How many of the first turns the coach may speak about to `seat`: those before the other side's latest
+    turn (the coach never speaks before the opponent has moved), or all of them once the game is over (or
+    `ended` short of the goal: a forfeit, a timeout)."""
+    if ended or (results and results[-1].after.over):
+        return len(results)
+    return next((index for index in range(len(results) - 1, -1, -1) if results[index].player != seat), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The coach's line on one graded choice: the turn it was made on (the state's count) and by whom."""
+
+    turn: int
+    player: int
+    text: str
+
+
+def coaching(
+    values: Values, results: Sequence[TurnResult], seats: Collection[int], ended: bool = False
+) -> list[Advice]:
+    """The coach's lines to the players in `seats` on their choices that the other side has answered (see
+    `answered`), in turn order: one for each graded choice, nothing for the others."""
+    said = []
+    bounds = {seat: answered(results, seat, ended) for seat in seats}
+    for index, result in enumerate(results):
+        if index < bounds.get(result.player, 0):
+            text = advice(judge(values, result), result.before)
+            if text is not None:
+                said.append(Advice(result.before.turn, result.player, text))
+    return said

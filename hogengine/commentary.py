@@ -4,8 +4,16 @@ The exact texts are binding (RULES.md, Swine Align rule 7): programs and doctest
 course's own ones print what a core returns, so `course_commentary` says the same lines without printing.
 """
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from typing import Protocol
+
+from hogengine.events import EventKind
+from hogengine.game import TurnResult
+from hogengine.text import counted
+
+_PLAYER = re.compile(r"Player ([01])")
+_POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 
 
 class Commentary(Protocol):
@@ -111,3 +119,48 @@ def course_commentary(
         now, lines = lines(score0, score1)
         said.append(now)
     return said
+
+
+def _scored(running_high: tuple[int, int]) -> "_Turns":
+    def say(turn: TurnResult) -> tuple[tuple[str, ...], _Turns]:
+        who, points = turn.player, turn.points
+        pig_out = any(event.kind is EventKind.PIG_OUT for event in turn.events)
+        if pig_out or points <= running_high[who]:
+            return (), _scored(running_high)
+        high = (points, running_high[1]) if who == 0 else (running_high[0], points)
+        return (f"{points} point(s)! The most yet for Player {who}",), _scored(high)
+
+    return say
+
+
+class _Turns(Protocol):
+    """A commentary core told each turn as played, not only the scores after it."""
+
+    def __call__(self, turn: TurnResult, /) -> tuple[tuple[str, ...], "_Turns"]: ...
+
+
+def game_commentary(turns: Sequence[TurnResult]) -> list[tuple[str, ...]]:
+    """What boards, pages and the terminal say after each played turn: the course's commentary made true
+    to the turn. "The most yet" counts the points the mover scored (never a swap's jump, which is no
+    points, nor a Pig Out's consolation, which is nothing to celebrate); a lead that changes hands is
+    said as the course says it, however it changed (a swap does change it)."""
+    start = turns[0].before.scores if turns else (0, 0)
+    scored: _Turns = _scored((0, 0))
+    leads = _lead_changes(_leader(*start))
+    said: list[tuple[str, ...]] = []
+    for turn in turns:
+        highest, scored = scored(turn)
+        lead, leads = leads(*turn.after.scores)
+        said.append(highest + lead)
+    return said
+
+
+def with_names(text: str, seats: tuple[str, str]) -> str:
+    """The engine says "Player 0" and "Player 1"; a board says who they are."""
+    return _PLAYER.sub(lambda found: seats[int(found[1])], text)
+
+
+def for_people(line: str, seats: tuple[str, str]) -> str:
+    """A line of the course's commentary as a board says it: names, and "1 point" rather than "1 point(s)"
+    (the engine keeps the course's exact words for programs that compare them)."""
+    return with_names(_POINTS.sub(lambda found: counted(int(found[1]), "point"), line), seats)

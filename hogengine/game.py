@@ -167,6 +167,12 @@ def dice_for(state: State, choice: int) -> tuple[int, int]:
     return int(count), int(sides)
 
 
+def turn_number(turn: int) -> int:
+    """The number people read for the turn the state counts as `turn` (turns played before it): the first
+    turn is turn 1 on boards, analyses, replays and pages alike (records and JSON keep the count)."""
+    return turn + 1
+
+
 @dataclass(frozen=True, slots=True)
 class TurnResult:
     """One played turn: what was chosen and rolled, what it scored, which rules fired, and the new state."""

@@ -1,9 +1,10 @@
 """The replay contract of DESIGN.md: a recorded game in, every turn re-played by the engine out.
 
 A record is `{"rules", "goal", "score", "mover", "turns": [{"choice", "rolls"}, ...]}` (goal 100,
-score [0, 0] and mover 0 by default). With a hex `"seed"` the rolls are re-derived by commit-reveal
-(rolls given anyway must match; an optional `"commitment"` must be the seed's SHA-256). Every problem
-is a HogError; once turns are involved its message starts with the turn it concerns ("turn 3: ...").
+score [0, 0] and mover 0 by default), and optionally `"players"`, the two seats' names. With a hex `"seed"`
+the rolls are re-derived by commit-reveal (rolls given anyway must match; an optional `"commitment"` must be
+the seed's SHA-256). Every problem is a HogError; once turns are involved its message starts with the turn
+it concerns, numbered as people count them from 1 ("turn 3: ...").
 """
 
 import re
@@ -13,11 +14,12 @@ from typing import Any, BinaryIO, Protocol
 
 from hogengine.dice import commitment, seeded_rolls
 from hogengine.errors import HogError
-from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, new_game, resolve
+from hogengine.game import MAX_GOAL, State, TurnResult, dice_for, new_game, resolve, turn_number
 from hogengine.rules import DEFAULT_RULES
 from hogengine.text import NumberTooLong, RepeatedKey, is_whole, listed, read_at_most, read_json, shown
 
-RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment"}
+RECORD_KEYS = {"rules", "goal", "score", "mover", "turns", "seed", "commitment", "players"}
+MAX_NAME = 100  # characters of a seat's name in a record: far above any Discord name
 TURN_KEYS = {"choice", "rolls"}
 HEX = re.compile(r"[0-9a-fA-F]+")  # bytes.fromhex alone would also take spaces
 MAX_RECORD_BYTES = 256 * 1024  # far above any game: a long game's record is a few dozen KiB
@@ -45,6 +47,7 @@ class GameRecord:
     start: State
     turns: tuple[Turn, ...]
     seed: bytes | None = None
+    players: tuple[str, str] | None = None  # the seats' names, when the record gives them
 
 
 def parse_seed(text: object) -> bytes:
@@ -55,8 +58,8 @@ def parse_seed(text: object) -> bytes:
 
 
 def _turn(index: int, data: object, seeded: bool) -> Turn:
-    """One recorded turn, checked strictly; errors name the turn."""
-    where = f"turn {index}"
+    """One recorded turn (the state's count `index`), checked strictly; errors name the turn."""
+    where = f"turn {turn_number(index)}"
     if not isinstance(data, dict):
         raise BadReplay(f'{where}: a turn is an object like {{"choice": 3, "rolls": [2, 4, 1]}}.')
     if extra := sorted(set(data) - TURN_KEYS):
@@ -105,9 +108,19 @@ def parse_record(data: object) -> GameRecord:
     if not isinstance(turns, list):
         raise BadReplay('"turns" must be a list of turns (it may be empty).')
     start = new_game(rules, goal, (score[0], score[1]), mover)
-    return GameRecord(
-        start, tuple(_turn(start.turn + i, t, seed is not None) for i, t in enumerate(turns)), seed
-    )
+    played = tuple(_turn(start.turn + i, t, seed is not None) for i, t in enumerate(turns))
+    return GameRecord(start, played, seed, _players(data.get("players")))
+
+
+def _players(names: object) -> tuple[str, str] | None:
+    """The seats' names a record gives (None: it gives none), checked: two short strings."""
+    if names is None:
+        return None
+    if not isinstance(names, list) or len(names) != 2 or not all(isinstance(name, str) for name in names):
+        raise BadReplay('"players" must be a list of the two seats\' names.')
+    if any(not name.strip() or len(name) > MAX_NAME for name in names):
+        raise BadReplay(f"A player's name is 1 to {MAX_NAME} characters.")
+    return names[0], names[1]
 
 
 def read_record(source: BinaryIO) -> bytes:
@@ -157,7 +170,7 @@ def replay(record: GameRecord) -> Iterator[TurnResult]:
                 rolls = derived
             result = resolve(state, turn.choice, rolls or ())
         except HogError as error:
-            raise type(error)(f"turn {state.turn}: {error}") from None
+            raise type(error)(f"turn {turn_number(state.turn)}: {error}") from None
         yield result
         state = result.after
 
@@ -172,11 +185,19 @@ class Played(Protocol):
     def outcomes(self) -> Sequence[int]: ...
 
 
-def to_record(start: State, results: Sequence[Played], seed: bytes | None = None) -> dict[str, Any]:
-    """The record of a played game (the export shape): with its seed, choices alone re-derive the rolls."""
+def to_record(
+    start: State,
+    results: Sequence[Played],
+    seed: bytes | None = None,
+    players: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """The record of a played game (the export shape): with its seed, choices alone re-derive the rolls;
+    with `players`, the seats' names, so a replay says who played."""
     record: dict[str, Any] = {"rules": start.rules, "goal": start.goal, "score": list(start.scores)}
     if start.mover:
         record["mover"] = start.mover
+    if players is not None:
+        record["players"] = list(players)
     if seed is None:
         record["turns"] = [{"choice": r.choice, "rolls": list(r.outcomes)} for r in results]
     else:

@@ -2,6 +2,7 @@
 
 import json
 import re
+import unicodedata
 from collections.abc import Collection
 from itertools import islice
 from typing import BinaryIO, TypeGuard
@@ -13,6 +14,25 @@ SHOWN = 60  # characters of a value an error line quotes
 SAFE_BITS = 2000  # ints this long have at most 603 digits: str() works whatever the limit (640 at least)
 LOG10_2 = 0.30103
 LONGEST_NUMBER = 640  # digits of a JSON number read: Python converts this many whatever its limit
+
+
+# Characters that render as nothing besides every format character (category Cf: zero-width, bidi, tags):
+# the whole tag block, and letters and marks that show as blanks (Hangul fillers, braille blank, CGJ).
+_TAGS = range(0xE0000, 0xE0080)
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+
+
+def visible(char: str) -> bool:
+    """Whether a character shows as something (a space does; a zero-width or blank-looking one does not)."""
+    return unicodedata.category(char) != "Cf" and char not in _BLANKS and ord(char) not in _TAGS
+
+
+def readable(text: str) -> bool:
+    """One line with something to read: no control character, and a visible character besides spaces (a
+    name as people write it, apostrophes, accents and emoji included)."""
+    return all(unicodedata.category(char) != "Cc" for char in text) and any(
+        visible(char) and not char.isspace() for char in text
+    )
 
 
 def is_whole(value: object) -> TypeGuard[int]:

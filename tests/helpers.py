@@ -46,6 +46,8 @@ PlayOut = Callable[..., Awaitable[Match]]  # (match, choose=...) -> the match pl
 Duel = Callable[..., Awaitable[Match]]  # (first, second, rules=..., choose=...) -> a played challenge
 HOG = (sys.executable, "-m", "hogengine")  # the `hog` command of the source tree
 ADDRESS = re.compile(r"Hog is served at (http://127\.0\.0\.1:\d+/\S*) \(Ctrl-C stops it\)\.")
+# A file whose check keeps the sandbox busy (a second of CPU while loading): it starts a cooldown.
+BUSY_ROLL_4 = b"import time\nwhile time.process_time() < 1.1:\n    pass\n" + ROLL_4
 
 
 @contextmanager

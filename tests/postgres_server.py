@@ -10,6 +10,7 @@ import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -100,6 +101,22 @@ class PostgresServer:
         self._run(_binary("pg_ctl"), "stop", "-D", str(self.data), "-m", "fast", "-w")
         self.paused = True
 
+    @contextlib.contextmanager
+    def silenced(self) -> Iterator[None]:
+        """The server frozen (SIGSTOP) for the block: the postmaster first, so it starts no new backend, then
+        every process it started. It answers nothing and refuses nothing: the kernel still accepts new
+        connections, which get no handshake, and statements on open ones get no reply."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        frozen: list[int] = []
+        try:
+            for pid in (postmaster, *_children(postmaster)):
+                os.kill(pid, signal.SIGSTOP)
+                frozen.append(pid)
+            yield
+        finally:
+            for pid in frozen:
+                os.kill(pid, signal.SIGCONT)
+
     def stop(self) -> None:
         """Stop at once (nothing is kept), unless paused, and remove the folder."""
         try:
@@ -129,6 +146,19 @@ class PostgresServer:
 
         with ThreadPoolExecutor(1) as thread:
             thread.submit(asyncio.run, run()).result()
+
+
+def _children(parent: int) -> list[int]:
+    """The processes whose parent is `parent` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent_of = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if parent_of == parent:
+            found.append(int(stat.parent.name))
+    return found
 
 
 @contextlib.contextmanager

@@ -14,8 +14,10 @@ showing it, or Discord may take neither the edit nor the repost; the next start 
 messages that lag (catch_up.py), and a person's turn clock starts only once the board shows their turn.
 
 The board names whose move it is but notifies nobody: Discord notifies for mentions in new messages only,
-so when the turn passes to a person a short turn notice of its own tells them (it mentions only them and
-links to the board), and the game's previous notice is deleted: at most one per game is left.
+so each moment that is a person's business (the turn passing to them, their turn running out, the game's
+end, their challenge declined or expired, a rematch wanted) gets a short notice of its own (notices.py),
+and the game's previous notice is deleted: at most one per game is left. Each moment is decided once, after
+the board shows it (the time running out: when the clock says so, see `remind`).
 
 The buttons a match shows are drawn by the function the boards are given (`views.controls`): buttons reach
 the boards through the parts, so the boards cannot import them.
@@ -28,8 +30,9 @@ from typing import Any
 
 import discord
 
-from bot.discord import embeds
+from bot.discord import embeds, notices
 from bot.discord.errors import DISCORD_FAILURES
+from bot.discord.notices import Notices
 from bot.domain.errors import CalledOff
 from bot.services import GameService, Match, MatchStatus
 from bot.services.keyed_locks import KeyedLocks
@@ -38,18 +41,22 @@ log = logging.getLogger(__name__)
 
 REPOST_AFTER = timedelta(minutes=45)
 MOVED = "This game continues in a newer message below."
-NOTICE = "<@{person}>, it's your move against **{opponent}**: {board}"
 
 Controls = Callable[[Match], discord.ui.View | None]  # the buttons a match shows now, if any
+Shown = Callable[[Match], None]  # told of each match a board now shows (it must not block nor raise)
 
 
 class Boards:
     """Render matches into their messages: in answer to a press, or on the bot's own initiative."""
 
-    def __init__(self, client: discord.Client, service: GameService, controls: Controls) -> None:
+    def __init__(
+        self, client: discord.Client, service: GameService, controls: Controls, shown: Shown | None = None
+    ) -> None:
         self.client = client
         self.service = service
+        self.notices = Notices(client)
         self._controls = controls
+        self._shown = shown
         self._lock = KeyedLocks()  # by match id: one message edit of a match at a time
 
     async def _render(self, match: Match) -> dict[str, Any]:
@@ -64,7 +71,7 @@ class Boards:
         mentions = discord.AllowedMentions.none()
         if match.status is MatchStatus.PENDING and opponent is not None:
             content = f"<@{opponent.id}>, you are challenged!"
-            mentions = _only(opponent.id)
+            mentions = notices.only(opponent.id)
         else:
             content = f"<@{mover.id}>, your move." if mover else ""
         return {
@@ -77,26 +84,36 @@ class Boards:
     async def show(self, match_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
         """Show the match as it is now: on the pressed message, else by editing or re-posting its own."""
         async with self._lock(match_id):
+            match = await self._show(match_id, interaction)
+        if self._shown is not None:
+            self._shown(match)
+
+    async def remind(self, match_id: int) -> None:
+        """Bring the game's notice up to date while its board stays as it is: the clock says a person's turn
+        is running out. A board that lags is left to the clock's redraw, which decides the notice then."""
+        async with self._lock(match_id):
             match = self.service.on_screen(await self.service.get(match_id))
-            message = await self._render(match)
-            pressed = interaction.message if interaction else None
-            acting = interaction.user.id if interaction else None
-            if (
-                interaction is None
-                or pressed is None
-                or pressed.id != match.message_id
-                or _too_old(pressed.id)
-            ):
-                await self._publish(match, message, acting)  # the press was not on the current board
-                return
-            try:
-                await interaction.edit_original_response(**message)
-            except DISCORD_FAILURES as error:
-                log.warning("answering a press failed: %s", error, extra={"match": match_id})
-                await self._publish(match, message, acting)
-                return
-            if await self._notify(match, pressed.id, acting):
-                await self.service.shown(match)
+            if match.message_id is not None:
+                await self._notify(match, match.message_id, None)
+
+    async def _show(self, match_id: int, interaction: discord.Interaction[Any] | None) -> Match:
+        """`show` under the match's lock: the match as shown."""
+        match = self.service.on_screen(await self.service.get(match_id))
+        message = await self._render(match)
+        pressed = interaction.message if interaction else None
+        acting = interaction.user.id if interaction else None
+        if interaction is None or pressed is None or pressed.id != match.message_id or _too_old(pressed.id):
+            await self._publish(match, message, acting)  # the press was not on the current board
+            return match
+        try:
+            await interaction.edit_original_response(**message)
+        except DISCORD_FAILURES as error:
+            log.warning("answering a press failed: %s", error, extra={"match": match_id})
+            await self._publish(match, message, acting)
+            return match
+        if await self._notify(match, pressed.id, acting):
+            await self.service.shown(match)
+        return match
 
     async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
         """Post the first message of a new match in answer to a command or press, and remember it; if
@@ -157,8 +174,8 @@ class Boards:
         await self._notify(match, sent.id, acting)
 
     async def _notify(self, match: Match, board_id: int, acting: int | None) -> bool:
-        """Bring the game's turn notice up to date now that message `board_id` shows `match`: a new message
-        tells the person to move (mentioning only them, so only they are notified), then the previous
+        """Bring the game's notice up to date now that message `board_id` shows `match`: a new message tells
+        the person whose moment it is (mentioning only them, so only they are notified), then the previous
         notice is deleted (one delete per notice, never a burst; one that cannot be deleted is left).
         False if Discord would not take the notice for now: the board is then not recorded as shown, so the
         clock shows it again and its turn clock waits (a new board is recorded at once, and its notice is
@@ -166,35 +183,21 @@ class Boards:
         change = await self.service.notice(match, acting)
         if change is None:
             return True
-        channel = self.client.get_partial_messageable(match.channel_id)
-        sent: discord.Message | None = None
+        sent: int | None = None
         if change.person is not None:
-            guild = match.guild_id or "@me"
-            text = NOTICE.format(
-                person=change.person.id,
-                opponent=discord.utils.escape_markdown(match.seat_name(1 - match.state.mover)),
-                board=f"https://discord.com/channels/{guild}/{match.channel_id}/{board_id}",
-            )
             try:
-                sent = await channel.send(text, allowed_mentions=_only(change.person.id))
+                sent = await self.notices.post(match, change, notices.text(match, change, board_id))
             except DISCORD_FAILURES as error:
-                log.warning("could not post a turn notice: %s", error, extra={"match": match.id})
+                log.warning("could not post a notice: %s", error, extra={"match": match.id})
                 if not isinstance(error, (discord.NotFound, discord.Forbidden)):
                     return False  # else the channel is gone or closed to the bot: no try would ever do
-        await self.service.noticed(match.id, change.since, None if sent is None else sent.id)
+        await self.service.noticed(match.id, change, sent)
         if change.stale is not None:
             try:
-                await channel.get_partial_message(change.stale).delete()
+                await self.notices.delete(match, change.stale)
             except DISCORD_FAILURES as error:
-                log.warning("could not delete a turn notice: %s", error, extra={"match": match.id})
+                log.warning("could not delete a notice: %s", error, extra={"match": match.id})
         return True
-
-
-def _only(user_id: int) -> discord.AllowedMentions:
-    """Mentions that notify this one person and nobody else."""
-    return discord.AllowedMentions(
-        users=[discord.Object(user_id)], everyone=False, roles=False, replied_user=False
-    )
 
 
 def _too_old(message_id: int | None) -> bool:

@@ -2,21 +2,30 @@
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
+from collections.abc import Awaitable
 from typing import Any
 
 import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from bot.activity.discord_api import DiscordApi
+from bot.activity.pacing import BURST, REQUESTS_PER_SECOND, Bucket, Pacer
+from bot.activity.server import Activity
 from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.catch_up import Lagging, catch_up
+from bot.discord.coach import Coach
 from bot.discord.commands.hog import HogCog
 from bot.discord.contests import ITEMS as CONTEST_ITEMS
 from bot.discord.contests import Closer
+from bot.discord.errors import DISCORD_FAILURES
 from bot.discord.in_flight import InFlight
+from bot.discord.launch import LaunchButton, with_launch
+from bot.discord.mentions import CommandMentions
 from bot.discord.parts import Parts
 from bot.discord.tree import HogTree
 from bot.discord.views import ITEMS, controls
@@ -73,6 +82,9 @@ class HogBot(commands.AutoShardedBot):
         self._shards_up: set[int] = set()
         self._closed: asyncio.Future[None] | None = None
         self._lagging = Lagging()
+        self.command_mentions = CommandMentions()  # the commands as clickable mentions, once synced
+        self.activity_server: Activity | None = None  # served when its settings are set: `serve_activity`
+        self._pacer: Pacer | None = None  # then the bot's own redraws are paced (bot/activity/pacing.py)
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
@@ -96,9 +108,18 @@ class HogBot(commands.AutoShardedBot):
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
-        self.parts = Parts(services, Boards(self, services.games, controls), follow_up, InFlight())
-        await self.add_cog(HogCog(self.parts))
-        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
+        served = self.settings.activity is not None
+        shown = with_launch(controls) if served else controls
+        in_flight = InFlight()
+        coach = Coach(services, in_flight.track)
+        boards = Boards(self, services.games, shown, coach.shown)
+        self.parts = Parts(services, boards, follow_up, in_flight, coach)
+        cog = HogCog(self.parts)
+        if not served and cog.app_command is not None:
+            cog.app_command.remove_command("play")
+        await self.add_cog(cog)
+        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS, LaunchButton)
+        await self.serve_activity()
         self.closer = Closer(self, self.parts)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
@@ -108,25 +129,64 @@ class HogBot(commands.AutoShardedBot):
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
-        """Sync to the development guild if one is set; globally only when asked (it is slow and limited)."""
+        """Sync to the development guild if one is set; globally only when asked (it is slow and limited);
+        else read the commands Discord holds. Their ids make the commands the bot names clickable."""
+        if self.sync_global:
+            synced = await self.tree.sync()
+            log.info("synced %d command(s) globally", len(synced))
+            self.command_mentions.learn(synced, self.tree)
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d command(s) to the development guild %s", len(synced), guild.id)
-        if self.sync_global:
-            synced = await self.tree.sync()
-            log.info("synced %d command(s) globally", len(synced))
+            self.command_mentions.learn(synced, self.tree)
+        elif not self.sync_global:
+            try:
+                self.command_mentions.learn(await self.tree.fetch_commands(), self.tree)
+            except DISCORD_FAILURES as error:
+                log.warning("could not read the commands' ids (they are named, not linked): %s", error)
+
+    async def serve_activity(self) -> None:
+        """Serve the Activity if its settings are set, on the services and the follow-up; from then on the
+        bot's own redraws of boards are paced within Discord's rate limits (a redraw asked for returns at
+        once). Raises CannotServeError if its address cannot be had."""
+        settings = self.settings.activity
+        if settings is None:
+            return
+        budget = Bucket(BURST, REQUESTS_PER_SECOND)
+        self._pacer = Pacer(self._show, budget)
+        base = discord.http.Route.BASE  # Discord's API (a test's fake Discord, when it points the bot there)
+        api = DiscordApi(base, settings.client_id, settings.client_secret, self.http.token or "", budget)
+        parts = self.parts
+        self.activity_server = Activity(
+            settings,
+            services=parts.services,
+            follow_up=parts.follow_up,
+            redraw=self.redraw,
+            api=api,
+            clock=now,
+        )
+        await self.activity_server.start()
+        # What start-up made (modules, discord.py, matplotlib: ~130,000 objects) lives as long as the process:
+        # frozen, a full garbage collection no longer walks it. Walking it paused every page of the Activity
+        # for 100-270 ms a few times a minute (bench/bench_activity.py); the pages' moves are the bot's
+        # only answers timed in milliseconds.
+        gc.collect()
+        gc.freeze()
 
     async def redraw(self, match_id: int) -> None:
-        """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
-        (the game is safe in the database, and the next render tries again)."""
-        try:
-            await self.parts.boards.show(match_id)
-        except RecordsUnavailable:
-            pass  # the outage is logged once, as it begins
-        except Exception:
-            log.exception("could not show the board", extra={"match": match_id})
+        """Show a match on its board when nobody is waiting for an answer: at once, or soon when the Activity
+        is served (paced). Never raises (see `_show`)."""
+        if self._pacer is None:
+            await self._show(match_id)
+        else:
+            await self._pacer.ask(match_id)
+
+    async def _show(self, match_id: int) -> None:
+        """Show a match on its board; a failure is logged, not raised (the game is safe in the database, and
+        the next render tries again)."""
+        await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
 
     @property
     def connected(self) -> bool:
@@ -153,7 +213,7 @@ class HogBot(commands.AutoShardedBot):
         play and post the contests past their close; close what ran out of time (challenges expire, idle
         turns are lost) and show it; start the house bot wherever it is to move and no move of it is under
         way; redraw the boards that lag behind their game (Discord took neither an edit nor a repost), with
-        backoff."""
+        backoff; tell the people whose turn is running out."""
         try:
             trouble = await self.parts.services.records_trouble()
             if self.connected:
@@ -168,6 +228,7 @@ class HogBot(commands.AutoShardedBot):
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()
             lagging = self._lagging.due(await games.lagging(), now())
+            hurried = await games.running_out()
         except RecordsUnavailable:
             return  # the outage is logged once, as it begins
         except Exception:
@@ -180,6 +241,9 @@ class HogBot(commands.AutoShardedBot):
             self.parts.follow_up.schedule(match_id)
         for match_id in lagging:
             await self.redraw(match_id)
+        for match_id in hurried:  # a failure is tried again at the next tick
+            failure = "could not tell a person their turn is running out"
+            await _logged(self.parts.boards.remind(match_id), failure, match_id)
 
     async def close(self) -> None:
         """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits
@@ -189,19 +253,34 @@ class HogBot(commands.AutoShardedBot):
         await self._closed
 
     async def _close(self) -> None:
-        """Stop the clock and the bot's moves, let the interactions under way finish (see InFlight.settle),
-        then close Discord and the services (pools, then database)."""
+        """Stop the clock, the Activity and the bot's moves, let the interactions under way finish (see
+        InFlight.settle), then close Discord and the services (pools, then database)."""
         self.clock.cancel()
+        if self.activity_server is not None:
+            await self.activity_server.close()  # no more moves there; its pages connect again once it is back
         if hasattr(self, "parts"):
             await self.parts.follow_up.close()
             grace = self.settings.shutdown_grace_seconds
             await self.parts.in_flight.settle(grace, self.parts.services.stop)
+        if self._pacer is not None:
+            await self._pacer.close()  # redraws not made: the next start shows the boards that lag
         await super().close()
         if self._opening is not None:
             self._opening.cancel()
             await asyncio.gather(self._opening, return_exceptions=True)  # a failure is the opener's to say
         if self._services is not None:
             await self._services.close()
+
+
+async def _logged(work: Awaitable[None], failure: str, match_id: int) -> None:
+    """Do a match's work nobody waits for; a failure is logged as `failure`, not raised (the game is safe in
+    the database, and the clock tries again)."""
+    try:
+        await work
+    except RecordsUnavailable:
+        pass  # the outage is logged once, as it begins
+    except Exception:
+        log.exception(failure, extra={"match": match_id})
 
 
 class TokenRejectedError(Exception):
@@ -269,10 +348,11 @@ async def serve(bot: HogBot, token: str) -> None:
     except (Exception, asyncio.CancelledError):
         if not stopping.is_set():
             raise
-        # SIGTERM while the database opened or the gateway connected: the stop was asked for, whatever it
-        # cut short.
-        log.info("stopped while starting")
+        # The stop was asked for, whatever it cut short: it cancels the gateway's task, whether its shards
+        # were still connecting or had been online for days.
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
         if closing is not None:
             await closing
+    if stopping.is_set():  # however far the start had come: before, while or long after logging in
+        log.info("stopped" if bot.is_ready() else "stopped while starting")

@@ -3,14 +3,13 @@
 from collections.abc import Sequence
 
 import discord
-from discord.utils import escape_markdown as md
 
 from bot.discord.embeds import timestamp
+from bot.discord.text import shown_name as md
 from bot.domain.errors import upload_again
 from bot.domain.matches import HOUSE_NAME
 from bot.images.standings import MAX_PLACES, fitted
 from bot.services import (
-    MAX_NAME,
     HistoryEntry,
     MatchAnalysis,
     MatchStatus,
@@ -33,8 +32,9 @@ INFO = discord.Colour.blurple()
 OPPONENTS = {PERFECT: "the perfect bot", BEST_TABLE: "the best score-only table"}
 # What breaks ties in each tournament format, which heads its last column.
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
-# The standings' columns in text: alignment, and the most characters each shows (a strategy's whole name).
-ALIGN, LIMITS = "><<>>>", (4, MAX_NAME, 16, 4, 6, max(map(len, TIE_BREAKS.values())))
+# The standings' columns in text, at most 32 characters a row so a phone shows them whole: alignment, and the
+# most characters each shows (a longer name is cut; the picture beside it shows it whole).
+ALIGN, LIMITS = "><>>", (3, 16, 7, 6)
 TEXT_ROWS = 20  # places in the text at most; the picture shows them all
 MESSAGE_LIMIT = 2000  # characters Discord takes in a message
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
@@ -88,7 +88,7 @@ def upload_verdict(upload: Upload) -> discord.Embed:
         *_entry(strategy),
     ]
     if strategy.source_kind == "py" and strategy.team_name is None:
-        lines.append("The file sets no TEAM_NAME.")
+        lines.append("The file gives itself no name (TEAM_NAME or PLAYER_NAME).")
     if upload.replaced is not None:
         lines.append("It replaces your earlier version (kept in the strategy's history).")
     if upload.duplicate_of is not None:
@@ -97,7 +97,7 @@ def upload_verdict(upload: Upload) -> discord.Embed:
             f"Its table is identical to **{md(twin.name)}** by {md(twin.owner.name)} (same SHA-256)."
         )
     if upload.retry_at is not None:
-        lines.append(upload_again(upload.retry_at))
+        lines.append(upload_again(upload.retry_at, get_rules(strategy.rules).name, strategy.cpu_seconds))
     lines.append("Exact win rates over both seatings, against:")
     embed = discord.Embed(title=f"Accepted: {md(strategy.name)}", description="\n".join(lines), colour=GOOD)
     embed.set_footer(text=f"table {strategy.table_hash[:TABLE_HASH]}")
@@ -141,22 +141,16 @@ def strategy_list(strategies: Sequence[StoredStrategy], title: str) -> discord.E
 
 
 def standings_header(tournament: Tournament) -> tuple[str, ...]:
-    """The standings' column heads, the last naming the tie-break of the tournament's format."""
-    return ("#", "strategy", "owner", "wins", "losses", TIE_BREAKS[tournament.format])
+    """The standings' column heads: the place, the strategy, wins and losses, the tie-break's rate (named
+    under the head of the message)."""
+    return ("#", "strategy", f"W{TO}L", "rate")
 
 
 def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
-    """Each place as cells under standings_header: as `hog tournament` shows them, with the owner."""
+    """Each place as cells under standings_header: as `hog tournament` shows them."""
     others = len(tournament.standings) - 1
     return [
-        (
-            str(s.place),
-            s.name,
-            s.owner_name or "-",
-            f"{s.points:g}",
-            f"{others - s.points:g}",
-            percent(s.tiebreak),
-        )
+        (str(s.place), s.name, f"{s.points:g}{TO}{others - s.points:g}", percent(s.tiebreak))
         for s in tournament.standings
     ]
 
@@ -164,7 +158,7 @@ def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
 def _text_row(cells: Sequence[str], widths: Sequence[int]) -> str:
     """One row of the standings in fixed columns (a backtick would end the code block)."""
     columns = zip(cells, ALIGN, widths, strict=True)
-    row = "  ".join(f"{fitted(cell, width):{align}{width}}" for cell, align, width in columns)
+    row = " ".join(f"{fitted(cell, width):{align}{width}}" for cell, align, width in columns)
     return row.rstrip().replace("`", "'")
 
 
@@ -174,7 +168,8 @@ def standings_text(tournament: Tournament, lead: str = "") -> str:
     rules = get_rules(tournament.rules).name
     head = (
         f"{lead}**{tournament.format} tournament** of {rules} to {tournament.goal}: "
-        f"{counted(len(tournament.standings), 'strategy', 'strategies')}; the last column breaks ties."
+        f"{counted(len(tournament.standings), 'strategy', 'strategies')}; the rate, "
+        f"{TIE_BREAKS[tournament.format]}, breaks ties."
     )
     rows = standings_rows(tournament)
     for count in range(min(TEXT_ROWS, len(rows)), -1, -1):

@@ -11,10 +11,10 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown
 
+from bot.discord.buttons import HogButton
 from bot.discord.errors import DISCORD_FAILURES
 from bot.discord.identity import player
 from bot.discord.parts import Parts
-from bot.discord.views import HogButton
 from bot.domain.contests import Contest, ContestStatus, Entry, Member, Status
 from bot.domain.errors import NotYourInvitation
 from bot.domain.matches import Player

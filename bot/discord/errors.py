@@ -8,6 +8,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.discord.mentions import linked
 from hogengine.errors import HogError
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,9 @@ def explain(interaction: discord.Interaction, error: Exception, match_id: int | 
 
 
 async def report(interaction: discord.Interaction, error: Exception, match_id: int | None = None) -> None:
-    """The one way a failure is answered (the tree and every button come here)."""
-    text = explain(interaction, error, match_id)
+    """The one way a failure is answered (the tree and every button come here); the commands a refusal
+    names are clickable."""
+    text = linked(interaction, explain(interaction, error, match_id))
     try:
         await reply(interaction, text)
     except DISCORD_FAILURES:

@@ -1,26 +1,32 @@
-"""The board's words: player names, the recent turns in one line each, and commentary for people."""
+"""The board's words: the recent turns in one line each (names as the course's commentary writes them, see
+hogengine.commentary), the bar of a score, names as Discord shows them, and how much room text takes on a
+phone."""
 
 import re
+import textwrap
 from collections.abc import Sequence
 
+from discord.utils import escape_markdown, escape_mentions
+
+from hogengine.commentary import with_names
 from hogengine.game import TurnResult
 from hogengine.text import counted
 
-_PLAYER = re.compile(r"Player ([01])")
-_POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 MOST_RECENT = 8  # turns listed at most: a chain of extra turns must not fill a phone's screen
 DIE = "🎲"
+# A phone at 360 px shows about PHONE_WIDTH characters on a line of an embed; a board takes PHONE_LINES lines
+# at most, so the buttons under it stay in sight.
+PHONE_WIDTH = 38
+PHONE_LINES = 14
+_MARKUP = re.compile(r"\*\*|__|`|\\(?=[^\w\s])")  # bold, underline, code, and Markdown's escapes
+_TIMESTAMP = re.compile(r"<t:\d+:R>")  # Discord draws it as "in 5 minutes", "2 hours ago"
+_WIDE = re.compile("[\U0001f000-\U0001ffff]")  # emoji: about two letters wide
 
 
-def with_names(text: str, seats: tuple[str, str]) -> str:
-    """The engine says "Player 0" and "Player 1"; the board says who they are."""
-    return _PLAYER.sub(lambda found: seats[int(found[1])], text)
-
-
-def for_people(line: str, seats: tuple[str, str]) -> str:
-    """A line of the course's commentary as the board says it: names, and "1 point" rather than "1 point(s)"
-    (the engine keeps the course's exact words for programs that compare them)."""
-    return with_names(_POINTS.sub(lambda found: counted(int(found[1]), "point"), line), seats)
+def shown_name(name: str) -> str:
+    """A name people chose (a strategy's, a TEAM_NAME, a display name) as Discord shows it: as written, and
+    never read as Markdown or as a mention."""
+    return escape_mentions(escape_markdown(name))
 
 
 def turn_line(turn: TurnResult, label: str, seats: tuple[str, str]) -> str:
@@ -47,23 +53,33 @@ def recent(turns: Sequence[TurnResult], mover: int) -> list[TurnResult]:
     return list(turns[start:])[-MOST_RECENT:]
 
 
-def fitted(lines: Sequence[str], limit: int) -> str:
-    """The lines joined within `limit` characters (an embed field holds 1,024): the first (the mover's own
-    turn) and the latest stay; the oldest of those between give way to a line saying how many."""
+def fitted(lines: Sequence[str], room: int) -> list[str]:
+    """The lines in at most `room` lines on a phone (see `phone_lines`): the first (the mover's own turn) and
+    the latest stay; the oldest of those between give way to a line saying how many; if even that is too
+    long, the latest lines that fit."""
     first, rest = list(lines[:1]), list(lines[1:])
-    dropped = 0
-
-    def joined() -> str:
+    for dropped in range(len(rest)):
         skipped = [f"… {counted(dropped, 'earlier turn')}"] if dropped else []
-        return "\n".join([*first, *skipped, *rest])
-
-    while len(joined()) > limit and len(rest) > 1:
-        rest.pop(0)
-        dropped += 1
-    return joined()[:limit]
+        shown = [*first, *skipped, *rest[dropped:]]
+        if phone_lines("\n".join(shown)) <= room:
+            return shown
+    shown = list(lines)
+    while shown and phone_lines("\n".join(shown)) > room:
+        shown.pop(0)
+    return shown
 
 
 def progress(score: int, goal: int, cells: int = 10) -> str:
     """A bar of `cells` cells filled as far as the score goes towards the goal."""
     filled = min(cells, score * cells // goal)
     return "█" * filled + "░" * (cells - filled)
+
+
+def phone_lines(text: str) -> int:
+    """How many lines `text` (embed Markdown) takes on a phone: each line word-wrapped at PHONE_WIDTH
+    characters as drawn (no markup, a timestamp as its longest words, an emoji as two letters)."""
+    count = 0
+    for line in text.splitlines() or [""]:
+        drawn = _WIDE.sub("ww", _TIMESTAMP.sub("in 59 minutes", _MARKUP.sub("", line)))
+        count += max(1, len(textwrap.wrap(drawn, PHONE_WIDTH, break_on_hyphens=False)))
+    return count

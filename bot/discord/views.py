@@ -1,9 +1,11 @@
 """Stateless buttons: each custom_id carries what the press means; every press re-reads the match.
 
 `hog:play:<match>:<turn>:<choice>`, `hog:accept|decline|cancel:<match>`, `hog:rematch:<match>`,
-`hog:analysis:<match>` and `hog:forget` (whoever presses it) — all far below Discord's 100 characters.
-The turn number makes a stale or double press a StaleAction; a stale press on a board draws the board
-again from the database (it may lag behind the game after a crash) and says so.
+`hog:analysis:<match>`, `hog:dice:<match>`, `hog:forget` (whoever presses it), and after an upload
+`hog:try:<strategy>` and `hog:enter:<strategy>` — all far below Discord's 100 characters (a strategy's name
+is at most 32). The turn number makes a stale or double press a StaleAction; a stale press on a board draws
+the board again from the database (it may lag behind the game after a crash) and says so, unless it was the
+person's own repeated press.
 """
 
 import re
@@ -13,49 +15,20 @@ from typing import Any, ClassVar
 import discord
 
 from bot.discord.analysis import send_analysis
-from bot.discord.errors import report
-from bot.discord.parts import Parts, parts_of
-from bot.domain.errors import BoardRedrawn
-from bot.services import ChallengeClosed, Match, MatchStatus, StaleAction
+from bot.discord.buttons import HogButton
+from bot.discord.embeds import dice_check
+from bot.discord.identity import guild_of, player
+from bot.discord.mentions import linked
+from bot.discord.parts import Parts
+from bot.discord.sharing import ShareButton, share_button, with_buttons
+from bot.domain.errors import ContestRefused
+from bot.services import Match, MatchStatus, StoredStrategy
 from hogengine.game import choice_label, distinct_choices
+from hogengine.rules import get_rules
 from hogengine.text import counted
 
 ROW = 5  # buttons per row
 REMATCHABLE = (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.TIMEOUT)
-
-
-class HogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hog:(?!)"):  # never matches
-    """A button (of some match; the base of the registered ones). The one view-level error handler: every
-    press is admitted (not once the bot is stopping) and acknowledged first, a stale press on a board
-    redraws it, and any failure goes to `report`."""
-
-    ANSWERS_PRIVATELY: ClassVar[bool] = False  # acknowledged with a private "thinking…", not an update
-
-    def __init__(self, button: discord.ui.Button[Any], match_id: int | None) -> None:
-        super().__init__(button)
-        self.match_id = match_id
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        parts = parts_of(interaction)
-        if not await parts.in_flight.admit(interaction):
-            return
-        try:
-            await interaction.response.defer(
-                ephemeral=self.ANSWERS_PRIVATELY, thinking=self.ANSWERS_PRIVATELY
-            )
-            try:
-                await self.press(interaction, parts)
-            except (StaleAction, ChallengeClosed) as stale:
-                if self.ANSWERS_PRIVATELY or self.match_id is None:  # not pressed on a board
-                    raise
-                await parts.boards.show(self.match_id, interaction)
-                raise BoardRedrawn(stale) from None
-        except Exception as error:
-            await report(interaction, error, self.match_id)
-
-    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
-        """What the button does once the press is acknowledged."""
-        raise NotImplementedError
 
 
 class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P<choice>-?\d+)"):
@@ -79,9 +52,8 @@ class PlayButton(HogButton, template=r"hog:play:(?P<match>\d+):(?P<turn>\d+):(?P
 
     async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
         played = await parts.services.games.play(self.match_id, interaction.user.id, self.turn, self.choice)
-        await parts.follow_up.moved_on(
-            played.match
-        )  # the house bot moves whether or not the board can be shown
+        await parts.coach.pressed(interaction, played.match, self.turn)
+        await parts.follow_up.moved_on(played.match)  # the house bot moves whether or not the board shows
         await parts.boards.show(self.match_id, interaction)
 
 
@@ -162,6 +134,100 @@ class AnalysisButton(HogButton, template=r"hog:analysis:(?P<match>\d+)"):
         await send_analysis(parts, interaction, self.match_id)
 
 
+class DiceButton(HogButton, template=r"hog:dice:(?P<match>\d+)"):
+    """Privately, for whoever presses it: the dice commitment in full, the seed once the game is over, and
+    how to check every roll."""
+
+    ANSWERS_PRIVATELY = True
+
+    def __init__(self, match_id: int) -> None:
+        button = discord.ui.Button[Any](
+            label="Verify dice", style=discord.ButtonStyle.secondary, custom_id=f"hog:dice:{match_id}", row=0
+        )
+        super().__init__(button, match_id)
+        self.match_id: int = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "DiceButton":
+        return cls(int(match["match"]))
+
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
+        match = await parts.services.games.get(self.match_id)
+        await interaction.followup.send(linked(interaction, dice_check(match)), ephemeral=True)
+
+
+class StrategyButton(HogButton, template=r"hog:(?!)"):  # never matches: the base of the two below
+    """A next step after an upload: a button for one stored strategy, by its name (`hog:<ACTION>:<name>`)."""
+
+    ACTION: ClassVar[str]
+    LABEL: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle]
+
+    def __init__(self, name: str) -> None:
+        button = discord.ui.Button[Any](
+            label=self.LABEL, style=self.STYLE, custom_id=f"hog:{self.ACTION}:{name}"
+        )
+        super().__init__(button, None)
+        self.name = name
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> "StrategyButton":
+        return cls(match["name"])
+
+
+class TryButton(StrategyButton, template=r"hog:try:(?P<name>.{1,64})"):
+    """After an upload: play the stored strategy now, as `/hog vs-bot strategy:` does (a board below)."""
+
+    ACTION, LABEL, STYLE = "try", "Play it", discord.ButtonStyle.primary
+
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
+        services, guild = parts.services, guild_of(interaction)
+        stored = await services.strategies.opponent(guild, self.name, None, None)
+        match = await services.games.vs_bot(
+            interaction.channel_id or 0,
+            player(interaction.user),
+            stored.rules,
+            strategy=stored,
+            guild_id=guild,
+        )
+        await parts.boards.post(match.id, interaction)
+
+
+class EnterButton(StrategyButton, template=r"hog:enter:(?P<name>.{1,64})"):
+    """After an upload: make the strategy the person's entry in the open contest of its rule set."""
+
+    ANSWERS_PRIVATELY = True
+    ACTION, LABEL, STYLE = "enter", "Enter the contest", discord.ButtonStyle.success
+
+    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
+        contest, entry = await parts.services.contests.enter(
+            guild_of(interaction), player(interaction.user), self.name
+        )
+        name = discord.utils.escape_markdown(entry.strategy_name or self.name)
+        rules = get_rules(contest.rules).name
+        text = (
+            f"Entered **{name}** in the {rules} contest. Later uploads of it count until the close; "
+            "/hog contest status shows your entry."
+        )
+        await interaction.followup.send(linked(interaction, text), ephemeral=True)
+
+
+async def after_upload(parts: Parts, guild_id: int, strategy: StoredStrategy) -> discord.ui.View:
+    """The next steps an accepted upload offers: play it now, enter it in the open contest of its rule set
+    (when one is open), or share it with the channel."""
+    buttons: list[discord.ui.Item[Any]] = [TryButton(strategy.name)]
+    try:
+        await parts.services.contests.current(guild_id, strategy.rules)
+        buttons.append(EnterButton(strategy.name))
+    except ContestRefused:
+        pass  # no contest open for its rule set
+    return with_buttons(*buttons, share_button("strategy", strategy.name))
+
+
 class ForgetButton(HogButton, template=r"hog:forget"):
     """The confirmation of `/hog forget-me`: forgets whoever presses it (never someone named in the id)."""
 
@@ -189,7 +255,17 @@ class ForgetButton(HogButton, template=r"hog:forget"):
         await interaction.edit_original_response(content=text, view=None)
 
 
-ITEMS = (PlayButton, ChallengeButton, RematchButton, AnalysisButton, ForgetButton)
+ITEMS = (
+    PlayButton,
+    ChallengeButton,
+    RematchButton,
+    AnalysisButton,
+    DiceButton,
+    ForgetButton,
+    ShareButton,
+    TryButton,
+    EnterButton,
+)
 
 
 def _row(choice: int) -> int:
@@ -198,8 +274,9 @@ def _row(choice: int) -> int:
 
 
 def controls(match: Match) -> discord.ui.View | None:
-    """The buttons a match shows now: each distinct legal choice (greyed out while the house bot moves),
-    the challenge answers, or Rematch (until both sides voted) and Analysis."""
+    """The buttons a match shows now, in three rows at most: each distinct legal choice (greyed out while the
+    house bot moves) and Verify dice, the challenge answers, or Rematch (until both sides voted), Analysis
+    and Verify dice."""
     view = discord.ui.View(timeout=None)
     if match.status is MatchStatus.PENDING:
         for action in ChallengeButton.STYLES:
@@ -212,9 +289,11 @@ def controls(match: Match) -> discord.ui.View | None:
             button = PlayButton(match.id, match.state.turn, choice, choice_label(state, choice))
             button.item.disabled = waiting
             view.add_item(button)
+        view.add_item(DiceButton(match.id))
     elif match.status in REMATCHABLE:
         if not all(match.rematch_votes):
             view.add_item(RematchButton(match.id))
         if match.state.turn > 0:
             view.add_item(AnalysisButton(match.id))
+        view.add_item(DiceButton(match.id))
     return view if view.children else None

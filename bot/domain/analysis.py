@@ -16,3 +16,14 @@ class MatchAnalysis:
     names: tuple[str, str]
     analysis: Analysis
     states: tuple[State, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Coaching:
+    """What the live coach says to one player now: a line on each of their graded choices from the turn
+    asked about on that the other side has answered, the turn up to which it has spoken (every turn before
+    it is answered), and once the game has ended a line summing up their game."""
+
+    lines: tuple[str, ...]
+    spoken: int
+    summary: str | None

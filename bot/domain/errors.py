@@ -65,7 +65,15 @@ class HintsOnYourTurn(NotYourTurn):
 class NoOpenGame(ServiceError):
     """A command about "my game" in a channel where the user has none open."""
 
-    message = "You have no open game in this channel."
+    message = "You have no open game in this channel: start one with /hog vs-bot or /hog challenge."
+
+
+class GameElsewhere(NoOpenGame):
+    """A command about "my game" in a channel where the user has none, while they have one in another
+    (`where`: a link to its message)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"Your open game is in another channel: {where}")
 
 
 # Late and double presses: safe to answer quietly.
@@ -79,6 +87,13 @@ class StaleAction(ServiceError):
 
 class TurnAlreadyPlayed(StaleAction):
     message = "That turn was already played."
+
+
+class RepeatedPress(StaleAction):
+    """A person pressed again what they already did (a double tap: a choice of a turn they played, their own
+    answer to a challenge): nothing to tell them, the redrawn board shows it."""
+
+    message = "You already did that."
 
 
 class TurnTimedOut(StaleAction):
@@ -194,16 +209,19 @@ class EmptyFile(UploadRefused):
 
 class BadStrategyName(UploadRefused):
     def __init__(self, longest: int) -> None:
-        super().__init__(f"A strategy name is 1 to {longest} letters, digits, spaces, '_', '.' or '-'.")
+        super().__init__(
+            f"A strategy name is one line of 1 to {longest} characters, with something to read in it."
+        )
 
 
-def upload_again(at: float | None) -> str:
-    """When its author may upload next, as a Discord timestamp that counts down in each reader's own time
-    (None: right away)."""
+def upload_again(at: float | None, rules: str = "", cpu_seconds: float | None = None) -> str:
+    """When its author may upload next under `rules` (their check kept the sandbox busy `cpu_seconds`), as a
+    Discord timestamp that counts down in each reader's own time (None: right away)."""
+    if at is None:
+        return "Fix it and upload again right away."
     return (
-        "Fix it and upload again right away."
-        if at is None
-        else f"You can upload again <t:{math.ceil(at)}:R>."
+        f"Checking it kept the sandbox busy for {cpu_seconds or 0:.1f} s, so your next {rules} upload can "
+        f"start <t:{math.ceil(at)}:R>."
     )
 
 
@@ -213,10 +231,15 @@ class StrategyRefused(ServiceError):
     JSON), and `cpu_seconds` the sandbox's CPU time (None when it did not run)."""
 
     def __init__(
-        self, reason: str, kind: str, cpu_seconds: float | None = None, retry_at: float | None = None
+        self,
+        reason: str,
+        kind: str,
+        cpu_seconds: float | None = None,
+        retry_at: float | None = None,
+        rules: str = "",
     ) -> None:
         sentence = reason if reason.endswith((".", "!", "?")) else f"{reason}."
-        super().__init__(f"{sentence} {upload_again(retry_at)}")
+        super().__init__(f"{sentence} {upload_again(retry_at, rules, cpu_seconds)}")
         self.reason = reason
         self.kind = kind
         self.cpu_seconds = cpu_seconds
@@ -236,10 +259,15 @@ class NotUtf8(StrategyRefused):
 
 
 class OnCooldown(ServiceError):
-    """The user uploaded too recently; `retry_at` is when they may again, in Unix seconds."""
+    """The user's last upload under these rules kept the sandbox busy `cpu_seconds`; `retry_at` is when
+    they may upload under them again, in Unix seconds."""
 
-    def __init__(self, retry_at: float) -> None:
-        super().__init__(upload_again(retry_at))
+    def __init__(self, retry_at: float, rules: str, cpu_seconds: float) -> None:
+        at = math.ceil(retry_at)
+        super().__init__(
+            f"Your last {rules} upload kept the sandbox busy for {cpu_seconds:.1f} s, so your next one can "
+            f"start <t:{at}:R> (at <t:{at}:t>); uploads under the other rule sets can start now."
+        )
         self.retry_at = retry_at
 
 
@@ -576,3 +604,84 @@ class RecordsUnavailable(ServiceError):
         )
         self.reason = reason
         self.saved = saved
+
+
+# The Activity (bot/activity/): signing in through Discord, and the table an instance shows.
+
+
+class SignInNeeded(ServiceError):
+    """A request of the Activity's page without a sign-in of ours, or with one that is not ours."""
+
+    message = "Sign in first: open the Activity from Discord."
+
+
+class SignInExpired(SignInNeeded):
+    """A sign-in of ours past its time: the page signs in again by itself."""
+
+    message = "Your sign-in ran out: signing you in again."
+
+
+class SignInRefused(SignInNeeded):
+    """Discord did not take the sign-in code, or the access token it gave (used, expired, forged)."""
+
+    message = "Discord did not accept this sign-in: close the Activity and open it again."
+
+
+class NotInThisActivity(ServiceError):
+    """Someone Discord does not list among the people of the instance they name: a stranger."""
+
+    message = "You are not in this Activity: join it from its channel first."
+
+
+class ActivityGone(ServiceError):
+    """An instance Discord does not know (ended, or never was)."""
+
+    message = "This Activity is not running any more: open it again from the channel."
+
+
+class NotAServerChannel(ServiceError):
+    """An Activity opened in a direct message: Hog's games are played in a server's channels."""
+
+    message = "Hog is played in a server's channels: open the Activity in one of them."
+
+
+class DiscordUnavailable(ServiceError):
+    """Discord could not be asked who someone is (down, slow, or limiting the bot's requests)."""
+
+    message = "Discord cannot be reached right now: nothing was done. Please try again in a moment."
+
+
+class TooManySignIns(ServiceError):
+    """More sign-ins at once than the Activity server takes (each asks Discord three things)."""
+
+    message = "Too many people are signing in at once: please try again in a moment."
+
+
+class ForeignActivityPage(ServiceError):
+    """A request to the Activity server that is not its page's: another origin or host name."""
+
+    message = "This server answers only Hog's Activity page, inside Discord."
+
+
+class GameOnAtTable(ServiceError):
+    """A new game asked for at a table whose game is still on."""
+
+    message = "A game is on at this table: watch it, or start yours once it ends."
+
+
+class NobodyWaiting(ServiceError):
+    """A seat taken at a table where nobody waits for a friend."""
+
+    message = "Nobody is waiting at this table for a friend: start a game yourself."
+
+
+class OwnTable(ServiceError):
+    """The person waiting at a table took the seat across from themselves."""
+
+    message = "You are the one waiting at this table: someone else takes the other seat."
+
+
+class TableChanged(StaleAction):
+    """The table changed between reading it and changing it (another person, or another bot process)."""
+
+    message = "Someone changed this table at the same moment: here it is as it is now."

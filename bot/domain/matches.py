@@ -2,7 +2,7 @@
 transport-agnostic (plain ints for user ids)."""
 
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
 from hogengine.game import State, TurnResult
 from hogengine.house import HouseLevel
@@ -156,11 +156,23 @@ class Hint:
     win_probability: float
 
 
+class Moment(IntEnum):
+    """What a game's notice announces, in the order the moments about one turn come: a later one replaces an
+    earlier one (stored by value, see `Notice`)."""
+
+    TURN = 0  # the turn passed to a person
+    HURRY = 1  # a person's turn is running out of time
+    END = 2  # the game is over (or the challenge: declined, expired)
+    REMATCH = 3  # one side wants a rematch
+    REMATCHED = 4  # the rematch began: nothing left to say
+
+
 @dataclass(frozen=True, slots=True)
-class TurnNotice:
-    """How a game's turn notice changes now that its board shows a turn: tell `person` it is their move
-    (None: tell nobody), record that the moves began at turn `since`, and delete the live notice `stale`."""
+class Notice:
+    """How a game's notice changes now that its board shows the match: tell `person` of `moment` (None: tell
+    nobody), record that the moment about turn `turn` was decided, and delete the live notice `stale`."""
 
     person: Player | None
-    since: int
+    moment: Moment
+    turn: int
     stale: int | None

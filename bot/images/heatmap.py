@@ -9,21 +9,23 @@ from matplotlib.patches import Patch
 
 from bot.images.picture import MUTED, SMALL, Picture, card, legend_style, styled, to_png
 
-# A qualitative palette fixed per choice (Roll 4 is blue in every picture), so that neighbouring counts
-# (4, 5, 6) are different hues rather than shades of one; Free Bacon is orange, the -1 choice near-white.
+# A qualitative palette fixed per choice (Roll 5 is yellow in every picture), that colour-blind readers can
+# separate: Okabe and Ito's seven colours for Free Bacon and the common counts, then five more chosen to stay
+# apart from them, from each other and from the card in normal sight and under protanopia, deuteranopia and
+# tritanopia alike (the tests check it); neighbouring counts (4, 5, 6) are different hues, not shades of one.
 CHOICE_COLOURS = {
-    -1: "#f5f5f5",
-    0: "#f28e2b",
-    1: "#9c755f",
-    2: "#bab0ac",
-    3: "#76b7b2",
-    4: "#4e79a7",
-    5: "#edc948",
-    6: "#e15759",
-    7: "#59a14f",
-    8: "#b07aa1",
-    9: "#ff9da7",
-    10: "#000000",
+    -1: "#ccffcc",
+    0: "#0072b2",
+    1: "#663300",
+    2: "#e69f00",
+    3: "#cc79a7",
+    4: "#d55e00",
+    5: "#f0e442",
+    6: "#56b4e9",
+    7: "#009e73",
+    8: "#9933ff",
+    9: "#00ffff",
+    10: "#003399",
 }
 
 

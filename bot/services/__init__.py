@@ -28,7 +28,7 @@ from bot.domain.errors import (
     ServiceError,
     StaleAction,
 )
-from bot.domain.matches import Hint, Match, MatchStatus, Played, Player, TurnNotice, TurnRecord
+from bot.domain.matches import Hint, Match, MatchStatus, Moment, Notice, Played, Player, TurnRecord
 from bot.domain.ratings import HistoryEntry, Rating, Stats
 from bot.domain.strategies import StoredStrategy, Upload
 from bot.domain.tournaments import Standing, Tournament
@@ -59,8 +59,10 @@ __all__ = [
     "MatchNotFound",
     "MatchOver",
     "MatchStatus",
+    "Moment",
     "NotYourGame",
     "NotYourTurn",
+    "Notice",
     "Played",
     "Player",
     "Rating",
@@ -72,7 +74,6 @@ __all__ = [
     "Stats",
     "StoredStrategy",
     "Tournament",
-    "TurnNotice",
     "TurnRecord",
     "Upload",
     "choice_labels",

@@ -42,6 +42,10 @@ class Solver:
         self._kept.move_to_end(key)
         return self._kept[key]
 
+    def ready(self, rules: str, goal: int) -> bool:
+        """Whether the solution for these rules and goal is in memory (asking for it then never waits)."""
+        return (get_rules(rules).id, goal) in self._kept
+
     async def course(self, rules: str) -> None:
         """Have the engine make the course strategy's table for these rules (kept by `course_table`) on a
         worker thread, once: it asks the course's function 10,000 times, a third of a second every game

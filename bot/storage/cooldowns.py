@@ -1,27 +1,28 @@
-"""Repository of upload cooldowns: when each person's cooldown started and their recent quick refusals."""
-
-import json
+"""Repository of upload cooldowns: per person and rule set, when the last upload that kept the sandbox busy
+was checked, and for how long it kept it busy."""
 
 from bot.domain.matches import Player
 from bot.storage.database import Connection, Reader
 from bot.storage.players import upsert_players
 
 
-async def cooldown(db: Reader, player_id: int) -> tuple[float | None, list[float]]:
-    """When the person's cooldown started (None: never), and the times of their recent quick refusals."""
+async def cooldown(db: Reader, player_id: int, rules: str) -> tuple[float, float] | None:
+    """When the person's last costly upload under these rules was charged, and its CPU seconds (None:
+    none)."""
     row = await db.fetch_one(
-        "SELECT charged_at, quick_tries FROM upload_cooldowns WHERE player_id = ?", (player_id,)
+        "SELECT charged_at, cpu_seconds FROM upload_cooldowns WHERE player_id = ? AND rules = ?",
+        (player_id, rules),
     )
-    return (None, []) if row is None else (row["charged_at"], json.loads(row["quick_tries"]))
+    return None if row is None else (row["charged_at"], row["cpu_seconds"])
 
 
 async def save_cooldown(
-    conn: Connection, player: Player, charged_at: float | None, quick_tries: list[float], now: float
+    conn: Connection, player: Player, rules: str, charged_at: float, cpu_seconds: float
 ) -> None:
-    await upsert_players(conn, [player], now)
+    await upsert_players(conn, [player], charged_at)
     await conn.execute(
-        "INSERT INTO upload_cooldowns (player_id, charged_at, quick_tries) VALUES (?, ?, ?)"
-        " ON CONFLICT (player_id) DO UPDATE SET charged_at = excluded.charged_at,"
-        " quick_tries = excluded.quick_tries",
-        (player.id, charged_at, json.dumps(quick_tries)),
+        "INSERT INTO upload_cooldowns (player_id, rules, charged_at, cpu_seconds) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (player_id, rules) DO UPDATE SET charged_at = excluded.charged_at,"
+        " cpu_seconds = excluded.cpu_seconds",
+        (player.id, rules, charged_at, cpu_seconds),
     )

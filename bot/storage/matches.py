@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.domain.matches import OPEN, Match, MatchStatus, Player
+from bot.domain.matches import OPEN, Match, MatchStatus, Moment, Player
 from bot.domain.shards import Shards
 from bot.storage.database import Connection, Reader, Record
 from bot.storage.sql import among, assignments, in_shards, marks
@@ -29,12 +29,11 @@ MATCH_SELECT = (
 
 @dataclass(frozen=True, slots=True)
 class NoticeRecord:
-    """A game's turn notice as stored, and what decides the next one (see `notice_of`)."""
+    """A game's notice as stored, and what decides the next one (see `notice_of`)."""
 
     live: int | None  # the live notice's message id
-    noticed: int | None  # the turn at which the moves the last notice was decided for began
+    decided: tuple[int, Moment] | None  # the last moment decided (announced or not): its turn and kind
     since: int  # the turn at which the moves of the one to move began
-    wanted: bool  # whether the one to move is a person who wants notices
 
 
 def _state_columns(state: State) -> dict[str, Any]:
@@ -214,27 +213,51 @@ async def lagging(db: Reader, shards: Shards | None) -> list[int]:
 
 
 async def notice_of(db: Reader, match_id: int, state: State) -> NoticeRecord:
-    """The game's live turn notice and the turn its moves began at, the turn at which the moves of the one
-    to move in `state` began (after the other seat's last turn before it), and whether the person in that
-    seat wants notices (False for the house bot's seat)."""
+    """The game's live notice and the last moment decided, and the turn at which the moves of the one to
+    move in `state` began (after the other seat's last turn before it)."""
     row = await db.fetch_one(
-        "SELECT m.notice_id, m.notice_turn, COALESCE(p.turn_notices, 0) AS wanted,"
-        " (SELECT MAX(t.turn) FROM turns t WHERE t.match_id = m.id AND t.player <> ? AND t.turn < ?) AS other"
-        " FROM matches m LEFT JOIN players p"
-        " ON p.id = CASE WHEN ? = 0 THEN m.player0_id ELSE m.player1_id END WHERE m.id = ?",
-        (state.mover, state.turn, state.mover, match_id),
+        "SELECT m.notice_id, m.notice_turn, m.notice_kind, (SELECT MAX(t.turn) FROM turns t"
+        " WHERE t.match_id = m.id AND t.player <> ? AND t.turn < ?) AS other FROM matches m WHERE m.id = ?",
+        (state.mover, state.turn, match_id),
     )
     if row is None:
-        return NoticeRecord(None, None, 0, wanted=False)
+        return NoticeRecord(None, None, 0)
     since = 0 if row["other"] is None else row["other"] + 1
-    return NoticeRecord(row["notice_id"], row["notice_turn"], since, wanted=bool(row["wanted"]))
+    turn = row["notice_turn"]
+    decided = None if turn is None else (turn, Moment(row["notice_kind"]))
+    return NoticeRecord(row["notice_id"], decided, since)
 
 
-async def set_notice(conn: Connection, match_id: int, message_id: int | None, since: int) -> None:
-    """Record the game's live turn notice (None: none) and the turn the moves it announces began at."""
+async def set_notice(
+    conn: Connection, match_id: int, message_id: int | None, turn: int, moment: Moment
+) -> None:
+    """Record the game's live notice (None: none) and the moment decided: its turn and kind."""
     await conn.execute(
-        "UPDATE matches SET notice_id = ?, notice_turn = ? WHERE id = ?", (message_id, since, match_id)
+        "UPDATE matches SET notice_id = ?, notice_turn = ?, notice_kind = ? WHERE id = ?",
+        (message_id, turn, moment.value, match_id),
     )
+
+
+async def running_out(db: Reader, now: float, warning: float, shards: Shards | None) -> list[int]:
+    """The ids of active games (of these shards' servers) whose board shows a person's turn that ends within
+    `warning` seconds and that was not yet said to be running out (`Moment.HURRY` about the turn now)."""
+    rows = await db.fetch_all(
+        "SELECT id FROM matches WHERE status = ? AND turn_deadline > ? AND turn_deadline <= ?"
+        " AND shown_version = version AND (notice_turn IS NULL OR notice_turn < turn"
+        f" OR (notice_turn = turn AND notice_kind < ?)){in_shards(shards)} ORDER BY id",
+        (MatchStatus.ACTIVE.value, now, now + warning, Moment.HURRY.value),
+    )
+    return [row["id"] for row in rows]
+
+
+async def open_matches_of(db: Reader, guild_id: int, user_id: int) -> list[Match]:
+    """This person's open challenges and games on a server, in every channel, newest first."""
+    rows = await db.fetch_all(
+        f"{MATCH_SELECT} WHERE m.guild_id = ? AND m.status IN {among(OPEN)}"
+        " AND (m.player0_id = ? OR m.player1_id = ?) ORDER BY m.id DESC",
+        (guild_id, user_id, user_id),
+    )
+    return [match_from(row) for row in rows]
 
 
 async def get_match(db: Reader, match_id: int) -> Match | None:

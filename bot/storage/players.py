@@ -1,9 +1,10 @@
 """Repository of players: the people the bot knows, by platform id, with the name last seen."""
 
 from collections.abc import Iterable
+from typing import Literal
 
 from bot.domain.matches import Player
-from bot.storage.database import Connection
+from bot.storage.database import Connection, Reader
 from bot.storage.sql import marks
 
 
@@ -24,11 +25,32 @@ async def known_players(conn: Connection, ids: Iterable[int]) -> set[int]:
     return {row["id"] for row in rows}
 
 
-async def set_turn_notices(conn: Connection, player: Player, wanted: bool, now: float) -> None:
-    """Record whether this person wants turn notices, recording them too if they are new."""
+# The settings a person may change (their columns, all 0/1), and each one's value for someone who never did.
+Setting = Literal["turn_notices", "coach"]
+DEFAULTS: dict[Setting, bool] = {"turn_notices": True, "coach": False}
+
+
+async def set_setting(conn: Connection, player: Player, setting: Setting, on: bool, now: float) -> None:
+    """Turn one of this person's settings on or off, recording them too if they are new."""
+    if setting not in DEFAULTS:
+        raise ValueError(f"no such setting: {setting}")
     await conn.execute(
-        "INSERT INTO players (id, name, created_at, updated_at, turn_notices) VALUES (?, ?, ?, ?, ?)"
+        f"INSERT INTO players (id, name, created_at, updated_at, {setting}) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at,"
-        " turn_notices = excluded.turn_notices",
-        (player.id, player.name, now, now, int(wanted)),
+        f" {setting} = excluded.{setting}",
+        (player.id, player.name, now, now, int(on)),
     )
+
+
+async def setting_of(db: Reader, player_id: int, setting: Setting) -> bool:
+    """Whether this person has the setting on (its default if the bot never met them)."""
+    if setting not in DEFAULTS:
+        raise ValueError(f"no such setting: {setting}")
+    row = await db.fetch_one(f"SELECT {setting} FROM players WHERE id = ?", (player_id,))
+    return DEFAULTS[setting] if row is None else bool(row[setting])
+
+
+async def known_player(db: Reader, player_id: int) -> Player | None:
+    """The person as the bot last saw them (None: never met, or forgotten)."""
+    row = await db.fetch_one("SELECT id, name FROM players WHERE id = ?", (player_id,))
+    return None if row is None else Player(row["id"], row["name"])

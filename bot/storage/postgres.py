@@ -6,13 +6,15 @@ second process's change (its UPDATE waits for the first to commit, then finds th
 take any pooled connection and see committed data. The repositories' `?` placeholders are numbered
 (`$1`, `$2`, ...) for asyncpg once per statement text. A server out of reach (stopped, restarting, refusing
 connections, gone read-only) fails each use as RecordsUnavailable: at once, or after CONNECT_SECONDS if a
-new connection gets no answer at all; the pool connects again by itself once the server is back.
+new connection gets no answer at all, or after PATIENCE_SECONDS + PROBE_SECONDS if the server has gone
+silent on connections already open (see `PostgresDatabase._use`); the pool connects again by itself once
+the server is back.
 """
 
 import asyncio
 import re
 import socket
-from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, Self, TypeVar
 from urllib.parse import urlsplit
@@ -28,6 +30,13 @@ T = TypeVar("T")
 POOL_SIZE = 10  # connections per process: two shard processes stay far below the server's 100
 # How long a new connection may take: a press waiting for one must still be answered within Discord's 3 s.
 CONNECT_SECONDS = 2.0
+# A server that answers nothing (stopped by SIGSTOP, a network that drops every packet) is not waited for up
+# to the statement timeout: once a use has had no answer for PATIENCE_SECONDS, a connection of its own asks
+# whether the server answers at all, within PROBE_SECONDS. Both together stay under Discord's 3 s, so a
+# gesture that meets a silent server is still answered in words.
+PATIENCE_SECONDS = 0.5
+PROBE_SECONDS = 1.5
+STATEMENT_SECONDS = 60.0  # a statement of a server that answers, however slowly
 CLOSE_SECONDS = 10.0  # for the connections in use to be released when the pool closes
 ATTEMPTS = 3  # runs of a write PostgreSQL aborts to break a deadlock
 # What says the server cannot be used now, not that a statement is wrong: the network (refused, reset, timed
@@ -89,22 +98,26 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-class _Fetching:
-    """Reads through something that runs asyncpg queries (a pool or a connection)."""
+async def _fetch_all(conn: PoolConnectionProxy, sql: str, params: Sequence[Any]) -> list[Record]:
+    return [dict(row) for row in await conn.fetch(numbered(sql), *params)]
 
-    def __init__(self, runner: asyncpg.Pool | PoolConnectionProxy) -> None:
-        self._runner = runner
+
+async def _fetch_one(conn: PoolConnectionProxy, sql: str, params: Sequence[Any]) -> Record | None:
+    row = await conn.fetchrow(numbered(sql), *params)
+    return None if row is None else dict(row)
+
+
+class PostgresConnection:
+    """A pooled connection inside a transaction, as the interface's Connection."""
+
+    def __init__(self, conn: PoolConnectionProxy) -> None:
+        self._runner = conn
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
-        return [dict(row) for row in await self._runner.fetch(numbered(sql), *params)]
+        return await _fetch_all(self._runner, sql, params)
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
-        row = await self._runner.fetchrow(numbered(sql), *params)
-        return None if row is None else dict(row)
-
-
-class PostgresConnection(_Fetching):
-    """A pooled connection inside a transaction, as the interface's Connection."""
+        return await _fetch_one(self._runner, sql, params)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return _changed(await self._runner.execute(numbered(sql), *params))
@@ -125,32 +138,75 @@ class PostgresConnection(_Fetching):
         return int(row["id"])
 
 
-class PostgresDatabase(_Fetching):
+class PostgresDatabase:
     """A connection pool on one PostgreSQL database."""
 
     dialect: Final = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        super().__init__(pool)
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        self._url = url
+        self._probe: asyncio.Task[bool] | None = None
         self.outage = Outage()
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Record]:
-        return await self._read(super().fetch_all(sql, params))
+        return await self._read(lambda conn: _fetch_all(conn, sql, params))
 
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Record | None:
-        return await self._read(super().fetch_one(sql, params))
+        return await self._read(lambda conn: _fetch_one(conn, sql, params))
 
-    async def _read(self, reading: Awaitable[T]) -> T:
+    async def _read(self, reading: Callable[[PoolConnectionProxy], Awaitable[T]]) -> T:
         """A read's result, told to the outage (RecordsUnavailable if the server is out of reach)."""
         try:
-            result = await reading
+            result = await self._use(reading)
         except Exception as error:
             if not _out_of_reach(error):
                 raise
             raise self.outage.failed(error) from error
         self.outage.answered()
         return result
+
+    async def _use(self, work: Callable[[PoolConnectionProxy], Awaitable[T]]) -> T:
+        """`work` on a pooled connection, watched for a silent server: once it has had no answer for
+        PATIENCE_SECONDS, the server is asked on a connection of its own whether it answers at all. If it
+        does not, the use's connection is closed (or, while the use still waits for one, the wait is ended)
+        and the use fails with TimeoutError, which says the server is out of reach; if it does, the server
+        is only slow, and the use goes on."""
+        loop = asyncio.get_running_loop()
+        held: list[PoolConnectionProxy] = []
+        silenced = ended = False
+        try:
+            async with asyncio.timeout(None) as waiting:
+
+                def heard(answers: asyncio.Task[bool]) -> None:
+                    nonlocal silenced
+                    if ended or answers.cancelled() or answers.result():
+                        return
+                    silenced = True
+                    if held:
+                        held[0].terminate()  # its statement fails at once, however it was waiting
+                    else:
+                        waiting.reschedule(loop.time())  # no connection yet: the wait for one ends now
+
+                watch = loop.call_later(PATIENCE_SECONDS, lambda: self._answers().add_done_callback(heard))
+                try:
+                    async with self._pool.acquire() as conn:
+                        held.append(conn)
+                        return await work(conn)
+                finally:
+                    ended = True
+                    watch.cancel()
+        except Exception as error:
+            if silenced:
+                raise TimeoutError(f"no answer from the server within {_SILENT:g} s") from error
+            raise
+
+    def _answers(self) -> asyncio.Task[bool]:
+        """Whether the server answers a connection of its own within PROBE_SECONDS (one question at a time,
+        shared by every use that waits meanwhile)."""
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.ensure_future(_answers(self._url))
+        return self._probe
 
     @classmethod
     async def open(cls, url: str) -> Self:
@@ -162,7 +218,7 @@ class PostgresDatabase(_Fetching):
             min_size=0,
             max_size=POOL_SIZE,
             timeout=CONNECT_SECONDS,
-            command_timeout=60,
+            command_timeout=STATEMENT_SECONDS,
             reset=_as_it_is,
         )
         try:
@@ -175,7 +231,7 @@ class PostgresDatabase(_Fetching):
             raise DatabaseUnavailableError(
                 f"HOG_DATABASE_URL: cannot open {redacted(url)}: {reason}"
             ) from None
-        return cls(pool)
+        return cls(pool, url)
 
     async def write(self, work: Work[T]) -> T:
         """Run `work` in a transaction of its own; its result once committed. A transaction PostgreSQL
@@ -186,8 +242,7 @@ class PostgresDatabase(_Fetching):
         attempt = 1
         while True:
             try:
-                async with self._pool.acquire() as conn, conn.transaction():
-                    result = await work(PostgresConnection(conn))
+                result = await self._use(lambda conn: _transaction(conn, work))
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                 if attempt == ATTEMPTS:
                     raise
@@ -206,6 +261,27 @@ class PostgresDatabase(_Fetching):
             await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
         except TimeoutError:
             self._pool.terminate()
+
+
+_SILENT = PATIENCE_SECONDS + PROBE_SECONDS
+
+
+async def _transaction(conn: PoolConnectionProxy, work: Work[T]) -> T:
+    async with conn.transaction():
+        return await work(PostgresConnection(conn))
+
+
+async def _answers(url: str) -> bool:
+    """Whether the server at `url` answers a new connection within PROBE_SECONDS: with its handshake, or any
+    refusal in its own words; a connection that gets nothing back, or none at all, is no answer."""
+    try:
+        conn = await asyncpg.connect(url, timeout=PROBE_SECONDS)
+    except asyncpg.PostgresError:
+        return True
+    except (OSError, asyncpg.InterfaceError):  # TimeoutError is an OSError
+        return False
+    conn.terminate()
+    return True
 
 
 def _reason(error: Exception, tls: bool = False) -> str:

@@ -70,3 +70,9 @@ async def get_turns(db: Reader, match_id: int) -> list[TurnRecord]:
     """Every turn of the match, in order."""
     rows = await db.fetch_all(f"{TURN_SELECT} WHERE t.match_id = ? ORDER BY t.turn", (match_id,))
     return _replayed(rows)
+
+
+async def played_by(db: Reader, match_id: int, turn: int) -> int | None:
+    """Who played this turn of the match (None: the house bot, or no such turn)."""
+    row = await db.fetch_one("SELECT user_id FROM turns WHERE match_id = ? AND turn = ?", (match_id, turn))
+    return None if row is None else row["user_id"]

@@ -1,13 +1,14 @@
 """What the page is sent: boards, turns, games and hints as JSON objects, in the engine's own words (rule
 text, hidden parts, dice and their reasons, button labels, events, the course's commentary)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.web.games import Game
+from hogengine.analysis import coaching, judge, player_summary, summary
 from hogengine.cli.turns import status_line
-from hogengine.commentary import course_commentary
-from hogengine.game import State, TurnResult, choice_label, dice_for, legal_choices
+from hogengine.commentary import game_commentary
+from hogengine.game import State, TurnResult, choice_label, dice_for, legal_choices, turn_number
 from hogengine.rules import RULE_SETS, RuleSet
 from hogengine.solver import Solution
 
@@ -52,14 +53,14 @@ def _choice(state: State, choice: int) -> dict[str, Any]:
 
 def turns(results: Sequence[TurnResult], names: tuple[str, str]) -> list[dict[str, Any]]:
     """Every turn: what was chosen and rolled, its points, each rule that fired and the commentary after."""
-    start = results[0].before.scores if results else (0, 0)
-    said = course_commentary((result.after.scores for result in results), start)
+    said = game_commentary(results)
     return [_turn(result, names, lines) for result, lines in zip(results, said, strict=True)]
 
 
 def _turn(result: TurnResult, names: tuple[str, str], said: Sequence[str]) -> dict[str, Any]:
     return {
         "turn": result.before.turn,
+        "number": turn_number(result.before.turn),  # as people count turns, from 1
         "name": names[result.player],
         "label": choice_label(result.before, result.choice),
         "dice": result.dice,
@@ -90,13 +91,44 @@ def game(played: Game) -> dict[str, Any]:
 
 def hint(state: State, solution: Solution) -> dict[str, Any]:
     """Each legal choice's exact chance to win for the player to move, and the best of them."""
-    values = solution.choice_values(state)
+    best, chance = solution.best_choice(state), solution.win_probability(state)
+    return chances(state, best, chance, solution.choice_values(state))
+
+
+def chances(state: State, best: int, chance: float, values: Mapping[int, float]) -> dict[str, Any]:
+    """A hint as the pages draw it: the turn it is for, the best choice, the chance to win now, and each
+    choice's chance (the bot's `Hint` gives them too)."""
     return {
         "turn": state.turn,
-        "best": solution.best_choice(state),
-        "chance": solution.win_probability(state),
+        "best": best,
+        "chance": chance,
         "choices": [
             {"choice": choice, "label": choice_label(state, choice), "chance": value}
             for choice, value in values.items()
         ],
+    }
+
+
+def coach(played: Game, solution: Solution) -> dict[str, Any]:
+    """What the coach says to the people at the screen (the person against the house, or both friends), each
+    line marked with its turn and, between friends, whom it is for: a line on every choice that gave away
+    winning chance against perfect play and that the other side has answered since, and once the game is
+    over a line summing up each one's game."""
+    results, names = played.results, played.names
+    people = (0,) if played.house is not None else (0, 1)
+
+    def to(seat: int, text: str) -> str:
+        return text if len(people) == 1 else f"{names[seat]}: {text}"
+
+    lines = [
+        {"turn": said.turn, "text": to(said.player, said.text)}
+        for said in coaching(solution, results, people)
+    ]
+    ended = played.state.over
+    moves = [judge(solution, result) for result in results] if ended else []
+    return {
+        "lines": lines,
+        "summary": [to(seat, summary(player_summary(seat, moves), moves)) for seat in people]
+        if ended
+        else [],
     }

@@ -42,20 +42,21 @@ def viewed(record: GameRecord, results: Sequence[TurnResult], solution: Solution
     # matplotlib loads only when a record is viewed: loaded, it adds about half a second to every stop.
     from bot.images import win_probability_chart  # noqa: PLC0415
 
+    names = record.players or NAMES
     analysis = analyse(record.start, results, solution)
     mistakes = [move.turn for move in analysis.players[0].mistakes]  # player 0's, as the chart's line is
-    chart = win_probability_chart(analysis.series, NAMES, 0, mistakes)
+    chart = win_probability_chart(analysis.series, names, 0, mistakes)
     end = results[-1].after if results else record.start
-    played = turns(results, NAMES)
+    played = turns(results, names)
     return {
         "rules": record.start.ruleset.title,
         "goal": record.start.goal,
-        "names": list(NAMES),
+        "names": list(names),
         "verdict": verdict(record),
         "chart": {"src": "data:image/png;base64," + base64.b64encode(chart.png).decode(), "alt": chart.alt},
         "steps": [
             {
-                "board": board(result.before, NAMES),
+                "board": board(result.before, names),
                 "turn": turn,
                 "move": _move(move, result.before),
                 "chance": chance,
@@ -64,10 +65,10 @@ def viewed(record: GameRecord, results: Sequence[TurnResult], solution: Solution
                 results, played, analysis.moves, analysis.series, strict=False
             )
         ],
-        "end": {"board": board(end, NAMES), "chance": analysis.series[-1]},
+        "end": {"board": board(end, names), "chance": analysis.series[-1]},
         "players": [
             {
-                "name": NAMES[summary.player],
+                "name": names[summary.player],
                 "moves": summary.moves,
                 "accuracy": summary.accuracy,
                 "lost": summary.expected_loss,

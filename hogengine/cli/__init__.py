@@ -1,6 +1,6 @@
 """The `hog` command line: one subcommand per module, each with `register(subparsers)`; packages above the
-engine add theirs through the `hog.commands` entry-point group (`hog gui`), so this floor names none of them
-(one that fails to load or clashes with a command is skipped, with one line on stderr).
+engine add theirs through the `hog.commands` entry-point group (`hog gui`, see installed.py), so this floor
+names none of them.
 
 Every subcommand prints for humans by default and JSON with `--json`; usage errors exit 2, rejected
 input exits 1 with one clear line on stderr, never a traceback.
@@ -12,7 +12,7 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from importlib.metadata import entry_points, version
+from typing import Any
 
 from hogengine.errors import HogError
 from hogengine.rules import RULE_SETS
@@ -20,34 +20,45 @@ from hogengine.text import shown
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
 COMMANDS = ("play", "rules", "replay", "simulate", "solve", "winrate", "tournament", "check")
-# Installed packages' own commands: each entry point names a `register(subparsers)` like the modules above.
-PLUGINS = "hog.commands"
+INSTALLED = "hogengine.cli.installed"  # the version and installed packages' commands (see that module)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The `hog` parser, each command's module imported only now (numpy and the solver take a moment)."""
+class _Version(argparse.Action):
+    """`hog --version`: the installed package's version, looked up only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(importlib.import_module(INSTALLED).version_line(parser.prog))
+        parser.exit()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The `hog` parser, each command's module imported only now (numpy and the solver take a moment):
+    given the built-in command about to run, only its own module (a command waits for no other's, nor for
+    the installed packages' commands)."""
     known = ", ".join(f"{rules.id} ({'/'.join(rules.aliases)})" for rules in RULE_SETS)
     parser = argparse.ArgumentParser(
         prog="hog",
         description="Hog, the dice game of CS 61A.",
         epilog=f"Rule sets (--rules): {known}; `hog rules` explains each.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version('hogbot')}")
+    parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (command,) if command in COMMANDS else COMMANDS:
         importlib.import_module(f"hogengine.cli.{name}").register(subparsers)
-    for plugin in sorted(entry_points(group=PLUGINS), key=lambda entry: entry.name):
-        try:
-            plugin.load()(subparsers)
-        except Exception as error:  # one broken or clashing package must not stop every command
-            print(f"hog: skipped the command {plugin.name} of {plugin.value}: {error}", file=sys.stderr)
+    if command not in COMMANDS:
+        importlib.import_module(INSTALLED).register_plugins(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one `hog` command; Ctrl-C at any point, even while the commands load, exits 130 quietly."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
     try:
-        return _run(build_parser().parse_args(argv))
+        parser = build_parser(arguments[0] if arguments else None)
+        return _run(parser.parse_args(arguments))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

@@ -71,15 +71,19 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def picture(table: Table) -> list[str]:
-    """The table in 20 lines of 50 characters, each the most common choice of its 5x2 block."""
+    """The table in 20 lines of 50 characters, each the most common choice of its 5x2 block (the smallest
+    of those tied)."""
+    choices = np.array(sorted(SYMBOLS))
+    blocks = (
+        table.reshape(PICTURE_ROWS, 5, PICTURE_COLUMNS, 2)
+        .transpose(0, 2, 1, 3)
+        .reshape(PICTURE_ROWS, PICTURE_COLUMNS, 10)
+    )
+    counts = (blocks[..., None] == choices).sum(axis=2)  # per block, how often each choice appears
+    common = choices[counts.argmax(axis=2)]  # the first of the most frequent: the smallest choice
     lines = []
     for row in reversed(range(PICTURE_ROWS)):
-        block_row = table[5 * row : 5 * row + 5]
-        cells = []
-        for column in range(PICTURE_COLUMNS):
-            values, counts = np.unique(block_row[:, 2 * column : 2 * column + 2], return_counts=True)
-            cells.append(SYMBOLS[int(values[np.argmax(counts)])])
-        lines.append(f"{5 * row:>3} |{''.join(cells)}")
+        lines.append(f"{5 * row:>3} |{''.join(SYMBOLS[int(choice)] for choice in common[row])}")
     lines.append("    +" + "-" * PICTURE_COLUMNS)
     lines.append("     0" + " " * 19 + "opponent score" + " " * 10 + "99")
     return lines

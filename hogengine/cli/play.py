@@ -14,11 +14,12 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from hogengine.analysis import coaching, judge, player_summary, summary
 from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
 from hogengine.cli.specs import HELP, PLAYERS, cache_dir, load_table
 from hogengine.cli.turns import final_line, seat_names, status_line, turn_lines
-from hogengine.commentary import course_commentary
+from hogengine.commentary import game_commentary
 from hogengine.dice import commitment, new_seed
 from hogengine.errors import HogError
 from hogengine.game import (
@@ -29,10 +30,11 @@ from hogengine.game import (
     legal_choices,
     new_game,
     resolve_seeded,
+    turn_number,
 )
 from hogengine.replay import parse_seed, to_record
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
-from hogengine.solver import PERFECT, solve
+from hogengine.solver import PERFECT, Solution, solve
 from hogengine.text import shown, whole_number
 
 # Chooses for the player to move, seeing the whole state.
@@ -40,9 +42,9 @@ Opponent = Callable[[State], int]
 NOTE_AFTER = 1.0  # seconds a solve may take before the perfect player says it is thinking
 
 
-def perfect(rules: RuleSet, goal: int) -> Opponent:
-    """The full-state perfect player, as the bot's `perfect` level plays; solving
-    takes seconds under some rule sets, so a slow solve says what it is doing."""
+def perfect_play(rules: RuleSet, goal: int) -> Solution:
+    """The solver's perfect play; solving takes seconds under some rule sets, so a slow solve says what it
+    is doing."""
     note = threading.Timer(
         NOTE_AFTER,
         print,
@@ -51,9 +53,14 @@ def perfect(rules: RuleSet, goal: int) -> Opponent:
     )
     note.start()
     try:
-        return solve(rules, goal, cache_dir()).best_choice
+        return solve(rules, goal, cache_dir())
     finally:
         note.cancel()
+
+
+def perfect(rules: RuleSet, goal: int) -> Opponent:
+    """The full-state perfect player, as the bot's `perfect` level plays."""
+    return perfect_play(rules, goal).best_choice
 
 
 HUMAN = "human"
@@ -80,6 +87,12 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument("--seed", help="the dice seed in hex (default: a fresh secret one)")
     parser.add_argument(
         "--second", action="store_true", help="you are Player 1 and move second; --vs plays Player 0"
+    )
+    parser.add_argument(
+        "--coach",
+        action="store_true",
+        help="once your opponent has moved, say which of your choices gave away winning chance against "
+        "perfect play (5 points or more), and sum up your game at its end",
     )
     parser.set_defaults(func=run)
 
@@ -111,7 +124,7 @@ def choice_text(state: State, choice: int) -> str:
 def board(state: State, names: tuple[str, str]) -> str:
     """The whole board before a move: scores, hidden parts, who moves, the dice and the choices."""
     rules = state.ruleset
-    lines = [f"--- Turn {state.turn} - {rules.title} - first to {state.goal} ---"]
+    lines = [f"--- Turn {turn_number(state.turn)} - {rules.title} - first to {state.goal} ---"]
     lines += [f"  {player_line(state, player, names)}" for player in (0, 1)]
     lines += [f"  {line}" for line in rules.describe_hidden(state, None)]
     lines.append(status_line(state, names))
@@ -150,9 +163,11 @@ def run(args: argparse.Namespace) -> int:
     seed = parse_seed(args.seed) if args.seed is not None else new_seed()
     theirs = 0 if args.second else 1  # the opponent's seat, Player 0 moving first
     names = seat_names(args.vs if opponent else None, theirs)
+    people = (1 - theirs,) if opponent else (0, 1)  # the seats the coach speaks to
     print(f"Hog: {rules.title}. First to {state.goal} wins.")
     print(f"{plain(rules)}\n(`hog rules` shows every rule set's rules again.)")
     print(f"Dice commitment (SHA-256 of the secret seed, revealed at the end): {commitment(seed)}")
+    coach = Coach(perfect_play(rules, args.goal), names, people) if args.coach else None
     results: list[TurnResult] = []
     status = 0
     try:
@@ -166,8 +181,10 @@ def run(args: argparse.Namespace) -> int:
             result = resolve_seeded(state, choice, seed)
             print("\n".join(turn_lines(result, names)))
             results.append(result)
-            for line in course_commentary(r.after.scores for r in results)[-1]:
+            for line in game_commentary(results)[-1]:
                 print(line)
+            if coach is not None:
+                coach.speak(results)
             state = result.after
     except (EOFError, KeyboardInterrupt) as stop:  # the game is abandoned, but its dice are still shown
         why, status = ABANDONED[type(stop)]
@@ -175,8 +192,36 @@ def run(args: argparse.Namespace) -> int:
         print(f"hog play: {why}.", file=sys.stderr)
     else:
         print(f"\n{final_line(state, names)}")
+        if coach is not None:
+            coach.sum_up(results)
     reveal(seed, new_game(rules.id, args.goal), results)
     return status
+
+
+class Coach:
+    """`--coach`: the coach's lines to each person at the keyboard on their own choices, once the other side
+    has moved since (it never speaks before), and a line summing up each one's game at its end."""
+
+    def __init__(self, values: Solution, names: tuple[str, str], people: tuple[int, ...]) -> None:
+        self.values = values
+        self.people = people
+        alone = len(people) == 1
+        self.addressed = {seat: "Coach" if alone else f"Coach for {names[seat]}" for seat in people}
+        self.told: set[int] = set()  # the turns spoken about
+
+    def speak(self, results: list[TurnResult]) -> None:
+        """What the coach has to say now that these turns were played."""
+        for said in coaching(self.values, results, self.people):
+            if said.turn not in self.told:
+                self.told.add(said.turn)
+                print(f"{self.addressed[said.player]}: {said.text}")
+
+    def sum_up(self, results: list[TurnResult]) -> None:
+        """At the game's end: each person's game in one line."""
+        self.speak(results)
+        moves = [judge(self.values, result) for result in results]
+        for seat in self.people:
+            print(f"{self.addressed[seat]}: {summary(player_summary(seat, moves), moves)}")
 
 
 def reveal(seed: bytes, start: State, results: list[TurnResult]) -> None:

@@ -8,14 +8,14 @@ import sys
 from typing import BinaryIO
 
 from hogengine.cli.turns import final_line, seat_names, turn_lines
-from hogengine.game import choice_label
+from hogengine.game import choice_label, turn_number
 from hogengine.replay import BadReplay, load_record, read_record, replay
 from hogengine.rules import DEFAULT_RULES
 
 EXAMPLE = json.dumps(
     {"rules": DEFAULT_RULES, "goal": 100, "score": [0, 0], "turns": [{"choice": 3, "rolls": [2, 4, 1]}]}
 )
-NAMES = seat_names()  # a record does not say who played
+NAMES = seat_names()  # the seats of a record that does not say who played
 STDIN = "-"
 # What `hog replay` typed alone at a terminal waits for, said before it waits.
 WAITING = (
@@ -60,18 +60,19 @@ def run(args: argparse.Namespace) -> int:
     """Re-play the record, printing each turn as soon as it is resolved."""
     record = load_record(_read(args.file))
     state = record.start
+    names = record.players or NAMES
     if not args.json:
         dice = "the dice its seed derives" if record.seed is not None else "its recorded dice"
         print(f"Re-playing {state.ruleset.title}, first to {state.goal}, with {dice}.")
-        print(f"Score: {state.scores[0]} to {state.scores[1]}, {NAMES[state.mover]} to move.")
+        print(f"Score: {state.scores[0]} to {state.scores[1]}, {names[state.mover]} to move.")
     for result in replay(record):
         if args.json:
             print(json.dumps(result.to_json()), flush=True)
             continue
         label = choice_label(result.before, result.choice)
-        print(f"\nTurn {result.before.turn}: {NAMES[result.player]} chooses {label}.")
-        print("\n".join(turn_lines(result, NAMES)), flush=True)
+        print(f"\nTurn {turn_number(result.before.turn)}: {names[result.player]} chooses {label}.")
+        print("\n".join(turn_lines(result, names)), flush=True)
         state = result.after
     if not args.json:
-        print(f"\n{final_line(state, NAMES)}")
+        print(f"\n{final_line(state, names)}")
     return 0

@@ -1,6 +1,7 @@
 """How the seats, a played turn, the board's status and a game's end read, for `hog play`, `hog replay` and
 the page of `hog gui` alike."""
 
+from hogengine.commentary import with_names
 from hogengine.game import State, TurnResult, dice_in_words, dice_words
 
 
@@ -21,7 +22,7 @@ def turn_lines(result: TurnResult, names: tuple[str, str]) -> list[str]:
     if result.dice:
         rolls = " ".join(map(str, result.outcomes))
         lines.append(f"{name} rolls {dice_words(result.dice, result.sides)}: {rolls}")
-    lines += [f"  * {event.describe()}" for event in result.events]
+    lines += [f"  * {with_names(event.describe(), names)}" for event in result.events]
     score0, score1 = result.after.scores
     lines.append(f"{name} scores {result.points}. Score: {score0} to {score1}.")
     return lines

@@ -24,26 +24,19 @@ from hogengine.commentary import (
     say_scores,
     silence,
 )
-from hogengine.course.dice import RANDOM, four_sided, make_fair_dice, make_test_dice, six_sided
-from hogengine.dice import Dice, fair_dice
-from hogengine.errors import BadState
-from hogengine.game import State, TurnResult, dice_for, resolve_rolled
+from hogengine.course.dice import Dice, four_sided, make_fair_dice, make_test_dice, six_sided
+from hogengine.course.games import play_game, whole
+from hogengine.course.ucb import interact, main, trace
+from hogengine.dice import fair_dice
+from hogengine.game import State, TurnResult
 from hogengine.rules import DEFAULT_RULES, get_rules, pieces
 from hogengine.solver import best_table
 from hogengine.strategies import Strategy, always_roll
-from hogengine.text import is_whole, shown
 
 P = ParamSpec("P")
 GOAL_SCORE = 100  # The goal of Hog is to score 100 points.
 FIRST_101_DIGITS_OF_PI = int("".join(str(digit) for digit in pieces.pi_digits(101)))
 COURSE_RULES = get_rules(DEFAULT_RULES)  # the course's own rule set (Fall 2020)
-
-
-def _whole(value: object) -> int:
-    """A score or goal as `play` and the helpers take it: a whole number from 0, else BadState."""
-    if not is_whole(value) or value < 0:
-        raise BadState(f"Scores and goals are whole numbers from 0, not {shown(value)}.")
-    return value
 
 
 # Phase 1: Simulator
@@ -59,7 +52,7 @@ def roll_dice(num_rolls: int, dice: Dice = six_sided, *, rules: str = DEFAULT_RU
 
 def free_bacon(score: int, *, rules: str = DEFAULT_RULES) -> int:
     """The points for rolling 0 dice (Free Bacon) against the opponent's `score`."""
-    assert _whole(score) < 100, "The game should be over."
+    assert whole(score) < 100, "The game should be over."
     return int(get_rules(rules).free_bacon(score))
 
 
@@ -108,17 +101,13 @@ def play(  # noqa: PLR0917 - the course's signature, positional arguments includ
     """Play a game and return both final scores, Player 0's first: each strategy is asked once per turn
     and `say` hears the scores after every turn. `dice` serves every roll; the default, the course's fair
     six-sided die, stands for fair dice of as many sides as the rules call for (four under Hog Wild),
-    from `rng` if given, else from the dice module's `RANDOM`."""
-    state = State(get_rules(rules).id, _whole(goal), (_whole(score0), _whole(score1)))
-    strategies = (strategy0, strategy1)
-    while not state.over:
-        who = state.mover
-        choice = strategies[who](state.scores[who], state.scores[other(who)])
-        count, sides = dice_for(state, choice)
-        roll = fair_dice(sides, rng or RANDOM) if dice is six_sided else dice
-        state = _after(resolve_rolled(state, choice, [roll() for _ in range(count)]))
-        say = say(*state.scores)
-    return state.scores
+    from `rng` if given, else from the `random` module as the course's fair dice."""
+    state = State(get_rules(rules).id, whole(goal), (whole(score0), whole(score1)))
+
+    def roll(state: State, sides: int) -> Dice:
+        return dice if dice is not six_sided else fair_dice(sides, rng) if rng else make_fair_dice(sides)
+
+    return play_game(state, (strategy0, strategy1), roll, say, _after)
 
 
 def _after(turn: TurnResult) -> State:
@@ -180,11 +169,16 @@ def average_win_rate(
     rng: Random | None = None,
 ) -> float:
     """How often `strategy` beats `baseline`, averaged over moving first and second (simulated with fair
-    dice from `rng` if given, else from the dice module's `RANDOM`)."""
+    dice from `rng` if given, else from the `random` module)."""
     averaged_winner = make_averaged(partial(winner, rules=rules, goal=goal, rng=rng), trials_count)
     as_player_0 = 1 - averaged_winner(strategy, baseline)
     as_player_1 = averaged_winner(baseline, strategy)
     return (as_player_0 + as_player_1) / 2
+
+
+def run_experiments(*, rules: str = DEFAULT_RULES) -> None:
+    """What the course's `python3 hog.py -r` prints: the number of dice that scores most on average."""
+    print("Max scoring num rolls for six-sided dice:", max_scoring_num_rolls(six_sided, rules=rules))
 
 
 def bacon_strategy(
@@ -208,7 +202,7 @@ def extra_turn_strategy(
 def final_strategy(score: int, opponent_score: int, *, rules: str = DEFAULT_RULES) -> int:
     """The choice of the best score-only table (`best-table`: the exact solver's, the strongest a contest
     file can hold); made once per process, within a second (half a minute under pig-fest)."""
-    assert _whole(score) < GOAL_SCORE and _whole(opponent_score) < GOAL_SCORE, "The game should be over."
+    assert whole(score) < GOAL_SCORE and whole(opponent_score) < GOAL_SCORE, "The game should be over."
     return int(best_table(rules)[score, opponent_score])
 
 
@@ -228,6 +222,8 @@ __all__ = [
     "final_strategy",
     "four_sided",
     "free_bacon",
+    "interact",
+    "main",
     "make_averaged",
     "make_fair_dice",
     "make_test_dice",
@@ -236,10 +232,12 @@ __all__ = [
     "pig_pass",
     "play",
     "roll_dice",
+    "run_experiments",
     "say_scores",
     "silence",
     "six_sided",
     "swine_align",
     "take_turn",
+    "trace",
     "winner",
 ]

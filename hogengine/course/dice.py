@@ -1,23 +1,27 @@
-"""The CS 61A Hog project's `dice.py`: `from hogengine.course import dice` stands in for it.
+"""The CS 61A Hog project's `dice.py`, with the course's semantics: `from hogengine.course import dice`.
 
-A dice function takes no arguments and returns an outcome. Fair dice return 1 to n with equal chance,
-drawn from this module's own random source `RANDOM` (never the module-level `random`): reseed it
-(`RANDOM.seed(1)`) and the same rolls come again. Test dice cycle through fixed outcomes. The checks
-are the course's `assert`s, with its messages.
+A dice function takes no arguments and returns an outcome. Fair dice return 1 to n with equal chance
+from the `random` module, as the course's do (so `random.seed(8)` repeats their rolls, as it does beside
+the course's own file); test dice cycle through fixed outcomes, the first one first. The checks are the
+course's `assert`s, with its messages. Standard library only: the strategy sandbox loads this very file
+as the `dice` a student's `hog.py` imports.
 """
 
+from collections.abc import Callable
 from itertools import cycle
-from random import Random
+from random import randint
 
-from hogengine.dice import Dice, fair_dice
-
-RANDOM = Random()
+Dice = Callable[[], int]
 
 
 def make_fair_dice(sides: int) -> Dice:
     """A die that returns 1 to `sides` with equal chance."""
     assert type(sides) is int and sides >= 1, "Illegal value for sides"
-    return fair_dice(sides, RANDOM)
+
+    def dice() -> int:
+        return randint(1, sides)
+
+    return dice
 
 
 four_sided = make_fair_dice(4)
@@ -33,4 +37,4 @@ def make_test_dice(*outcomes: int) -> Dice:
     return lambda: next(rolls)
 
 
-__all__ = ["RANDOM", "four_sided", "make_fair_dice", "make_test_dice", "six_sided"]
+__all__ = ["Dice", "four_sided", "make_fair_dice", "make_test_dice", "six_sided"]

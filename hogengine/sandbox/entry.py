@@ -4,8 +4,10 @@ with its tables recorded, only where the contest says so (seed 001); elsewhere t
 import threading
 from dataclasses import replace
 
+from hogengine.course.semesters import course_api
 from hogengine.rules import RULE_SETS, RuleSet
 from hogengine.sandbox.evaluate import evaluate_strategy
+from hogengine.sandbox.protocol import choices_text
 from hogengine.sandbox.verdict import Verdict
 from hogengine.solver.tournament import GAMES
 
@@ -19,9 +21,14 @@ def check_entry(
     `stop` ends the run with EvaluationStopped (see evaluate_strategy)."""
     allowed = rules.random_strategies
     tables = GAMES if allowed else 0
-    verdict = evaluate_strategy(source, rules.choices, time_limit, random_tables=tables, stop=stop)
+    verdict = evaluate_strategy(
+        source, rules.choices, time_limit, random_tables=tables, course_api=course_api(rules), stop=stop
+    )
+    if verdict.kind == "illegal_value" and verdict.reason:  # say what -1 does where it is a move
+        named = choices_text(rules.choices, rules.choice_label)
+        return replace(verdict, reason=verdict.reason.replace(choices_text(rules.choices), named))
     if verdict.kind != "not_deterministic" or allowed:
         return verdict
-    takers = " and ".join(each.id for each in RULE_SETS if each.random_strategies)
-    rule = f"Under {rules.id} a strategy must be deterministic; only {takers} takes random strategies."
+    takers = " and ".join(each.name for each in RULE_SETS if each.random_strategies)
+    rule = f"Under {rules.name} a strategy must be deterministic; only {takers} takes random strategies."
     return replace(verdict, reason=f"{verdict.reason} {rule}")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import functools
+import importlib.util
+import marshal
 import math
 import os
 import random
@@ -28,7 +30,6 @@ SAMPLE_SIZE = 200  # pairs re-called in the first child, and called in the secon
 PR_SET_DUMPABLE = 4
 _PROBE = "def final_strategy(score, opponent_score):\n    return 0\n"
 _INTERFERED = "The file interfered with the evaluation harness."
-_LOOP = "Look for a loop that never ends or runs very long."  # the likely cause of a too_slow verdict
 _SIGNAL_HINTS: dict[int, str] = {
     signal.SIGSEGV: " (a segmentation fault, e.g. from recursion that is too deep)"
 }
@@ -36,6 +37,7 @@ _SIGNAL_HINTS: dict[int, str] = {
 _DIFFERS = {"syntax_error", "no_final_strategy", "wrong_signature", "exception", "illegal_value"}
 _RANDOM = "not_deterministic"  # the kind of a verdict on answers that differ from run to run
 MAX_RANDOM_TABLES = 60
+DEFAULT_COURSE_API = "hogengine.course"  # the course's own hog.py: Fall 2020, the default rule set
 
 
 @functools.cache
@@ -54,6 +56,7 @@ def evaluate_strategy(
     time_limit: float = 10.0,
     *,
     random_tables: int = 0,
+    course_api: str = DEFAULT_COURSE_API,
     stop: threading.Event | None = None,
 ) -> Verdict:
     """Run an uploaded final_strategy file in the sandbox; its 100 by 100 table or one plain reason.
@@ -63,7 +66,9 @@ def evaluate_strategy(
     plus all 10,000 calls. A strategy that answers differently from run to
     run is refused as not deterministic, unless `random_tables` is positive: then that many of its
     tables are recorded, each a sweep of all 10,000 pairs, in one more child allowed `random_tables`
-    times the CPU time. Setting `stop` (from any thread) kills the children and raises EvaluationStopped.
+    times the CPU time. The file may import the course's `dice` and `ucb` (our stand-ins) and `hog`, which
+    is the module `course_api` names (the course API of the rule set being checked). Setting `stop` (from
+    any thread) kills the children and raises EvaluationStopped.
     Raises SandboxUnavailable if this host cannot install the seccomp filter (the upload is then never
     run) and ValueError on bad arguments.
     """
@@ -91,24 +96,54 @@ def evaluate_strategy(
         return rejected("not_utf8", f"The file is not valid UTF-8 (first bad byte on line {line}).")
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     arch = seccomp.host_arch()
+    upload = _Upload(text, legal, _course(course_api))
     try:
-        verdict = _evaluate(text, legal, time_limit, arch, random_allowed=random_tables > 0, stop=stop)
+        verdict = _evaluate(upload, time_limit, arch, random_allowed=random_tables > 0, stop=stop)
         if verdict.kind != _RANDOM or not random_tables:
             return verdict
-        return _record(text, legal, time_limit * random_tables, arch, random_tables, stop=stop)
+        return _record(upload, time_limit * random_tables, arch, random_tables, stop=stop)
     except SandboxUnavailable:
         # User code could forge that report; believe it only if a trivial upload gets the same answer.
-        if _evaluate(_PROBE, range(1), 5.0, arch).accepted:
+        if _evaluate(_Upload(_PROBE, range(1), protocol.Course()), 5.0, arch).accepted:
             return rejected("forbidden", _INTERFERED)
         raise
 
 
-def _job(mode: str, legal: range, time_limit: float, text: str, tables: int = 1) -> protocol.Job:
-    """A child's job: `mode` with fresh random sample pairs, CPU seconds for `time_limit`, the source."""
+@dataclasses.dataclass(frozen=True)
+class _Upload:
+    """What every child of one evaluation is given: the file's text, the legal choices, the course."""
+
+    text: str
+    legal: range
+    course: protocol.Course
+
+
+@functools.cache
+def _course(course_api: str) -> protocol.Course:
+    """The course's modules for the children: our stand-ins of dice and ucb (compiled from their sources
+    in this install, once), and `course_api` to import as hog from the folders holding hogengine and
+    numpy."""
+    folder = Path(__file__).resolve().parent.parent / "course"
+    standins = tuple(
+        (
+            name,
+            marshal.dumps(
+                compile((folder / f"{name}.py").read_bytes(), f"<course {name}>", "exec", dont_inherit=True)
+            ),
+        )
+        for name in ("dice", "ucb")
+    )
+    numpy = importlib.util.find_spec("numpy")
+    paths = [folder.parent.parent, *([Path(numpy.origin).parent.parent] if numpy and numpy.origin else [])]
+    return protocol.Course(standins, course_api, tuple(dict.fromkeys(str(path) for path in paths)))
+
+
+def _job(mode: str, upload: _Upload, time_limit: float, tables: int = 1) -> protocol.Job:
+    """A child's job: `mode` with fresh random sample pairs, CPU seconds for `time_limit`, the upload."""
     pairs = tuple(random.SystemRandom().sample(range(protocol.PAIRS), SAMPLE_SIZE))
     cpu = math.ceil(time_limit + 0.5)  # RLIMIT_CPU counts whole seconds
     attr = landlock.ruleset_attr(landlock.abi_version())
-    return protocol.Job(legal, cpu, mode, pairs, b"", attr, text, tables)
+    return protocol.Job(upload.legal, cpu, mode, pairs, b"", attr, upload.text, tables, upload.course)
 
 
 def _spawn(job: protocol.Job, cwd: str, arch: seccomp.Arch) -> runner.Child:
@@ -122,8 +157,7 @@ def _spawn(job: protocol.Job, cwd: str, arch: seccomp.Arch) -> runner.Child:
 
 
 def _evaluate(
-    text: str,
-    legal: range,
+    upload: _Upload,
     time_limit: float,
     arch: seccomp.Arch,
     *,
@@ -135,7 +169,7 @@ def _evaluate(
     that failed (the failure itself is the verdict then)."""
     wall_limit = 2 * time_limit + 2  # CPU is the real limit; the wall clock only catches stalls
     deadline = time.monotonic() + wall_limit
-    sweep, sample = _job("sweep", legal, time_limit, text), _job("sample", legal, time_limit, text)
+    sweep, sample = _job("sweep", upload, time_limit), _job("sample", upload, time_limit)
     with (
         tempfile.TemporaryDirectory(prefix="hog-sandbox-") as cwd,
         _spawn(sweep, cwd, arch) as first,
@@ -167,8 +201,7 @@ def _evaluate(
 
 
 def _record(
-    text: str,
-    legal: range,
+    upload: _Upload,
     time_limit: float,
     arch: seccomp.Arch,
     tables: int,
@@ -177,7 +210,7 @@ def _record(
 ) -> Verdict:
     """A random strategy's verdict: `tables` tables, each a sweep of every pair, in one fresh child."""
     wall_limit = 2 * time_limit + 2
-    job = _job("record", legal, time_limit, text, tables)
+    job = _job("record", upload, time_limit, tables)
     with tempfile.TemporaryDirectory(prefix="hog-sandbox-") as cwd, _spawn(job, cwd, arch) as child:
         runner.service([child], child, time.monotonic() + wall_limit, stop)
         answers = _judge(child.reap(), job, time_limit, wall_limit)
@@ -196,25 +229,16 @@ def _rows(values: tuple[int, ...]) -> Table:
 def _judge(exit: runner.Exit, job: protocol.Job, time_limit: float, wall_limit: float) -> protocol.Parsed:
     """The values one child reported, or the verdict its exit, its CPU time or its report calls for."""
     cpu = exit.cpu_seconds
-    calls = {
-        "sweep": "all 10,000 calls",
-        "sample": f"{len(job.pairs)} calls in a second run",
-        "record": f"all 10,000 calls {job.tables} times",
-    }[job.mode]
-    allowed = f"{time_limit:g} s of CPU time to load and answer {calls}"
-    slow = f"Too slow: the file needs more than the {allowed}. {_LOOP}"
-    if exit.killed == "overflow":
+    split = protocol.split_progress(exit.report)
+    if exit.killed == "overflow" or split is None:
         return rejected("forbidden", _INTERFERED, cpu)
+    progress, report = split
     if exit.killed == "deadline":
-        return rejected(
-            "too_slow",
-            f"The check did not finish within {wall_limit:g} s (a file has {allowed}). {_LOOP}",
-            cpu,
-        )
+        return rejected("too_slow", _too_slow(job, time_limit, cpu, progress, wall_limit), cpu)
     if os.WIFSIGNALED(exit.status):
         number = os.WTERMSIG(exit.status)
         if number == signal.SIGKILL and cpu >= time_limit:  # RLIMIT_CPU's hard limit
-            return rejected("too_slow", slow, cpu)
+            return rejected("too_slow", _too_slow(job, time_limit, cpu, progress), cpu)
         if number == signal.SIGSYS:  # the seccomp filter killed it
             return rejected(
                 "forbidden",
@@ -231,9 +255,9 @@ def _judge(exit: runner.Exit, job: protocol.Job, time_limit: float, wall_limit: 
     code = os.WEXITSTATUS(exit.status)
     if code == child.EXIT_OUT_OF_MEMORY:
         return rejected("too_much_memory", f"The file used more than {protocol.MEMORY_MB} MB of memory.", cpu)
-    parsed = protocol.parse_report(exit.report, exit.nonce, job) if code == 0 else None
+    parsed = protocol.parse_report(report, exit.nonce, job) if code == 0 else None
     if parsed is None:
-        if exit.report and code == 0:
+        if report and code == 0:
             return rejected("forbidden", _INTERFERED, cpu)
         return rejected(
             "crashed",
@@ -243,8 +267,44 @@ def _judge(exit: runner.Exit, job: protocol.Job, time_limit: float, wall_limit: 
     if isinstance(parsed, Verdict):
         return Verdict(parsed.accepted, parsed.reason, parsed.kind, None, cpu)
     if cpu > time_limit:
-        return rejected("too_slow", slow, cpu)
+        return rejected("too_slow", _too_slow(job, time_limit, cpu, progress), cpu)
     return parsed
+
+
+def _too_slow(
+    job: protocol.Job, time_limit: float, cpu: float, progress: protocol.Progress, wall_limit: float = 0.0
+) -> str:
+    """A refusal for time: the limit, how far the file got, and the likely cause (what the child's
+    progress marks say, which only the upload could have faked)."""
+    calls = {"sweep": protocol.PAIRS, "sample": len(job.pairs), "record": protocol.PAIRS * job.tables}[
+        job.mode
+    ]
+    limit = f"A strategy has {time_limit:g} s of CPU time to load and answer {calls:,} calls"
+    if wall_limit:
+        limit = f"The check did not finish within {wall_limit:g} s ({limit[2:]})"
+    if not progress.loaded:
+        return (
+            f"{limit}, and this file was still loading: it likely simulates games or rolls many dice outside "
+            "any function; do less of that (or none) when the file loads."
+        )
+    if job.mode == "sample":
+        return (
+            f"{limit} in a second run (the file loaded again, to check it answers the same), and this file "
+            "ran out of time there: time that changes from run to run usually means random simulations; "
+            "make final_strategy decide from the two scores."
+        )
+    done = progress.calls
+    if done == 0:
+        return (
+            f"{limit}, and this file answered fewer than {protocol.CALLS_PER_MARK:,}: a call takes so long "
+            "that final_strategy likely simulates games or never stops looping; make one call fast "
+            "(decide from the two scores, or remember answers with functools.lru_cache)."
+        )
+    return (
+        f"{limit}, and this file had answered about {done:,} when its time ran out (about "
+        f"{cpu / done * 1000:.2g} ms a call): make final_strategy faster, for example by remembering answers "
+        "with functools.lru_cache or not simulating games inside it."
+    )
 
 
 @functools.cache

@@ -29,6 +29,10 @@ from hogengine.sandbox.verdict import EvaluationStopped, SandboxUnavailable
 REPORT_CAP = 1 << 20  # an honest report is about 30 kB
 _CHUNK = 1 << 16
 STOP_POLL_SECONDS = 0.1  # how often a run that may be stopped looks at its stop event
+# At the deadline a child still getting at least this share of a core is slowed by a busy host, not
+# stalled: its deadline moves on (RLIMIT_CPU still ends it), at most MAX_EXTENSIONS times.
+PROGRESS_SHARE = 0.02
+MAX_EXTENSIONS = 10
 CLONE_NEWPID = 0x20000000
 
 Killed = Literal["", "overflow", "deadline"]
@@ -77,6 +81,7 @@ class Child:
         self._report = bytearray()
         self._killed: Killed = ""
         self._exited = False
+        self._cpu_seen = 0.0  # its CPU time when the deadline last looked (see progressing)
         self._exit: Exit | None = None
         assert self._popen.stdin is not None
         self._stdin = self._popen.stdin
@@ -179,17 +184,34 @@ class Child:
     def _mark_exited(self) -> None:
         self._exited = True
 
+    def progressing(self, since: float, now: float) -> bool:
+        """Whether the child used at least PROGRESS_SHARE of a core since the last look (at `since`): a
+        busy host slows a child down, only a stall stops its CPU clock."""
+        used = _cpu_seconds(self.pid)
+        gained, self._cpu_seen = used - self._cpu_seen, used
+        return not self._exited and gained >= PROGRESS_SHARE * (now - since)
+
 
 def service(
     children: Sequence[Child], until: Child, deadline: float, stop: threading.Event | None = None
 ) -> None:
-    """Feed and drain every child until `until` has exited; on reaching the deadline kill them all. Once
-    `stop` is set, raise EvaluationStopped (the children's context managers kill and reap them)."""
+    """Feed and drain every child until `until` has exited; on reaching the deadline kill them all, unless
+    one is still using CPU (a busy host, not a stall: the deadline moves on by as long again). Once `stop`
+    is set, raise EvaluationStopped (the children's context managers kill and reap them)."""
+    looked = time.monotonic()
+    span, extensions = deadline - looked, 0
     while not until.exited:
         if stop is not None and stop.is_set():
             raise EvaluationStopped
-        remaining = deadline - time.monotonic()
+        now = time.monotonic()
+        remaining = deadline - now
         if remaining <= 0:
+            busy = [child.progressing(looked, now) for child in children]
+            looked = now
+            if any(busy) and extensions < MAX_EXTENSIONS:
+                extensions += 1
+                deadline = now + span
+                continue
             for child in children:
                 child.kill("deadline")
             return
@@ -245,6 +267,16 @@ def _namespaces() -> tuple[ctypes.CDLL, int]:
     except OSError:
         own = -1
     return ctypes.CDLL(None, use_errno=True), own
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A running process's user + system time from /proc (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _kill_group(pgid: int) -> None:

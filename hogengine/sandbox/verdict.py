@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from hogengine.text import visible
 
 Table = tuple[tuple[int, ...], ...]
 
@@ -12,10 +13,6 @@ Table = tuple[tuple[int, ...], ...]
 _PIECE_LIMIT = 150
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 _SPACES = re.compile(r"\s+")
-# Dropped as invisible, besides every format character (category Cf: zero-width, bidi, tags): the
-# whole tag block, and letters and marks that render as nothing (Hangul fillers, braille blank, CGJ).
-_TAGS = range(0xE0000, 0xE0080)
-_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
 # Discord markup that could ping, link a channel or command, mask a link's target or fence a code
 # block; a zero-width space inside each disarms it.
 _MARKUP = {"@": "@\u200b", "<#": "<\u200b#", "</": "<\u200b/", "](": "]\u200b(", "`": "`\u200b"}
@@ -71,12 +68,8 @@ def rejected(kind: str, reason: str, cpu_seconds: float = 0.0) -> Verdict:
 def piece(text: str, limit: int = _PIECE_LIMIT) -> str:
     """Make upload-controlled text fit in a reason: one short line of visible characters that cannot
     mention anyone, mask a link, close or open a code block, or hide text in invisible characters."""
-    text = "".join(char for char in text if _visible(char))
+    text = "".join(char for char in text if visible(char))
     text = _SPACES.sub(" ", _CONTROL.sub(" ", text)).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return _MARKUP_PATTERN.sub(lambda found: _MARKUP[found.group()], text)
-
-
-def _visible(char: str) -> bool:
-    return unicodedata.category(char) != "Cf" and char not in _BLANKS and ord(char) not in _TAGS

@@ -120,7 +120,7 @@ def test_the_load_benchmark_runs_from_the_installed_wheel(installed: Path, tmp_p
     script = ROOT / "bench" / "bench_load.py"
     assert "site-packages" in printed(installed, "import bot; print(bot.__file__)", tmp_path)
     run = subprocess.run(
-        [installed, script, "--games", "4", "--seconds", "0.3", "--rate", "200"],
+        [installed, script, "--games", "4", "--seconds", "0.3", "--rate", "200", "--database", "sqlite"],
         check=False,
         capture_output=True,
         text=True,

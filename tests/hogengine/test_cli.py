@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from hogengine.analysis import coaching
 from hogengine.cli import main
 from hogengine.cli.play import NOTE_AFTER
 from hogengine.cli.progress import Progress
-from hogengine.commentary import course_commentary
+from hogengine.commentary import course_commentary, game_commentary
 from hogengine.dice import commitment
-from hogengine.game import dice_in_words, new_game
+from hogengine.game import TurnResult, dice_in_words, new_game
 from hogengine.replay import load_record, replay
 from hogengine.solver import solve
 from tests.hang import HANG
@@ -200,25 +201,35 @@ def test_play_second_needs_an_opponent_to_move_first(monkeypatch, capsys):
 
 
 def test_the_terminal_counts_in_words_that_agree_with_the_number(monkeypatch, capsys):
-    """One die and one point read as such; the course's own commentary keeps its exact text."""
+    """One die and one point read as such; the commentary keeps the course's exact words, and a Pig Out is
+    nothing to celebrate."""
     _, out, _ = play(monkeypatch, capsys, "1\n", "--rules", "pig-fest", "--seed", "00ff", "--vs", "human")
     assert "Player 0 rolls 1 four-sided die: 1\n" in out
     assert "  * Player 0 pigs out (1 point)\n" in out
     assert "Pig Fest: 1 Pig Out in a row, next scoring turn x1" in out
-    assert "1 point(s)! The most yet for Player 0" in out  # the course's announce_highest, word for word
+    assert "Player 0 takes the lead by 1" in out  # the course's announce_lead_changes, word for word
+    assert "The most yet" not in out
+
+
+def replayed(out: str) -> list[TurnResult]:
+    """The turns of the game `hog play` printed, re-played from the record it reveals at the end."""
+    record = re.search(r"echo '(.*)' \| .* replay", out)
+    assert record
+    return list(replay(load_record(record.group(1))))
 
 
 def test_play_says_the_courses_commentary_after_every_turn(monkeypatch, capsys):
-    """The course GUI's commentary, as the bot's boards and the page say it: each gain record first."""
+    """The course GUI's commentary made true to the turn, as the bot's boards and the page say it: each
+    record of points scored first."""
     status, out, err = play(monkeypatch, capsys, "4\n" * 200, "--seed", SEED, "--vs", "always:5")
     assert status == 0, err
     lines = out.splitlines()
     turns = [at for at, line in enumerate(lines) if " Score: " in line]
     scores = [tuple(map(int, re.findall(r"\d+", lines[at].split("Score: ")[1]))) for at in turns]
     said = [tuple(takewhile(bool, lines[at + 1 :])) for at in turns]
-    assert said == course_commentary(scores)
-    first = scores[0][0]
-    assert said[0] == (f"{first} point(s)! The most yet for Player 0", f"Player 0 takes the lead by {first}")
+    assert said == game_commentary(replayed(out))
+    assert said != course_commentary(scores)  # a swap or a Pig Out made the course's version untrue
+    assert said[0] == ("Player 0 takes the lead by 1",)  # a first-turn Pig Out: one point, no record
 
 
 def test_play_board_shows_the_hidden_parts_of_each_rule_set(monkeypatch, capsys):
@@ -472,3 +483,24 @@ def test_output_that_cannot_be_written_is_one_line_and_a_failure(args, stdin, un
         )
     assert done.stderr.decode() == f"hog {args[0]}: cannot write the output: No space left on device\n"
     assert done.returncode == 1
+
+
+def test_play_coach_speaks_once_the_opponent_has_moved_and_sums_up(monkeypatch, capsys, hog_cache):
+    status, out, err = play(monkeypatch, capsys, "5\n" * 200, "--seed", SEED, "--vs", "always:4", "--coach")
+    assert status == 0, err
+    lines = out.splitlines()
+    said = [(at, line.removeprefix("Coach: ")) for at, line in enumerate(lines) if line.startswith("Coach: ")]
+    results = replayed(out)
+    expected = [advice.text for advice in coaching(solve("swine-align", 100, hog_cache), results, [0])]
+    assert expected and [text for _, text in said[:-1]] == expected  # the solver's grades, each said once
+    assert said[-1][1].startswith("Your game against perfect play: accuracy ")
+    for at, text in said[:-1]:
+        turn = int(text.split(":")[0].removeprefix("Turn "))
+        board = lines.index(next(line for line in lines if line.startswith(f"--- Turn {turn} - ")))
+        since = lines[board:at]  # the opponent has moved since, or the game is over
+        assert any(line.startswith("Player 1 (always:4) chooses") or line.endswith(" wins") for line in since)
+
+
+def test_play_without_the_coach_says_nothing_of_it(monkeypatch, capsys):
+    _, out, _ = play(monkeypatch, capsys, "5\n" * 200, "--seed", SEED, "--vs", "always:4")
+    assert "Coach" not in out and "--- Turn 1 - " in out

@@ -33,21 +33,21 @@ def test_replay_tells_the_sample_game_in_words_by_default(hog):
         "Re-playing Pork Chop (CS 61A Spring 2017 contest), first to 100, with its recorded dice.",
         "Score: 14 to 42, Player 0 to move.",
         "",
-        "Turn 0: Player 0 chooses Free Bacon.",
+        "Turn 1: Player 0 chooses Free Bacon.",
         "  * Player 0 takes Free Bacon for 5",
         "  * Hogtimus Prime boosts the turn to 7",
         "  * Swine Swap: the scores trade places",
         "Player 0 scores 7. Score: 42 to 21.",
         "",
-        "Turn 1: Player 1 chooses Pork Chop.",
+        "Turn 2: Player 1 chooses Pork Chop.",
         "  * Player 1 plays Pork Chop: the scores trade places",
         "Player 1 scores 0. Score: 21 to 42.",
         "",
-        "Turn 2: Player 0 chooses Pork Chop.",
+        "Turn 3: Player 0 chooses Pork Chop.",
         "  * Player 0 plays Pork Chop: the scores trade places",
         "Player 0 scores 0. Score: 42 to 21.",
         "",
-        "Turn 3: Player 1 chooses Roll 10 (-1).",
+        "Turn 4: Player 1 chooses Roll 10 (-1).",
         "Player 1 rolls 10 four-sided dice: 1 2 2 2 2 2 2 2 2 2",
         "  * Hog Wild: 4-sided dice",
         "  * Player 1 pigs out (1 point)",
@@ -63,7 +63,7 @@ def test_replay_in_words_shows_the_turns_before_one_it_cannot_replay(hog):
     assert done.stdout.decode().splitlines()[-1] == "Player 1 scores 0. Score: 21 to 42."
     assert (
         done.stderr.decode()
-        == "hog replay: turn 2: 12 is not a legal choice under pork-chop: choose -1 to 10.\n"
+        == "hog replay: turn 3: 12 is not a legal choice under pork-chop: choose -1 to 10.\n"
     )
 
 
@@ -79,16 +79,16 @@ def turn_replaced(index: int, turn: object) -> str:
         ('{"rules": "pork-chop", "turns": [', "not valid JSON"),
         (b"\xff\xfe", "not UTF-8"),
         (json.dumps({**SAMPLE, "rules": "nope\nnope"}), "Unknown rules"),
-        (turn_replaced(2, {"choice": 12, "rolls": []}), "turn 2: 12 is not a legal choice"),
-        (turn_replaced(1, {"choice": 2, "rolls": [3, 3, 3]}), "turn 1: Choice 2 rolls 2 dice, but 3"),
-        (turn_replaced(0, {"choice": 1, "rolls": [6]}), "turn 0: 6 is not an outcome of a 4-sided die"),
+        (turn_replaced(2, {"choice": 12, "rolls": []}), "turn 3: 12 is not a legal choice"),
+        (turn_replaced(1, {"choice": 2, "rolls": [3, 3, 3]}), "turn 2: Choice 2 rolls 2 dice, but 3"),
+        (turn_replaced(0, {"choice": 1, "rolls": [6]}), "turn 1: 6 is not an outcome of a 4-sided die"),
         (
             json.dumps({"rules": "fa20", "score": [94, 50], "turns": [{"choice": 1, "rolls": [6]}] * 2}),
-            "turn 1: The game",
+            "turn 2: The game",
         ),
         (json.dumps({**SAMPLE, "seed": "not hex"}), "hex"),
-        (json.dumps({**SAMPLE, "seed": "00"}), "turn 3: the rolls"),
-        (turn_replaced(3, {"choice": False, "rolls": []}), "turn 3: the choice must be a whole number"),
+        (json.dumps({**SAMPLE, "seed": "00"}), "turn 4: the rolls"),
+        (turn_replaced(3, {"choice": False, "rolls": []}), "turn 4: the choice must be a whole number"),
     ],
 )
 def test_replay_errors_are_one_line_naming_the_turn(hog, stdin, message):
@@ -112,20 +112,20 @@ def one_turn(choice: str, rolls: str = "[]") -> str:
 @pytest.mark.parametrize(
     ("record", "message"),
     [
-        (one_turn("9" * 600), "turn 0: a 600-digit number is not a legal choice"),
-        (one_turn("1", "[" + "9" * 600 + "]"), "turn 0: a 600-digit number is not an outcome"),
+        (one_turn("9" * 600), "turn 1: a 600-digit number is not a legal choice"),
+        (one_turn("1", "[" + "9" * 600 + "]"), "turn 1: a 600-digit number is not an outcome"),
         (one_turn("9" * 4000), "The record holds a number 4000 digits long"),
         (one_turn("1" + "0" * 5000), "The record holds a number 5001 digits long"),
         (json.dumps({**SAMPLE, "k" * 100_000: 1}), "'kkkkkkkk"),
         (json.dumps({**SAMPLE, **MANY_KEYS}), "'k0', 'k1', 'k10' and 19997 more"),
-        (json.dumps({**SAMPLE, "turns": [{"choice": 1, "x" * 100_000: 1}]}), "turn 0: unexpected key"),
+        (json.dumps({**SAMPLE, "turns": [{"choice": 1, "x" * 100_000: 1}]}), "turn 1: unexpected key"),
         (
             json.dumps({**SAMPLE, "turns": [{"choice": 1, **MANY_KEYS}]}),
-            "turn 0: unexpected key(s) 'k0', 'k1', 'k10' and 19997 more.",
+            "turn 1: unexpected key(s) 'k0', 'k1', 'k10' and 19997 more.",
         ),
         (
             json.dumps({**SAMPLE, "seed": "00", "turns": [{"choice": 1, "rolls": [1] * 50_000}]}),
-            "turn 0: the rolls",
+            "turn 1: the rolls",
         ),
     ],
 )
@@ -150,11 +150,11 @@ def fa20(**fields: object) -> str:
     [
         ("", "The record is not valid JSON: Expecting value"),
         ("[" * 100_000, "The record is not valid JSON: it is nested too deeply"),
-        (one_turn("NaN"), "turn 0: the choice must be a whole number, not nan"),
-        (one_turn("3.0", "[2, 2, 2]"), "turn 0: the choice must be a whole number, not 3.0"),
-        (one_turn('"3"', "[2, 2, 2]"), "turn 0: the choice must be a whole number, not '3'"),
-        (one_turn("1", "[2.0]"), "turn 0: the rolls must be a list of whole numbers"),
-        (one_turn("1", '{"a": 1}'), "turn 0: the rolls must be a list of whole numbers"),
+        (one_turn("NaN"), "turn 1: the choice must be a whole number, not nan"),
+        (one_turn("3.0", "[2, 2, 2]"), "turn 1: the choice must be a whole number, not 3.0"),
+        (one_turn('"3"', "[2, 2, 2]"), "turn 1: the choice must be a whole number, not '3'"),
+        (one_turn("1", "[2.0]"), "turn 1: the rolls must be a list of whole numbers"),
+        (one_turn("1", '{"a": 1}'), "turn 1: the rolls must be a list of whole numbers"),
         ('{"rules": "fa20", "goal": Infinity, "turns": []}', '"goal" must be a whole number'),
         (fa20(goal=-5), "The goal must be a whole number from 1 to 100"),
         (fa20(goal=0), "The goal must be a whole number from 1 to 100"),
@@ -255,3 +255,19 @@ def test_replay_at_a_terminal_says_what_it_waits_for():
     )
     assert process.returncode == 0
     assert len(out.decode().splitlines()) == len(SAMPLE["turns"])
+
+
+def test_replay_names_the_players_a_record_gives_and_counts_turns_from_one(hog):
+    named = json.dumps({**SAMPLE, "players": ["alice", "Hog Bot (easy)"]})
+    lines = hog("replay", stdin=named).stdout.decode().splitlines()
+    assert "Turn 1: alice chooses Free Bacon." in lines
+    assert "  * alice takes Free Bacon for 5" in lines
+    assert "Turn 2: Hog Bot (easy) chooses Pork Chop." in lines
+    assert "Player 0" not in "\n".join(lines)
+
+
+@pytest.mark.parametrize("players", [["alice"], "alice", ["alice", 3], ["alice", ""], ["alice", "x" * 101]])
+def test_replay_refuses_players_that_are_not_two_names(hog, players):
+    done = hog("replay", stdin=json.dumps({**SAMPLE, "players": players}))
+    assert done.returncode == 1 and done.stderr.decode().count("\n") == 1
+    assert "name" in done.stderr.decode()

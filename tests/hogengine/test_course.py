@@ -2,6 +2,7 @@
 and goal, the course GUI's rule switches, and games equal to the engine's."""
 
 import io
+import random
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -38,7 +39,7 @@ from hogengine.course import (
     take_turn,
     winner,
 )
-from hogengine.course.dice import RANDOM, make_fair_dice, six_sided
+from hogengine.course.dice import make_fair_dice, six_sided
 from hogengine.errors import BadState, IllegalChoice
 from hogengine.game import dice_for, new_game, resolve
 from hogengine.rules import RULE_SETS
@@ -96,17 +97,17 @@ def test_the_helpers_take_the_other_rule_sets():
     ]
 
 
-def test_fair_dice_draw_from_the_dice_modules_own_reseedable_source():
-    RANDOM.seed(11)
+def test_fair_dice_draw_from_the_random_module_as_the_courses_do():
+    random.seed(11)
     first = [six_sided() for _ in range(20)]
-    RANDOM.seed(11)
+    random.seed(11)
     assert [six_sided() for _ in range(20)] == first
     assert set(first) <= set(range(1, 7))
     die = make_fair_dice(2)
     assert {die() for _ in range(100)} == {1, 2}
-    RANDOM.seed(5)
+    random.seed(5)
     rolled = roll_dice(3)
-    RANDOM.seed(5)
+    random.seed(5)
     assert rolled == roll_dice(3)
 
 
@@ -207,12 +208,12 @@ def test_winner_and_average_win_rate_are_repeatable_with_an_injected_rng():
     assert abs(rate - 0.46303487862) < 0.08  # the exact value, within simulation noise
 
 
-def test_winner_and_average_win_rate_without_an_rng_repeat_once_the_dice_module_is_reseeded():
-    """README: fair dice draw from dice.RANDOM unless given an rng; reseed it to repeat."""
-    RANDOM.seed(8)
+def test_winner_and_average_win_rate_without_an_rng_repeat_once_random_is_reseeded():
+    """README: fair dice draw from the random module unless given an rng; random.seed repeats them."""
+    random.seed(8)
     rate = average_win_rate(always_roll(4), always_roll(5), trials_count=100)
     won = winner(always_roll(4), always_roll(5))
-    RANDOM.seed(8)
+    random.seed(8)
     assert average_win_rate(always_roll(4), always_roll(5), trials_count=100) == rate
     assert winner(always_roll(4), always_roll(5)) == won
 

@@ -95,17 +95,17 @@ def with_turn(index, turn):
 @pytest.mark.parametrize(
     ("record", "error", "message"),
     [
-        (with_turn(2, {"choice": 11, "rolls": []}), IllegalChoice, "turn 2: 11 is not a legal choice"),
-        (with_turn(1, {"choice": 2, "rolls": [3]}), BadRolls, "turn 1: Choice 2 rolls 2 dice, but 1"),
-        (with_turn(0, {"choice": 1, "rolls": [5]}), BadRolls, "turn 0: 5 is not an outcome of a 4-sided die"),
-        (with_turn(3, {"choice": True, "rolls": []}), BadReplay, "turn 3: the choice must be a whole number"),
-        (with_turn(3, {"choice": 1.0, "rolls": [2]}), BadReplay, "turn 3: the choice must be a whole number"),
-        (with_turn(1, {"choice": 1}), BadReplay, 'turn 1: missing "rolls"'),
-        (with_turn(1, {"rolls": []}), BadReplay, 'turn 1: missing "choice"'),
-        (with_turn(1, {"choice": 1, "rolls": [True]}), BadReplay, "turn 1: the rolls must be a list"),
-        (with_turn(1, {"choice": 1, "rolls": "2"}), BadReplay, "turn 1: the rolls must be a list"),
-        (with_turn(1, {"choice": 1, "rolls": [2], "note": 1}), BadReplay, "turn 1: unexpected key"),
-        (with_turn(1, [1, [2]]), BadReplay, "turn 1: a turn is an object"),
+        (with_turn(2, {"choice": 11, "rolls": []}), IllegalChoice, "turn 3: 11 is not a legal choice"),
+        (with_turn(1, {"choice": 2, "rolls": [3]}), BadRolls, "turn 2: Choice 2 rolls 2 dice, but 1"),
+        (with_turn(0, {"choice": 1, "rolls": [5]}), BadRolls, "turn 1: 5 is not an outcome of a 4-sided die"),
+        (with_turn(3, {"choice": True, "rolls": []}), BadReplay, "turn 4: the choice must be a whole number"),
+        (with_turn(3, {"choice": 1.0, "rolls": [2]}), BadReplay, "turn 4: the choice must be a whole number"),
+        (with_turn(1, {"choice": 1}), BadReplay, 'turn 2: missing "rolls"'),
+        (with_turn(1, {"rolls": []}), BadReplay, 'turn 2: missing "choice"'),
+        (with_turn(1, {"choice": 1, "rolls": [True]}), BadReplay, "turn 2: the rolls must be a list"),
+        (with_turn(1, {"choice": 1, "rolls": "2"}), BadReplay, "turn 2: the rolls must be a list"),
+        (with_turn(1, {"choice": 1, "rolls": [2], "note": 1}), BadReplay, "turn 2: unexpected key"),
+        (with_turn(1, [1, [2]]), BadReplay, "turn 2: a turn is an object"),
     ],
 )
 def test_turn_errors_name_the_turn(record, error, message):
@@ -115,7 +115,7 @@ def test_turn_errors_name_the_turn(record, error, message):
 
 def test_a_turn_after_the_game_ended_is_refused():
     record = {"rules": "swine-align", "score": [94, 50], "turns": [{"choice": 1, "rolls": [6]}] * 2}
-    with pytest.raises(GameOver, match="turn 1: The game is over"):
+    with pytest.raises(GameOver, match="turn 2: The game is over"):
         lines(record)
 
 
@@ -123,7 +123,7 @@ def test_turns_before_an_error_are_yielded():
     record = with_turn(3, {"choice": -1, "rolls": []})
     results = replay(parse_record(record))
     assert [next(results).after.scores for _ in range(3)] == [(42, 21), (21, 42), (42, 21)]
-    with pytest.raises(BadRolls, match="turn 3"):
+    with pytest.raises(BadRolls, match="turn 4"):
         next(results)
 
 
@@ -157,7 +157,7 @@ def test_rolls_given_with_a_seed_must_be_the_seeds():
     assert len(lines(good)) == 1
     bad = seeded_record([3])
     bad["turns"][0]["rolls"] = [roll % 4 + 1 for roll in good["turns"][0]["rolls"]]  # each one different
-    with pytest.raises(BadReplay, match="turn 0: the rolls"):
+    with pytest.raises(BadReplay, match="turn 1: the rolls"):
         lines(bad)
 
 

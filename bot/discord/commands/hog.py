@@ -10,14 +10,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import embeds
+from bot.discord.commands.activity import ActivityCommands
 from bot.discord.commands.common import RULES
 from bot.discord.commands.contests import ContestCommands
+from bot.discord.commands.front import FrontCommands
 from bot.discord.commands.records import RecordCommands
 from bot.discord.commands.strategies import StrategyCommands, strategy_for_rules
 from bot.discord.errors import reply
 from bot.discord.identity import guild_of, player
+from bot.discord.notices import link
 from bot.discord.parts import Parts
-from bot.domain.errors import NoOpenGame, UnknownNoticeSetting
+from bot.domain.errors import GameElsewhere, NoOpenGame, UnknownNoticeSetting
 from bot.services import HOUSE_LEVELS, HouseLevel, Match, MatchStatus
 from hogengine.game import choice_label
 from hogengine.rules import DEFAULT_RULES, get_rules
@@ -33,9 +36,11 @@ NOTICES = {
 
 @app_commands.guild_only()  # a game is played in a server channel, where both players can see it
 class HogCog(
+    FrontCommands,
     StrategyCommands,
     RecordCommands,
     ContestCommands,
+    ActivityCommands,
     commands.GroupCog,
     group_name="hog",
     group_description="Hog, the dice game of CS 61A",
@@ -47,11 +52,16 @@ class HogCog(
         super().__init__()
 
     async def _my_match(self, interaction: discord.Interaction[Any]) -> Match:
+        """The person's open game in this channel; else a refusal linking to their game elsewhere, if any."""
         games = self.parts.services.games
         match = await games.open_match_in_channel(interaction.channel_id or 0, interaction.user.id)
-        if match is None:
+        if match is not None:
+            return match
+        elsewhere = await games.open_matches(guild_of(interaction), interaction.user.id)
+        shown = next((found for found in elsewhere if found.message_id is not None), None)
+        if shown is None or shown.message_id is None:
             raise NoOpenGame
-        return match
+        raise GameElsewhere(link(shown, shown.message_id))
 
     @app_commands.command(
         name="challenge", description="Challenge someone to a game of Hog, or their strategy"

@@ -3,7 +3,6 @@
 import math
 import time
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 import discord
@@ -13,11 +12,13 @@ from bot.discord import contest_embeds
 from bot.discord.analysis import send_analysis
 from bot.discord.commands.common import RULES, Commands
 from bot.discord.embeds import timestamp
-from bot.discord.identity import guild_of, player
-from bot.discord.pictures import rendered, shown_in
+from bot.discord.identity import answerable, guild_of, player
+from bot.discord.mentions import linked
+from bot.discord.pictures import rendered
+from bot.discord.sharing import share_button, stats_message, with_buttons
 from bot.discord.views import ForgetButton
-from bot.images import Place, Versus, rating_history_chart, results_matrix, standings_chart
-from bot.services import FORMATS, Stats, Tournament
+from bot.images import Place, Versus, results_matrix, standings_chart
+from bot.services import FORMATS, Tournament
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver.tournament import GAMES
 from hogengine.text import percent
@@ -25,17 +26,11 @@ from hogengine.text import percent
 # What a results matrix's cell says, by format: the row's share of its pairing with the column.
 MEASURES = {"exact": "row's exact win rate vs the column", "sampled": "row's games won of 9 vs the column"}
 PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
-TOKEN_MARGIN = timedelta(minutes=1)  # an answer is edited no later than this before its token runs out
 FORGET = (
     "**Forget me** deletes every strategy you uploaded (on every server, with their history) and takes "
     "your name and ratings off every game you played: the games stay, played by an anonymous player, so "
     "your opponents' records stay whole. This cannot be undone. Dismiss this message to keep everything."
 )
-
-
-def answerable(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the interaction's token (15 minutes) still lets the bot edit its answer, with a margin."""
-    return discord.utils.utcnow() < interaction.expires_at - TOKEN_MARGIN
 
 
 class Progress:
@@ -89,14 +84,6 @@ async def announce(client: discord.Client, result: Tournament) -> None:
     await channel.send(text, file=picture, allowed_mentions=mentions)
 
 
-def rating_series(found: Stats) -> dict[str, list[float]]:
-    """Each rule set's rating before the player's first rated game under it and after every one."""
-    series: dict[str, list[float]] = {}
-    for change in found.rating_history:
-        series.setdefault(get_rules(change.rules).name, [change.before]).append(change.after)
-    return series
-
-
 class RecordCommands(Commands):
     """Tournaments of the stored strategies, ratings, stats, history, analysis and forget-me."""
 
@@ -131,8 +118,11 @@ class RecordCommands(Commands):
         if found is None:
             kind = "" if rules is None else f"{get_rules(rules).name} "
             await interaction.response.send_message(
-                f"No {kind}tournament has been played on this server yet: someone who manages the server "
-                "starts one with `/hog tournament`.",
+                linked(
+                    interaction,
+                    f"No {kind}tournament has been played on this server yet: someone who manages the server "
+                    "starts one with /hog tournament.",
+                ),
                 ephemeral=True,
             )
             return
@@ -150,23 +140,19 @@ class RecordCommands(Commands):
     @app_commands.choices(rules=RULES)
     async def leaderboard(self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES) -> None:
         found = await self.parts.services.ratings.leaderboard(rules, guild_id=guild_of(interaction))
-        await interaction.response.send_message(
-            embed=contest_embeds.leaderboard(found, rules), ephemeral=True
-        )
+        embed = contest_embeds.leaderboard(found, rules)
+        embed.description = linked(interaction, embed.description or "")  # "/hog challenge someone", a tap
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="stats", description="Games, wins, habits and rating of a player")
     @app_commands.describe(user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await self.parts.services.ratings.stats(
-            player(user or interaction.user), guild_of(interaction)
-        )
-        embed = contest_embeds.stats(found)
-        if not found.rating_history:
-            await interaction.followup.send(embed=embed, ephemeral=True)
-            return
-        chart = await rendered(rating_history_chart, rating_series(found), found.player.name)
-        await interaction.followup.send(embed=shown_in(embed, chart), file=chart, ephemeral=True)
+        who = player(user or interaction.user)
+        embed, chart = await stats_message(self.parts, who, guild_of(interaction))
+        view = with_buttons(share_button("stats", who.id))
+        files = [] if chart is None else [chart]
+        await interaction.followup.send(embed=embed, files=files, view=view, ephemeral=True)
 
     @app_commands.command(name="history", description="A player's latest games")
     @app_commands.describe(user="Whose games (default: yours)")

@@ -12,10 +12,11 @@ from bot.discord.commands.common import RULES, Commands
 from bot.discord.errors import explain, reply
 from bot.discord.identity import guild_of, player
 from bot.discord.parts import parts_of
-from bot.discord.pictures import rendered, shown_in
+from bot.discord.pictures import heatmap, shown_in
+from bot.discord.sharing import share_button, strategy_message, with_buttons
+from bot.discord.views import after_upload
 from bot.domain.errors import RecordsUnavailable
-from bot.images import strategy_heatmap
-from bot.services import MAX_NAME, HogError, Services, StoredStrategy, choice_labels
+from bot.services import MAX_NAME, HogError, Services, StoredStrategy
 from hogengine.rules import DEFAULT_RULES, get_rules
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
@@ -64,14 +65,6 @@ async def strategy_for_rules(interaction: discord.Interaction[Any], current: str
     return await _named(strategies.active(guild_of(interaction), owner, rules), current)
 
 
-async def heatmap(strategy: StoredStrategy) -> discord.File:
-    """The strategy's 10,000 choices as a picture (rendered off the event loop)."""
-    if strategy.table is None:
-        raise ValueError("the strategy was read without its table")
-    title = f"{strategy.name} ({get_rules(strategy.rules).name})"
-    return await rendered(strategy_heatmap, strategy.table.tolist(), title, choice_labels(strategy.rules))
-
-
 class StrategyCommands(Commands):
     """Uploading, listing, showing and deleting stored strategies."""
 
@@ -97,7 +90,8 @@ class StrategyCommands(Commands):
             guild_of(interaction), player(interaction.user), file.filename, file.size, name=name, rules=rules
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        where = " in the sandbox" if ticket.kind == "py" else ""
+        limit = strategies.limits.time_limit
+        where = f" in the sandbox (it has {limit:g} s of CPU time)" if ticket.kind == "py" else ""
         await interaction.edit_original_response(
             content=f"Checking **{escape_markdown(file.filename)}**{where}…"
         )
@@ -110,7 +104,8 @@ class StrategyCommands(Commands):
             await interaction.edit_original_response(content=None if verdict else text, embed=verdict)
             return
         embed = shown_in(contest_embeds.upload_verdict(upload), picture)
-        await interaction.edit_original_response(content=None, embed=embed, attachments=[picture])
+        view = await after_upload(self.parts, guild_of(interaction), upload.strategy)  # play, enter, share
+        await interaction.edit_original_response(content=None, embed=embed, attachments=[picture], view=view)
 
     @app_commands.command(name="strategies", description="The strategies stored on this server")
     @app_commands.describe(user="Only this person's strategies")
@@ -132,12 +127,10 @@ class StrategyCommands(Commands):
     @app_commands.autocomplete(name=any_strategy)
     async def show_strategy(self, interaction: discord.Interaction[Any], name: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        strategies = self.parts.services.strategies
-        found = await strategies.show(guild_of(interaction), name)
-        versions = len(await strategies.history(guild_of(interaction), name))
-        picture = await heatmap(found)
-        embed = shown_in(contest_embeds.strategy_card(found, versions), picture)
-        await interaction.followup.send(embed=embed, file=picture, ephemeral=True)
+        embed, picture = await strategy_message(self.parts, guild_of(interaction), name)
+        files = [] if picture is None else [picture]
+        view = with_buttons(share_button("strategy", name.strip()))
+        await interaction.followup.send(embed=embed, files=files, view=view, ephemeral=True)
 
     @strategy.command(name="delete", description="Delete one of your strategies, with its history")
     @app_commands.describe(name="Your strategy's name")

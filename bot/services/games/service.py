@@ -18,6 +18,7 @@ from bot.domain.errors import (
     NotYourTurn,
     RematchStarted,
     RematchUnavailable,
+    RepeatedPress,
     TurnAlreadyPlayed,
     TurnTimedOut,
 )
@@ -26,9 +27,10 @@ from bot.domain.matches import (
     Hint,
     Match,
     MatchStatus,
+    Moment,
+    Notice,
     Played,
     Player,
-    TurnNotice,
     TurnRecord,
 )
 from bot.domain.settings import Timeouts
@@ -36,7 +38,7 @@ from bot.domain.shards import Shards
 from bot.domain.strategies import BotStrategy, StoredStrategy
 from bot.services.clock import Clock
 from bot.services.games import house_bot
-from bot.services.games.match_store import Change, MatchStore
+from bot.services.games.match_store import Change, MatchStore, Watcher
 from bot.services.solver import Solver
 from bot.storage import Database
 from bot.storage import matches as match_table
@@ -52,6 +54,18 @@ from hogengine.rules import DEFAULT_RULES
 
 Seats = tuple[Player | None, Player | None]
 Seeds = Callable[[], bytes]  # a fresh secret dice seed per game
+# The moment a game's notice should announce now, the turn it is about, and whom it tells.
+Due = tuple[Moment, int, Player | None]
+# What each answer to a challenge makes of it.
+ANSWERS = {"accept": MatchStatus.ACTIVE, "decline": MatchStatus.DECLINED, "cancel": MatchStatus.CANCELLED}
+# A person's turn is said to be running out at a minute left, or a fifth of the clock for a short one.
+HURRY_SECONDS = 60.0
+HURRY_SHARE = 5
+
+
+def hurry_seconds(turn_seconds: float) -> float:
+    """How long before a turn's end its player is told that time is running out."""
+    return min(HURRY_SECONDS, turn_seconds / HURRY_SHARE)
 
 
 class GameService:
@@ -173,7 +187,8 @@ class GameService:
             if match.status is not MatchStatus.ACTIVE:
                 raise MatchOver
             if turn != match.state.turn:
-                raise TurnAlreadyPlayed
+                played = await turn_table.played_by(self._db, match_id, turn)
+                raise RepeatedPress if played == user_id else TurnAlreadyPlayed
             if match.state.mover != seat:
                 raise NotYourTurn(match.seat_name(match.state.mover))
             if _past(match.turn_deadline, self._clock()):
@@ -223,6 +238,10 @@ class GameService:
     async def open_match_in_channel(self, channel_id: int, user_id: int) -> Match | None:
         """The user's pending or active match in this channel, if any (at most one exists)."""
         return await match_table.open_match_for(self._db, channel_id, (user_id,))
+
+    async def open_matches(self, guild_id: int, user_id: int) -> list[Match]:
+        """The user's open challenges and games on this server, in every channel, newest first."""
+        return await match_table.open_matches_of(self._db, guild_id, user_id)
 
     async def expire_due(self) -> list[Match]:
         """Close what is past its clock: challenges → "expired"; games → "timeout" lost by the mover."""
@@ -289,14 +308,15 @@ class GameService:
         )
 
     async def export(self, match_id: int, *, guild_id: int, user_id: int) -> dict[str, Any]:
-        """The `hog replay` input of the match so far, plus "seed" and its "commitment" once it is over.
+        """The `hog replay` input of the match so far (its rolls, even before the seed is out; the seats'
+        names), plus "seed" and its "commitment" once it is over.
 
         Only for a match of this server (`guild_id`) or one the asking user played in (else NotYourGame).
         """
         match = await self._store.load_visible(match_id, guild_id, user_id, "export")
         turns = await self.turns(match_id)
         start = new_game(match.rules, match.goal)
-        data = to_record(start, [turn.result for turn in turns])  # the rolls, even before the seed is out
+        data = to_record(start, [turn.result for turn in turns], players=match.seat_names)
         if match.seed is not None:
             data |= {"seed": match.seed, "commitment": match.seed_hash}
         return data
@@ -342,28 +362,106 @@ class GameService:
         take), for the clock to show again."""
         return await match_table.lagging(self._db, self.shards)
 
-    async def notice(self, match: Match, acting: int | None = None) -> TurnNotice | None:
-        """How the game's turn notice changes now that its board shows `match` (None: it stays). A person is
-        told when the turn passed to them from the other person (not for an extra turn, nor in a game
-        against the house bot, where they just moved), unless they turned notices off or are `acting` (the
-        one who just pressed: they see the board); a closed game's notice is deleted."""
+    async def notice(self, match: Match, acting: int | None = None) -> Notice | None:
+        """How the game's notice changes now that its board shows `match` (None: it stays). Each moment that
+        concerns a person is decided once (see `_due`); they are told unless they turned notices off or are
+        `acting` (the one who just pressed: they see the board), and the previous notice is deleted."""
         record = await match_table.notice_of(self._db, match.id, match.state)
-        if match.status is not MatchStatus.ACTIVE or match.bot_level is not None:
-            return None if record.live is None else TurnNotice(None, match.state.turn, record.live)
-        if record.noticed == record.since:
-            return None  # decided for these moves already
-        person = match.player_to_move
-        told = person if record.wanted and person is not None and person.id != acting else None
-        return TurnNotice(told, record.since, record.live)
+        due = self._due(match, record.since)
+        if due is None:
+            return None
+        moment, turn, person = due
+        if record.decided is not None and record.decided >= (turn, moment):
+            return None  # decided already
+        wanted = (
+            person is not None
+            and person.id != acting
+            and await player_table.setting_of(self._db, person.id, "turn_notices")
+        )
+        return Notice(person if wanted else None, moment, turn, record.live)
 
-    async def noticed(self, match_id: int, since: int, message_id: int | None) -> None:
-        """Record the game's live turn notice (None: none), for the moves that began at turn `since`."""
-        await self._db.write(lambda conn: match_table.set_notice(conn, match_id, message_id, since))
+    def _due(self, match: Match, since: int) -> Due | None:
+        """The moment the game's notice announces now and to whom (None: to nobody):
+        - a person's turn: the turn passing to them from the other person (`since`: when their moves began,
+          so an extra turn is not announced again; never against the house bot, where they just moved), or
+          their time running out (`hurry_seconds` before it ends; against the house bot too);
+        - the game's end, to the person who did not end it: the other side of the last move, the winner of a
+          forfeit or a timeout (against the house bot only a timeout, to the person);
+        - a challenge declined or expired, to the challenger;
+        - a rematch one person wants, to the other; once it began, nothing more.
+        None while a challenge waits: its own message mentions the person challenged."""
+        status, state = match.status, match.state
+        if status is MatchStatus.PENDING:
+            return None
+        if status is MatchStatus.ACTIVE:
+            person = match.player_to_move
+            ends = match.turn_deadline
+            if person is not None and ends is not None and ends - self._clock() <= self.hurry:
+                return Moment.HURRY, state.turn, person
+            return Moment.TURN, since, None if match.bot_level is not None else person
+        if status in (MatchStatus.DECLINED, MatchStatus.EXPIRED):
+            return Moment.END, state.turn, match.challenger
+        if status is MatchStatus.CANCELLED:
+            return Moment.END, state.turn, None
+        votes = match.rematch_votes
+        if all(votes):
+            return Moment.REMATCHED, state.turn, None
+        wanted = [seat for seat in (0, 1) if votes[seat] and match.players[seat] is not None]
+        if wanted:
+            return Moment.REMATCH, state.turn, match.players[1 - wanted[0]]
+        return Moment.END, state.turn, self._told_of_the_end(match)
+
+    @staticmethod
+    def _told_of_the_end(match: Match) -> Player | None:
+        """Who is told that a played game is over: whoever did not end it (see `_due`)."""
+        winner = match.winner if match.winner is not None else 0
+        if match.status is MatchStatus.TIMEOUT:
+            return match.players[winner] or match.players[1 - winner]
+        if match.bot_level is not None:
+            return None  # the person just moved or gave up: they see the board
+        if match.status is MatchStatus.FORFEIT:
+            return match.players[winner]
+        return match.players[match.state.mover]  # the side that did not make the last move
+
+    async def noticed(self, match_id: int, decided: Notice, message_id: int | None) -> None:
+        """Record the game's live notice (None: none) for the moment `decided`."""
+        moment, turn = decided.moment, decided.turn
+        await self._db.write(lambda conn: match_table.set_notice(conn, match_id, message_id, turn, moment))
+
+    async def running_out(self) -> list[int]:
+        """The live games of this process's shards whose person to move should now be told that their
+        turn is running out (the clock asks; the notice is then decided as any other, see `notice`)."""
+        return await match_table.running_out(self._db, self._clock(), self.hurry, self.shards)
+
+    @property
+    def hurry(self) -> float:
+        """Seconds before a person's turn ends at which they are told it is running out."""
+        return hurry_seconds(self.timeouts.turn_seconds)
 
     async def set_turn_notices(self, player: Player, wanted: bool) -> None:
-        """Turn this person's turn notices on or off (on until they say otherwise)."""
+        """Turn this person's notices on or off (on until they say otherwise)."""
+        await self._set(player, "turn_notices", wanted)
+
+    async def set_coach(self, player: Player, on: bool) -> None:
+        """Turn this person's live coach on or off (off until they ask for it)."""
+        await self._set(player, "coach", on)
+
+    async def known(self, user_id: int) -> Player | None:
+        """The person as the bot last saw them (None: never met, or forgotten)."""
+        return await player_table.known_player(self._db, user_id)
+
+    async def coached(self, user_id: int) -> bool:
+        """Whether this person asked for the live coach."""
+        return await player_table.setting_of(self._db, user_id, "coach")
+
+    async def _set(self, player: Player, setting: player_table.Setting, on: bool) -> None:
         now = self._clock()
-        await self._db.write(lambda conn: player_table.set_turn_notices(conn, player, wanted, now))
+        await self._db.write(lambda conn: player_table.set_setting(conn, player, setting, on, now))
+
+    def watch(self, watcher: Watcher) -> None:
+        """Tell `watcher` of every match this process stores, as stored, once committed (it must not block:
+        the Activity's live pages learn of each move so)."""
+        self._store.watchers.append(watcher)
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""
@@ -451,10 +549,12 @@ class GameService:
             return await self._store.create(match, vote, strategy)
 
     async def _pending(self, match_id: int, user_id: int, seat: int, verb: str) -> Match:
-        """The pending challenge, if `user_id` sits in `seat` and it has not expired."""
+        """The pending challenge, if `user_id` sits in `seat` and it has not expired (RepeatedPress: they
+        already gave this very answer)."""
         match = await self._store.load(match_id)
         if match.status is not MatchStatus.PENDING:
-            raise ChallengeClosed
+            repeated = match.status is ANSWERS[verb] and match.seat_of(user_id) == seat
+            raise RepeatedPress if repeated else ChallengeClosed
         if _past(match.challenge_expires_at, self._clock()):
             raise ChallengeExpired
         if _seat(match, user_id) != seat:

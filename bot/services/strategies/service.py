@@ -3,7 +3,6 @@ pool, stored per server with their exact win rates, listed, shown, replaced (his
 
 import asyncio
 import hashlib
-import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -54,12 +53,11 @@ from hogengine.sandbox import EvaluationStopped, SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
 from hogengine.strategies import BadStrategy, Table, table_from_json
+from hogengine.text import readable
 
 T = TypeVar("T")
 KINDS = (".py", ".json")
 MAX_NAME = 32  # characters of a strategy name
-_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9 _.-]{{0,{MAX_NAME - 1}}}")
-_NOT_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
 
 
 def check_upload(filename: str, size: int) -> str:
@@ -75,17 +73,21 @@ def check_upload(filename: str, size: int) -> str:
 
 
 def made_name(text: str) -> str:
-    """A strategy name made from other text (a file's name, a TEAM_NAME) out of the characters names take."""
-    made = _NOT_NAME.sub("-", text).strip(" _.-")[:MAX_NAME].rstrip(" _.-")
-    return made or "strategy"
+    """A strategy name made from other text (a file's name, a TEAM_NAME) as it is written, on one line, cut
+    to MAX_NAME characters with an ellipsis (the TEAM_NAME itself is kept whole beside it)."""
+    made = " ".join(text.split())
+    if len(made) > MAX_NAME:
+        made = made[: MAX_NAME - 1].rstrip() + "…"
+    return made if readable(made) else "strategy"
 
 
 def strategy_name(name: str | None, filename: str) -> str:
-    """A checked strategy name: the one given, or one made from the file's name."""
+    """A checked strategy name: the one given (one line of 1 to MAX_NAME characters, apostrophes, accents
+    and emoji as written), or one made from the file's name."""
     if name is None:
         return made_name(PurePath(filename).stem)
     name = name.strip()
-    if not _NAME.fullmatch(name):
+    if len(name) > MAX_NAME or not readable(name):
         raise BadStrategyName(MAX_NAME)
     return name
 
@@ -182,7 +184,7 @@ class StrategyService:
         chosen = strategy_name(name, filename)
         if name is not None or kind == "json":
             await self._replaced(self._db, guild_id, owner, chosen, ruleset.id)
-        await self._rations.check(owner.id)
+        await self._rations.check(owner.id, ruleset)
         await self._leases.check(self._upload, owner.id)
         return Ticket(guild_id, owner, filename, kind, chosen, name is not None, ruleset.id)
 
@@ -198,7 +200,7 @@ class StrategyService:
         """
         check_upload(ticket.filename, len(data))
         ruleset = get_rules(ticket.rules)
-        await self._rations.check(ticket.owner.id)
+        await self._rations.check(ticket.owner.id, ruleset)
         async with self._leases.held(self._upload, ticket.owner.id) as taking:
             checked, retry_at = await self._run(ticket, data, ruleset)
             table_hash = _sha256(table_bytes(checked.table))
@@ -254,16 +256,18 @@ class StrategyService:
         raise TooManyStrategies(rules, names)
 
     async def _run(self, ticket: Ticket, data: bytes, ruleset: RuleSet) -> tuple[_Checked, float | None]:
-        """What checking the upload found, and when its owner may upload again: they are rationed by what
-        the check cost. A refusal says when, too."""
+        """What checking the upload found, and when its owner may upload again under these rules: they are
+        rationed by what the check cost. A refusal says when, too."""
         try:
             checked = await self._evaluate(ticket.kind, data, ruleset)
         except StrategyRefused as refused:
-            retry_at = await self._rations.refused(ticket.owner, refused.kind, refused.cpu_seconds)
+            retry_at = await self._rations.charge(ticket.owner, ruleset, refused.cpu_seconds)
             if retry_at is None:
                 raise
-            raise StrategyRefused(refused.reason, refused.kind, refused.cpu_seconds, retry_at) from refused
-        return checked, await self._rations.charge(ticket.owner)
+            raise StrategyRefused(
+                refused.reason, refused.kind, refused.cpu_seconds, retry_at, ruleset.name
+            ) from refused
+        return checked, await self._rations.charge(ticket.owner, ruleset, checked.cpu_seconds)
 
     async def _evaluate(self, kind: str, data: bytes, ruleset: RuleSet) -> _Checked:
         """A JSON table as read, or a Python file as the sandbox found it under the rule set's contest

@@ -4,6 +4,7 @@ import copy
 import fnmatch
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -224,9 +225,35 @@ def fields(message: discord.Message) -> dict[str, str]:
     return {field.name or "": field.value or "" for field in message.embeds[0].fields}
 
 
+def text(message: discord.Message) -> str:
+    """The text of a message's embed (a board holds all it says there)."""
+    return message.embeds[0].description or ""
+
+
+def turns_shown(message: discord.Message) -> list[str]:
+    """The turns a board shows, a line each ("**alice** 🎲 3 1 4 → +1, Pig Out"), oldest first."""
+    return [line for line in text(message).splitlines() if " → " in line]
+
+
 def last_turn(message: discord.Message) -> str:
-    """The latest turn a board shows, in its one line ("**alice** 🎲 3 1 4 → +1, Pig Out")."""
-    return fields(message)["Recent turns"].splitlines()[-1]
+    """The latest turn a board shows, in its one line."""
+    return turns_shown(message)[-1]
+
+
+def seat_lines(message: discord.Message) -> dict[str, str]:
+    """Each seat's line on a board ("▶ alice · **12** `█░░░░░░░░░`"), by the name, with the hidden parts
+    that follow it ("↳ Pork Chop: used") on lines of their own."""
+    seats: dict[str, str] = {}
+    name = None
+    for line in text(message).splitlines():
+        if " · **" in line and line.endswith("`"):
+            name = line.removeprefix("▶ ").split(" · **")[0]
+            seats[name] = line
+        elif line.startswith("↳ ") and name is not None:
+            seats[name] += "\n" + line
+        else:
+            name = None
+    return seats
 
 
 def turn_of(line: str) -> tuple[str, int]:
@@ -247,6 +274,18 @@ def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
         timeout=HANG,
     )
     return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def plain(text: str) -> str:
+    """A text with the command mentions it holds (`</hog vs-bot:ID>`) written back as the commands' names."""
+    return re.sub(r"</(hog[a-z -]*):\d+>", r"/\1", text)
+
+
+def mention(world: World, command: str) -> str:
+    """How the bot mentions one of its commands ("hog vs-bot"), clickable, by the id Discord gave it."""
+    found = world.bot.command_mentions.mention(command)
+    assert found is not None and found.startswith(f"</{command}:"), found
+    return found
 
 
 def private(result: simcord.InteractionResult) -> simcord.ResponseMessage:
@@ -276,3 +315,37 @@ async def picture(attachment: discord.Attachment) -> Image.Image:
     image.load()
     assert image.format == "PNG" and 200 <= image.width <= 1500 and 100 <= image.height <= 1500
     return image
+
+
+# A phone at 360 px in Discord: about 38 characters to a line of an embed; a board may take 14 such lines.
+PHONE_COLUMNS = 38
+BOARD_ROWS = 14
+
+
+def drawn(line: str) -> str:
+    """A line of embed Markdown as Discord draws it: no bold, underline or code marks, no escapes, a
+    relative timestamp as its longest words, each emoji as wide as two letters."""
+    for mark in ("**", "__", "`"):
+        line = line.replace(mark, "")
+    line = re.sub(r"\\(.)", r"\1", line)
+    line = re.sub(r"<t:\d+:R>", "in 59 minutes", line)
+    return "".join(c * 2 if ord(c) >= 0x1F000 else c for c in line)
+
+
+def wrapped(line: str, columns: int = PHONE_COLUMNS) -> int:
+    """How many lines a line of text takes when its words wrap at `columns` (a longer word is cut)."""
+    rows, used = 1, 0
+    for word in drawn(line).split(" "):
+        if used and used + 1 + len(word) > columns:  # the word goes to the next line
+            rows, used = rows + 1, 0
+        used += (1 if used else 0) + len(word)
+        while used > columns:  # a word longer than a line runs on
+            rows, used = rows + 1, used - columns
+    return rows
+
+
+def phone_rows(embed: discord.Embed) -> int:
+    """How many lines an embed's title, text, fields and footer take on a phone."""
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    parts += [f"{field.name}\n{field.value}" for field in embed.fields]
+    return sum(wrapped(line) for part in parts if part for line in part.splitlines())

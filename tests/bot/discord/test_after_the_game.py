@@ -4,7 +4,18 @@ from bot.services import Player
 from hogengine.game import State, choice_label, distinct_choices
 from hogengine.solver import solve
 from tests.bot.discord.conftest import GUILD_ID
-from tests.bot.discord.harness import World, fields, labels, last_turn, private, said, turn_of
+from tests.bot.discord.harness import (
+    World,
+    labels,
+    last_turn,
+    mention,
+    plain,
+    private,
+    said,
+    seat_lines,
+    text,
+    turn_of,
+)
 
 
 async def test_a_rematch_needs_both_players(world: World) -> None:
@@ -14,30 +25,30 @@ async def test_a_rematch_needs_both_players(world: World) -> None:
 
     await world.alice.click(old_board, label="Rematch")
     waiting = world.message(old_board.id)
-    assert fields(waiting)["Rematch"] == "alice wants a rematch."
-    assert labels(waiting) == ["Rematch"]
+    assert text(waiting).splitlines()[-1] == "**alice** wants a rematch."
+    assert labels(waiting) == ["Rematch", "Verify dice"]
     assert said(await world.carol.click(waiting, label="Rematch")) == "You are not playing in this game."
 
     await world.bob.click(waiting, label="Rematch")
 
-    assert labels(world.message(old_board.id)) == []
+    assert labels(world.message(old_board.id)) == ["Verify dice"]
     rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert rematch is not None and rematch.rematch_of == match.id
     new_board = await world.board(rematch.id)
     assert new_board.id != old_board.id
     assert new_board.content == f"{world.bob.mention}, your move."  # seats swapped: bob moves first
-    assert "▶ bob" in fields(new_board)
+    assert seat_lines(new_board)["bob"].startswith("▶ bob · ")
 
 
 async def test_a_rematch_against_the_bot_starts_with_the_bot(world: World) -> None:
     match = await world.vs_bot()
     await world.alice.slash(world.channel, "hog forfeit")
     old_board = await world.board(match.id)
-    assert fields(old_board)["Rematch"] == "Hog Bot (easy) wants a rematch."
+    assert text(old_board).splitlines()[-1] == "**Hog Bot (easy)** wants a rematch."
 
     await world.alice.click(old_board, label="Rematch")
 
-    assert labels(world.message(old_board.id)) == []
+    assert labels(world.message(old_board.id)) == ["Verify dice"]
 
     rematch = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert rematch is not None and rematch.players[1] is not None
@@ -61,10 +72,12 @@ async def test_a_hint_shows_the_best_move_and_every_chance_privately(world: Worl
     for choice, chance in solution.choice_values(start).items():
         assert f"{start.ruleset.choice_label(choice):>12}  {chance:6.1%}" in text
     assert said(await world.bob.slash(world.channel, "hog hint")) == "Hints are for your own turn."
-    assert (
-        said(await world.carol.slash(world.channel, "hog hint")) == "You have no open game in this channel."
+    nothing = said(await world.carol.slash(world.channel, "hog hint"))
+    assert nothing == (
+        f"You have no open game in this channel: start one with {mention(world, 'hog vs-bot')} or "
+        f"{mention(world, 'hog challenge')}."
     )
-    assert world.domain_errors() == ["Hints are for your own turn.", "You have no open game in this channel."]
+    assert world.domain_errors() == ["Hints are for your own turn.", plain(nothing)]
     assert (await world.match(match.id)).state.turn == 0
 
 

@@ -14,7 +14,7 @@ from hogengine.rules import get_rules
 from hogengine.solver import solve
 from hogengine.text import counted
 from tests.bot.discord.conftest import GUILD_ID
-from tests.bot.discord.harness import World, picture, private, private_embed, said
+from tests.bot.discord.harness import World, mention, picture, plain, private, private_embed, said
 
 
 def tens_then_fives(state: State) -> int:
@@ -148,7 +148,10 @@ async def test_only_finished_games_of_this_server_or_ones_own(world: World) -> N
     assert said(foreign) == "That game was not played on this server: only its players can analyse it here."
     assert said(running) == (
         "This game is still being played: its analysis would tell both sides their chances. Finish it "
-        "first, or take its record so far with `/hog export`."
+        f"first, or take its record so far with {mention(world, 'hog export')}."
     )
     assert private(running).embeds == [] and private(running).attachments == []
-    assert world.domain_errors() == [said(foreign), said(running)]
+    assert world.domain_errors() == [
+        said(foreign),
+        plain(said(running)).replace("/hog export", "`/hog export`"),
+    ]

@@ -1,7 +1,7 @@
 """A challenge is one message with Accept / Decline / Cancel; only the right person may press each."""
 
 from tests.bot.discord.conftest import CHALLENGE_TIMEOUT
-from tests.bot.discord.harness import World, fields, labels, said
+from tests.bot.discord.harness import World, labels, mention, plain, said, seat_lines, text
 
 
 async def test_a_challenge_pings_the_opponent_and_offers_three_answers(world: World) -> None:
@@ -13,11 +13,12 @@ async def test_a_challenge_pings_the_opponent_and_offers_three_answers(world: Wo
     assert message is not None and not message.ephemeral
     assert message.content == f"{world.bob.mention}, you are challenged!"
     embed = message.embeds[0]
-    assert embed.title == "alice challenges bob to Hog"
-    assert "bob: accept or decline. Expires <t:" in (embed.description or "")
+    assert embed.title == "Pork Chop · first to 50"  # the rule set and the goal, on one line
+    assert (embed.description or "").splitlines() == [
+        "**alice** challenges **bob** to a game of Hog.",
+        f"bob: accept or decline. Expires <t:{int(world.env.now().timestamp() + CHALLENGE_TIMEOUT)}:R>.",
+    ]
     assert labels(world.channel.last_message) == ["Accept", "Decline", "Cancel"]
-    assert fields(world.channel.last_message)["Goal"] == "50"
-    assert "Pork Chop" in fields(world.channel.last_message)["Rules"]
 
 
 async def test_accepting_turns_the_challenge_into_the_board(world: World) -> None:
@@ -31,8 +32,8 @@ async def test_accepting_turns_the_challenge_into_the_board(world: World) -> Non
     assert "**alice** to move, with four-sided dice (Hog Wild: 0 + 0 = 0 is a multiple of 7)" in (
         board.embeds[0].description or ""
     )
-    assert labels(board) == ["Pork Chop", "Free Bacon", *(f"Roll {n}" for n in range(1, 11))]
-    assert fields(board)["▶ alice"].endswith("`░░░░░░░░░░`")  # a Pork Chop still ready goes unsaid
+    assert labels(board) == ["Pork Chop", "Free Bacon", "Verify dice", *(f"Roll {n}" for n in range(1, 11))]
+    assert seat_lines(board)["alice"] == "▶ alice · **0** `░░░░░░░░░░`"  # a Pork Chop still ready goes unsaid
     match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)
     assert match is not None and match.seed_hash is not None
     assert (board.embeds[0].footer.text or "").endswith(f" · dice {match.seed_hash[:8]}")
@@ -55,7 +56,7 @@ async def test_declining_closes_the_challenge(world: World) -> None:
     await world.bob.click(challenge, label="Decline")
 
     closed = world.message(challenge.id)
-    assert closed.embeds[0].description == "bob declined the challenge."
+    assert text(closed).splitlines()[-1] == "**bob** declined the challenge."
     assert labels(closed) == []
 
 
@@ -65,7 +66,7 @@ async def test_the_challenger_can_cancel(world: World) -> None:
 
     await world.alice.click(challenge, label="Cancel")
 
-    assert world.message(challenge.id).embeds[0].description == "alice withdrew the challenge."
+    assert text(world.message(challenge.id)).splitlines()[-1] == "**alice** withdrew the challenge."
     assert labels(world.message(challenge.id)) == []
 
 
@@ -76,7 +77,7 @@ async def test_an_unanswered_challenge_expires_by_itself(world: World) -> None:
     await world.advance(CHALLENGE_TIMEOUT + 10)
 
     expired = world.message(challenge.id)
-    assert expired.embeds[0].description == "Nobody answered in time: the challenge expired."
+    assert text(expired).splitlines()[-1] == "Nobody answered in time: the challenge expired."
     assert labels(expired) == []
 
 
@@ -87,8 +88,8 @@ async def test_impossible_challenges_are_refused_privately(world: World) -> None
     a_bot = await world.alice.slash(world.channel, "hog challenge", opponent=robot)
 
     assert said(myself) == "You can't challenge yourself."
-    assert said(a_bot) == "Bot accounts can't play: use /hog vs-bot to play Hog Bot."
-    assert world.domain_errors() == [said(myself), said(a_bot)]
+    assert said(a_bot) == f"Bot accounts can't play: use {mention(world, 'hog vs-bot')} to play Hog Bot."
+    assert world.domain_errors() == [said(myself), plain(said(a_bot))]
     assert all(message.flags.ephemeral for message in world.channel.history())
 
 

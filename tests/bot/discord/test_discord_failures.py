@@ -9,7 +9,7 @@ import pytest
 from bot.config import Settings
 from bot.discord.errors import APOLOGY
 from bot.services import Match, MatchStatus
-from tests.bot.discord.harness import World, fields, labels, last_turn, said, turn_of
+from tests.bot.discord.harness import World, labels, last_turn, said, text, turn_of
 
 BOT_PAUSE = 60.0
 HOURS = 3 * 3600.0
@@ -160,7 +160,7 @@ async def test_a_rematch_whose_board_cannot_be_posted_is_called_off_and_can_be_v
     )
     assert await world.service.open_match_in_channel(world.channel.id, world.alice.id) is None
     again = world.message(old_board.id)  # the votes were taken back: both vote anew
-    assert labels(again) == ["Rematch"] and "Rematch" not in fields(again)
+    assert labels(again) == ["Rematch", "Verify dice"] and "wants a rematch" not in text(again)
     assert (await world.match(match.id)).rematch_votes == (False, False)
 
     await world.alice.click(again, label="Rematch")
@@ -181,7 +181,7 @@ async def test_a_rematch_against_the_bot_that_cannot_be_posted_leaves_the_bot_vo
 
     assert said(refused) == CALLED_OFF
     assert (await world.match(match.id)).rematch_votes == (False, True)  # the house bot still wants one
-    assert fields(world.message(old_board.id))["Rematch"] == "Hog Bot (easy) wants a rematch."
+    assert text(world.message(old_board.id)).splitlines()[-1] == "**Hog Bot (easy)** wants a rematch."
     await world.advance(BOT_PAUSE + 1)  # the called-off game's bot never moves
     assert (await world.match(match.id + 1)).state.turn == 0
 
@@ -207,7 +207,7 @@ async def test_a_rating_that_fails_is_logged_and_the_game_still_ends_on_its_boar
     pressed = await world.alice.click(board, label="Roll 3")
 
     assert pressed.acknowledged and not pressed.followups  # no apology: the game is over and stored
-    assert world.message(board.id).embeds[0].description == "**alice** reached 1 and wins!"
+    assert text(world.message(board.id)).startswith("🏆 **alice** reached 1 and wins")
     (logged,) = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert (logged.getMessage(), logged.match) == ("could not rate a finished game", match.id)
     caplog.clear()

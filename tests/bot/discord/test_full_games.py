@@ -1,6 +1,6 @@
 """Whole games through Discord on every rule set: the board follows each turn (scores and their bars,
-Pig Fest streaks and multipliers, the commentary), and the finished game can be exported and checked
-with `hog replay` against the revealed dice seed."""
+Pig Fest streaks and multipliers, the commentary, true to each turn), and the finished game can be exported
+and checked with `hog replay` against the dice seed its Verify dice button reveals."""
 
 import hashlib
 from collections.abc import Sequence
@@ -10,8 +10,20 @@ import discord
 import pytest
 
 from hogengine.dice import seeded_rolls
+from hogengine.events import EventKind
 from hogengine.game import State, TurnResult, choice_label, distinct_choices, new_game, resolve
-from tests.bot.discord.harness import World, fields, labels, last_turn, replay
+from tests.bot.discord.harness import (
+    BOARD_ROWS,
+    World,
+    labels,
+    last_turn,
+    phone_rows,
+    replay,
+    said,
+    seat_lines,
+    text,
+    wrapped,
+)
 
 NAMES = ("alice", "bob")
 
@@ -36,7 +48,7 @@ GAMES = {  # how both players choose, what the boards must have said, the button
     "swine-align": (swine_align, ["Free Bacon"], ["Free Bacon"]),
     "pork-chop": (
         pork_chop,
-        ["Pork Chop → scores swapped", "Pork Chop: used", "**alice** 🎲 "],
+        ["Pork Chop → scores swapped", "↳ Pork Chop: used", "**alice** 🎲 "],
         ["Pork Chop", "Roll 10"],
     ),
     "pig-fest": (
@@ -59,21 +71,22 @@ def results_of_each_turn(record: dict[str, Any]) -> list[TurnResult]:
     return results
 
 
-def commentary(scores: Sequence[tuple[int, int]]) -> list[str]:
-    """What the course GUI's commentary says after the last of these scores (RULES.md, swine-align rule 7;
-    seed 004, Problem 7): each player's new record gain in one turn, then who takes the lead (a tie forgets
-    the leader)."""
+def commentary(results: Sequence[TurnResult]) -> list[str]:
+    """What the board's commentary says after the last of these turns: the course GUI's (RULES.md,
+    swine-align rule 7; seed 004, Problem 7) made true to the turn: each new record of points the mover
+    scored in one turn (never a swap's jump, never a Pig Out), then who takes the lead (a tie forgets the
+    leader)."""
     leader: int | None = None
-    last, record = [0, 0], [0, 0]
+    record = [0, 0]
     said: list[str] = []
-    for pair in scores:
+    for result in results:
         said = []
-        for seat in (0, 1):
-            gain = pair[seat] - last[seat]
-            if gain > record[seat]:
-                said.append(f"{gain} point{'' if gain == 1 else 's'}! The most yet for {NAMES[seat]}")
-                record[seat] = gain
-            last[seat] = pair[seat]
+        seat, points = result.player, result.points
+        pig_out = any(event.kind is EventKind.PIG_OUT for event in result.events)
+        if points > record[seat] and not pig_out:
+            said.append(f"{points} point{'' if points == 1 else 's'}! The most yet for {NAMES[seat]}")
+            record[seat] = points
+        pair = result.after.scores
         ahead = 0 if pair[0] > pair[1] else 1 if pair[1] > pair[0] else None
         if ahead is not None and ahead != leader:
             said.append(f"{NAMES[ahead]} takes the lead by {abs(pair[0] - pair[1])}")
@@ -82,9 +95,14 @@ def commentary(scores: Sequence[tuple[int, int]]) -> list[str]:
 
 
 def player_fields(board: discord.Message) -> list[str]:
-    """Each seat's field of a board (the name of the one to move is marked)."""
-    shown = {name.removeprefix("▶ "): value for name, value in fields(board).items()}
-    return [shown[name] for name in NAMES]
+    """Each seat's lines of a board (the one to move is marked), with its hidden parts."""
+    return [seat_lines(board)[name] for name in NAMES]
+
+
+def commentary_shown(board: discord.Message) -> list[str]:
+    return [
+        line for line in text(board).splitlines() if "The most yet for" in line or "takes the lead by" in line
+    ]
 
 
 def check_boards(boards: list[discord.Message], results: list[TurnResult]) -> list[str]:
@@ -105,21 +123,26 @@ def check_boards(boards: list[discord.Message], results: list[TurnResult]) -> li
             assert event.brief().replace("Player 0", "alice").replace("Player 1", "bob") in line
         if not state.over:
             assert sorted(labels(board)) == sorted(
-                choice_label(state, choice) for choice in distinct_choices(state)
+                [*(choice_label(state, choice) for choice in distinct_choices(state)), "Verify dice"]
             )
         for seat, field in enumerate(player_fields(board)):
             score = state.scores[seat]
             filled = min(10, 10 * score // state.goal)
-            assert field.startswith(f"**{score}** / {state.goal}\n`{'█' * filled}{'░' * (10 - filled)}`")
+            marker = "▶ " if not state.over and state.mover == seat else ""
+            assert field.startswith(
+                f"{marker}{NAMES[seat]} · **{score}** `{'█' * filled}{'░' * (10 - filled)}`"
+            )
             if state.rules == "pig-fest":
                 streak = state.hidden_by_name()["streak"][seat]
                 times = min(3, max(1, streak))
                 pig_outs = "1 Pig Out" if streak == 1 else f"{streak} Pig Outs"
                 told = f"Pig Fest: {pig_outs} in a row, next scoring turn x{times}" in field
                 assert told == (streak > 0) and (streak > 0 or "Pig Fest" not in field)
-        said = commentary([s.scores for s in states[:number]])
-        assert fields(board).get("Commentary") == ("\n".join(said) or None)
-        seen += said
+        said = commentary(results[:number])
+        shown = commentary_shown(board)
+        full = phone_rows(board.embeds[0]) + sum(wrapped(line) for line in said) > BOARD_ROWS
+        assert shown == said or (shown == [] and full)  # the turns come first on a full board
+        seen += shown
     return seen
 
 
@@ -132,8 +155,8 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     boards = await world.play_to_end(match.id, choose)
 
     seen = "\n".join(str(board.embeds[0].to_dict()) for board in boards)
-    for text in sightings:
-        assert text in seen
+    for sighting in sightings:
+        assert sighting in seen
     shown = {label for board in boards for label in labels(board)}
     assert set(buttons) <= shown and "Roll 10 (-1)" not in shown  # one button per action
     final = boards[-1]
@@ -141,20 +164,24 @@ async def test_a_whole_game_to_the_end(world: World, rules: str) -> None:
     winner = ("alice", "bob")[over.winner or 0]
     loser = ("alice", "bob")[1 - (over.winner or 0)]
     scores = sorted(over.state.scores, reverse=True)  # the winner reached the goal: theirs is higher
-    assert final.embeds[0].title == f"🏆 {winner} beats {loser} {scores[0]}\u2013{scores[1]}"
-    assert final.embeds[0].description == f"**{winner}** reached 100 and wins!"
-    assert labels(final) == ["Rematch", "Analysis"]
-    seed = fields(final)["Fair dice"].splitlines()[0].removeprefix("Seed ").strip("`")
-    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+    assert final.embeds[0].title == over.state.ruleset.name
+    assert (
+        text(final).splitlines()[0] == f"🏆 **{winner}** reached 100 and wins, {scores[0]}\u2013{scores[1]}."
+    )
+    assert loser in seat_lines(final)
+    assert labels(final) == ["Rematch", "Analysis", "Verify dice"]
+    verified = said(await world.carol.click(final, label="Verify dice"))
+    seed = verified.split("`")[1]  # the first code span: the seed, revealed
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment and f"`{commitment}`" in verified
 
     record = await world.export(match.id)
     results = results_of_each_turn(record)
     states = [result.after for result in results]
-    said = check_boards(boards, results)
+    commented = check_boards(boards, results)
     if rules == "pig-fest":  # a streak of two or more was shown, with a multiplier above 1
         assert max(streak for state in states for streak in state.hidden_by_name()["streak"]) >= 2
-    assert any("takes the lead" in line for line in said)
-    assert any("The most yet for" in line for line in said)
+    assert any("takes the lead" in line for line in commented)
+    assert any("The most yet for" in line for line in commented)
     assert "`██████████`" in player_fields(final)[over.winner or 0]
     turns = replay(record)
     assert record["seed"] == seed

@@ -1,7 +1,10 @@
 """The real bot process over real sockets: turn notices are new messages that may notify only the person to
-move, one per game; and a house move Discord would neither edit in nor post again is redrawn by the bot's
-clock, the person's turn clock starting only then, so the game is played to its end and not lost on time."""
+move, one per game; a turn running out and the game's end are announced once, across a crash and a restart;
+and a house move Discord would neither edit in nor post again is redrawn by the bot's clock, the person's
+turn clock starting only then, so the game is played to its end and not lost on time."""
 
+import asyncio
+import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +15,7 @@ from tests.bot.discord.over_sockets import (
     ALICE,
     BOB,
     GOAL,
+    LONG_GOAL,
     ROLL,
     accepted_challenge,
     answered,
@@ -85,3 +89,50 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_the_game_finis
     await fake.until(lambda _: to_move(fake.messages[board]) == ALICE, timeout=HANG)
     await play_to_the_end(fake, board)
     await finished(bot, tmp_path)
+
+
+def starts(request: Request, start: str) -> bool:
+    """Whether the request posts a new message in the channel whose text starts so."""
+    body = request.body if isinstance(request.body, dict) else {}
+    return (
+        request.method == "POST" and request.path == POSTED and (body.get("content") or "").startswith(start)
+    )
+
+
+def posted(fake: FakeDiscord, start: str) -> list[Request]:
+    """The bot's posts of a new message in the channel whose text starts so."""
+    return [request for request in fake.requests if starts(request, start)]
+
+
+async def test_time_running_out_and_the_end_are_announced_once_across_a_crash_and_a_restart(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path
+) -> None:
+    hurry = f"⏳ <@{ALICE['id']}>, your move against **bob** runs out <t:"
+    end = f"⏰ <@{BOB['id']}>, **alice** ran out of time: you win, 0\u20130: "
+    held = fake.hold(lambda r: starts(r, end))
+    bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="12")  # told at 2.4 s left: a fifth of the clock
+    board = await accepted_challenge(fake, goal=LONG_GOAL)
+    as_it_was = copy.deepcopy(fake.messages[board])  # alice's turn, as a client that never updated shows it
+
+    warned = await fake.until(lambda r: starts(r, hurry))
+    assert warned.body["content"].endswith(f"/{CHANNEL_ID}/{board}")
+    assert warned.body["allowed_mentions"] == {"parse": [], "users": [int(ALICE["id"])]}
+    await asyncio.wait_for(held, HANG)  # alice's clock ran out: bob's notice is on its way...
+    await bot.kill()  # ...when the bot dies, before it could record it
+    fake.release()  # Discord posts it all the same
+
+    bot = await launch(tmp_path)  # the new process shows the ended game and decides its notice again
+    await fake.until(lambda _: len(posted(fake, end)) == 2)
+    (told,) = [message for message in fake.messages.values() if message["content"].startswith(end)]
+    assert {request.body["nonce"] for request in posted(fake, end)} == {told["nonce"]}  # Discord kept one
+    assert posted(fake, end)[-1].body["allowed_mentions"] == {"parse": [], "users": [int(BOB["id"])]}
+    assert await bot.terminate() == 0
+
+    bot = await launch(tmp_path)
+    fake.messages[board] = as_it_was
+    token = await press(fake, ALICE, board, ROLL)  # a late press on the old board...
+    await fake.until(lambda r: r.method == "PATCH" and answered(token)(r))  # ...draws the board as it is
+    assert await bot.terminate() == 0 and not bot.troubles()
+    assert len(posted(fake, hurry)) == 1 and len(posted(fake, end)) == 2  # nothing announced again
+    assert [m for m in fake.messages.values() if "https://discord.com/channels/" in m["content"]] == [told]
+    assert fake.unknown == []

@@ -79,7 +79,7 @@ async def test_sigterm_mid_upload_past_the_grace_period_stores_nothing_and_says_
     bot = await start(launch, tmp_path, grace="0")
     attachment, option = upload(fake)
     token, _ = await command(fake, ALICE, "upload strategy", [option], attachments=(attachment,))
-    checking = "Checking **slow.py** in the sandbox…"
+    checking = "Checking **slow.py** in the sandbox (it has 30 s of CPU time)…"
     await fake.until(lambda r: answered(token)(r) and r.method == "PATCH" and r.body["content"] == checking)
 
     assert await bot.terminate() == 0  # a second of CPU into the file, at least: the sandbox is cut short

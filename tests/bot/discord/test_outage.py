@@ -14,16 +14,29 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
 from bot.health import ailment
 from bot.storage import SqliteDatabase
 from tests.bot.discord.conftest import Launch
-from tests.bot.discord.fake_discord import FakeDiscord
+from tests.bot.discord.fake_discord import RUN_BOT_AGAINST, FakeDiscord
 from tests.bot.discord.harness import World, last_turn, said, turn_of
-from tests.bot.discord.over_sockets import LONG_GOAL, ROLL, accepted_challenge, answered, press, roll, to_move
+from tests.bot.discord.over_sockets import (
+    CAROL,
+    LONG_GOAL,
+    ROLL,
+    BotProcess,
+    accepted_challenge,
+    answered,
+    button,
+    command,
+    press,
+    roll,
+    spawn_bot,
+    to_move,
+)
 from tests.bot.discord.test_real_sockets import eventually
 from tests.hang import HANG
 from tests.postgres_server import PostgresServer, running_server
@@ -114,6 +127,12 @@ def own_server() -> Iterator[PostgresServer]:
         yield server
 
 
+def turn_shown(board: dict[str, Any]) -> int:
+    """The turn a board's buttons play (`hog:play:<match>:<turn>:<choice>`): the mover's name alone stays
+    the same across an extra turn (Swine Align, Pig Pass)."""
+    return int(button(board, ROLL).split(":")[3])
+
+
 def health(beat: Path) -> tuple[int, str]:
     """`python -m bot --health` as the container runs it: its exit status and what it printed."""
     env = {"PATH": os.environ["PATH"], "HOG_HEARTBEAT_PATH": str(beat)}
@@ -127,7 +146,16 @@ def health(beat: Path) -> tuple[int, str]:
 async def test_postgresql_stopped_and_started_mid_game(
     fake: FakeDiscord, launch: Launch, tmp_path: Path, own_server: PostgresServer
 ) -> None:
-    bot = await launch(tmp_path, HOG_DATABASE_URL=own_server.new_database(), HOG_TURN_TIMEOUT_SECONDS="20")
+    # A tick of the clock every second (a twentieth of the shortest timeout), from the challenge's clock,
+    # which runs only until the next press accepts it. Not from the turn's: that clock runs through the
+    # whole outage below but for the time the database was out of reach, and at 20 s a busy machine ran
+    # it out (the game lost on time, its board naming nobody to move).
+    bot = await launch(
+        tmp_path,
+        HOG_DATABASE_URL=own_server.new_database(),
+        HOG_CHALLENGE_TIMEOUT_SECONDS="20",
+        HOG_TURN_TIMEOUT_SECONDS=str(10 * HANG),
+    )
     beat = tmp_path / "hogbot.heartbeat"  # beside HOG_DATABASE_PATH; the clock beats every second
     board = await accepted_challenge(fake, goal=LONG_GOAL)  # the roll before the outage and the one after
     await roll(fake, board)
@@ -154,10 +182,47 @@ async def test_postgresql_stopped_and_started_mid_game(
     await eventually(lambda: ailment(beat) is None, timeout=HANG)
     assert await asyncio.to_thread(health, beat) == (0, "")
     await roll(fake, board)  # the game goes on: the press plays and the board shows it
-    assert fake.messages[board]["content"] != shown["content"]
+    assert turn_shown(fake.messages[board]) == turn_shown(shown) + 1
 
     assert await bot.terminate() == 0
     assert bot.troubles() == []  # no ERROR, nothing but JSON log lines
     assert fake.unknown == []
     assert sum(message.startswith(WARNING) for message in bot.messages()) == 1
     assert [line for line in bot.stderr if "error" in json.loads(line)] == []  # no traceback at all
+
+
+async def test_a_silent_postgresql_gets_every_gesture_answered_in_words(
+    fake: FakeDiscord, tmp_path: Path, own_server: PostgresServer, solver_cache: Path
+) -> None:
+    """A server that answers nothing (frozen with SIGSTOP: no refusal, no reply): a slash command that reads
+    before it answers gets the outage sentence as its first response, and a press is told it after its
+    acknowledgement, while the server stays silent. The bot's statement timeout is put past the hang guard,
+    so only its check for a silent server (half a second of patience, then a question of its own: two
+    seconds in all, under Discord's three) can answer them."""
+    forever = f"import bot.storage.postgres as p; p.STATEMENT_SECONDS = {10 * HANG};"
+    settings = {"HOG_DATABASE_URL": own_server.new_database(), "HOG_SOLVER_CACHE_PATH": str(solver_cache)}
+    bot = BotProcess(await spawn_bot(fake.url, tmp_path, code=forever + RUN_BOT_AGAINST, **settings))
+    try:
+        await fake.connected(timeout=HANG)
+        board = await accepted_challenge(fake, goal=LONG_GOAL)
+        person, shown = to_move(fake.messages[board]), copy.deepcopy(fake.messages[board])
+        assert person is not None
+        with own_server.silenced():
+            _, first = await command(fake, CAROL, "vs-bot", [])  # reads before it answers
+            token = await press(fake, person, board, ROLL)  # acknowledged at once, then told
+            told = await fake.until(lambda r: r.method == "POST" and answered(token)(r))
+        assert (first.body["type"], first.body["data"]["content"], first.body["data"]["flags"]) == (
+            4,
+            NOTHING_DONE,
+            64,
+        )
+        assert (told.body["content"], told.body["flags"]) == (NOTHING_DONE, 64)
+        assert fake.messages[board] == shown
+
+        await roll(fake, board)  # the server answers again: the game goes on
+        assert turn_shown(fake.messages[board]) == turn_shown(shown) + 1
+        assert await bot.terminate() == 0
+        assert bot.troubles() == []
+    finally:
+        if bot.process.returncode is None:
+            await bot.kill()

@@ -12,10 +12,10 @@ import pytest
 from tests.bot.discord.harness import World, picture, private
 
 RENDERERS = (
-    "bot.discord.commands.strategies.strategy_heatmap",
+    "bot.discord.pictures.strategy_heatmap",
     "bot.discord.commands.records.results_matrix",
-    "bot.discord.commands.records.rating_history_chart",
-    "bot.discord.analysis.win_probability_chart",
+    "bot.discord.sharing.rating_history_chart",
+    "bot.discord.sharing.win_probability_chart",
 )
 
 

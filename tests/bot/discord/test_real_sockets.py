@@ -100,6 +100,9 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "analyze",
         "forget-me",
         "contest",
+        "help",
+        "games",
+        "coach",
     }
     assert "global" not in fake.commands
 
@@ -124,8 +127,10 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         person = next(p for p in (ALICE, BOB) if mover == f"<@{p['id']}>, your move.")
         token = await press(fake, person, board, label)
         await fake.until(lambda r, token=token: r.method == "PATCH" and answered(token)(r))
-        (recent,) = [f for f in fake.messages[board]["embeds"][0]["fields"] if f["name"] == "Recent turns"]
-        assert recent["value"].splitlines()[-1].startswith(f"**{person['username']}** ")
+        turns = [
+            line for line in fake.messages[board]["embeds"][0]["description"].splitlines() if " → " in line
+        ]
+        assert turns[-1].startswith(f"**{person['username']}** ")
     assert (await bot.parts.services.games.get(1)).state.turn == 3
     assert fake.unknown == []
 

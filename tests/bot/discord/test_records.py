@@ -10,7 +10,7 @@ from bot.services import Match, Player
 from bot.services.privacy import FORGOTTEN_NAME
 from hogengine.game import State
 from hogengine.rules.pig_fest import MAX_STREAK
-from tests.bot.discord.harness import World, labels, picture, private, private_embed, replay, said
+from tests.bot.discord.harness import World, labels, mention, picture, private, private_embed, replay, said
 
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
 
@@ -54,7 +54,7 @@ async def test_games_between_people_are_rated_as_they_end_and_bot_games_never(wo
     assert "mu" not in str(board.to_dict()) and "sigma" not in str(board.to_dict())
     assert board.title == "Leaderboard · Swine Align / Pig Pass (CS 61A Fall 2020)"
     empty = private_embed(await world.carol.slash(world.channel, "hog leaderboard", rules="pig-fest"))
-    assert empty.description == "No rated games here yet: `/hog challenge` someone."
+    assert empty.description == f"No rated games here yet: {mention(world, 'hog challenge')} someone."
 
 
 async def test_stats_show_a_players_record_and_rating_history(world: World) -> None:

@@ -5,7 +5,7 @@ import pytest
 
 from bot.config import Settings
 from tests.bot.discord.conftest import TURN_TIMEOUT
-from tests.bot.discord.harness import World, labels, last_turn, turn_of
+from tests.bot.discord.harness import World, labels, last_turn, text, turn_of
 
 BOT_PAUSE = 60.0
 
@@ -38,8 +38,8 @@ async def test_the_turn_clock_runs_on_after_a_restart(world: World) -> None:
     await world.advance(TURN_TIMEOUT / 2 + TURN_TIMEOUT / 10)
 
     over = world.message(board.id)
-    assert over.embeds[0].description == "**bob** ran out of time: **alice** wins."
-    assert labels(over) == ["Rematch", "Analysis"]
+    assert "**bob** ran out of time: **alice** wins" in text(over)
+    assert labels(over) == ["Rematch", "Analysis", "Verify dice"]
 
 
 async def test_a_challenge_can_be_accepted_after_a_restart(world: World) -> None:
@@ -58,9 +58,10 @@ async def test_the_house_bot_finishes_its_turn_after_a_restart(world: World) -> 
     match = await world.vs_bot()
     await world.alice.click(await world.board(match.id), label="Roll 2")
     thinking = await world.board(match.id)
-    assert "**Hog Bot (easy)** is rolling…" in (thinking.embeds[0].description or "")
+    assert "**Hog Bot (easy)** is rolling…" in text(thinking)
     buttons = [child for row in thinking.components for child in getattr(row, "children", [])]
-    assert "Roll 10" in labels(thinking) and all(button.disabled for button in buttons)  # greyed out
+    moves = [button for button in buttons if getattr(button, "label", "") != "Verify dice"]
+    assert "Roll 10" in labels(thinking) and all(button.disabled for button in moves)  # greyed out
 
     await world.restart()  # the pause was not over: the old process never moved
     await world.advance(BOT_PAUSE + 1)

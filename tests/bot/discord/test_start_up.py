@@ -7,11 +7,13 @@ import json
 import signal
 import socket
 import sqlite3
-import time
 from pathlib import Path
 
+from bot.health import ailment
+from tests.bot.discord.conftest import Launch
 from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord
 from tests.bot.discord.over_sockets import spawn_bot
+from tests.bot.discord.test_real_sockets import eventually
 from tests.hang import HANG
 
 
@@ -30,9 +32,13 @@ async def start_bot(
     return await spawn_bot(url, data, **(settings | tries))
 
 
+def messages(stderr: str) -> list[str]:
+    """The messages of the JSON log lines."""
+    return [json.loads(line)["message"] for line in stderr.splitlines() if line.startswith("{")]
+
+
 def retries(stderr: str) -> list[str]:
-    logged = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
-    return [entry["message"] for entry in logged if entry["message"].startswith("cannot reach Discord")]
+    return [message for message in messages(stderr) if message.startswith("cannot reach Discord")]
 
 
 async def test_an_unreachable_discord_is_one_line_and_exit_status_3(tmp_path: Path) -> None:
@@ -52,18 +58,17 @@ async def test_an_unreachable_discord_is_one_line_and_exit_status_3(tmp_path: Pa
 
 async def test_sigterm_during_the_pause_between_tries_stops_at_once(tmp_path: Path) -> None:
     """`docker stop` while the bot waits to try Discord again: it ends now (exit 0), not after the pause
-    (Docker would kill it after its own ten seconds)."""
-    bot = await start_bot(f"http://127.0.0.1:{free_port()}", tmp_path, attempts=3, pause=60)
+    (Docker would kill it after its own ten seconds). The pause outlasts the hang guard: ending at all is
+    ending before it."""
+    bot = await start_bot(f"http://127.0.0.1:{free_port()}", tmp_path, attempts=3, pause=10 * HANG)
     assert bot.stderr is not None
     logged = b""
     while not retries(logged.decode()):
         line = await asyncio.wait_for(bot.stderr.readline(), HANG)
         assert line, "the bot ended before it paused"
         logged += line
-    stopped = time.monotonic()
     bot.send_signal(signal.SIGTERM)
     _, rest = await asyncio.wait_for(bot.communicate(), HANG)
-    assert time.monotonic() - stopped < 10
     assert bot.returncode == 0, (logged + rest).decode()
     assert len(retries((logged + rest).decode())) == 1 and "Traceback" not in rest.decode()
 
@@ -105,6 +110,20 @@ async def test_sigterm_while_the_gateway_connects_is_an_orderly_stop(tmp_path: P
         await fake.stop()
     assert bot.returncode == 0, raw.decode()
     assert "Traceback" not in raw.decode()
+    assert "stopped while starting" in messages(raw.decode())
+
+
+async def test_sigterm_on_a_bot_long_online_is_a_plain_stop(
+    fake: FakeDiscord, launch: Launch, tmp_path: Path
+) -> None:
+    """`docker stop` of a bot that has been online for a while (its clock beats): the log says it stopped,
+    not that it was stopped while starting (every stop cancels the gateway's task, online or not)."""
+    bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="20")  # a tick of the clock every second
+    beat = tmp_path / "hogbot.heartbeat"
+    await eventually(lambda: ailment(beat) is None, timeout=HANG)  # connected, ready, and ticking
+    assert await bot.terminate() == 0
+    assert bot.troubles() == []
+    assert "stopped" in bot.messages() and "stopped while starting" not in bot.messages()
 
 
 async def test_sigterm_while_the_database_opens_stops_without_going_online(tmp_path: Path) -> None:

@@ -11,13 +11,14 @@ from hogengine.solver import BEST_TABLE, exact_winrate, solve
 from hogengine.strategies import always_roll, table_from_function
 from tests.bot.discord.harness import (
     World,
-    fields,
     labels,
     picture,
     private,
     private_embed,
     replay,
     said,
+    seat_lines,
+    turns_shown,
 )
 
 RULES = "swine-align"
@@ -133,9 +134,9 @@ async def test_anyone_plays_a_stored_strategy_and_it_moves_by_its_table(world: W
     match = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
     assert match is not None
     board = await world.board(match.id)
-    assert "mod (alice's strategy)" in fields(board)
+    assert "mod (alice's strategy)" in seat_lines(board)
     boards = await world.play_to_end(match.id, lambda state: 6)
-    assert labels(boards[-1]) == ["Rematch", "Analysis"]
+    assert labels(boards[-1]) == ["Rematch", "Analysis", "Verify dice"]
     turns = replay(await world.export(match.id))
     bot_turns = [turn for turn in turns if turn["player"] == 1]
     assert bot_turns
@@ -145,7 +146,7 @@ async def test_anyone_plays_a_stored_strategy_and_it_moves_by_its_table(world: W
     await world.carol.click(boards[-1], label="Rematch")
     rematch = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
     assert rematch is not None and rematch.strategy_name == "mod" and rematch.bot_seat == 0
-    first = fields(await world.board(rematch.id))["Recent turns"]
+    first = "\n".join(turns_shown(await world.board(rematch.id)))
     assert first.startswith("**mod (alice's strategy)** Free Bacon → +")  # MOD[0, 0] is 0
 
 

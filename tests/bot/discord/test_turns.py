@@ -5,7 +5,7 @@ import asyncio
 
 from bot.services import MatchStatus
 from tests.bot.discord.conftest import TURN_TIMEOUT
-from tests.bot.discord.harness import World, fields, labels, said
+from tests.bot.discord.harness import World, labels, mention, plain, said, seat_lines, text, turns_shown
 
 
 async def test_a_press_plays_the_turn_and_passes_the_move(world: World) -> None:
@@ -17,10 +17,10 @@ async def test_a_press_plays_the_turn_and_passes_the_move(world: World) -> None:
     assert result.acknowledged and not result.followups
     after = world.message(board.id)
     assert after.content == f"{world.bob.mention}, your move."
-    (line,) = fields(after)["Recent turns"].splitlines()
+    (line,) = turns_shown(after)
     assert line.startswith("**alice** 🎲 ") and len(line.split(" → ")[0].split()) == 2 + 3  # three dice
-    assert "▶ bob" in fields(after)
-    assert "Turn ends <t:" in (after.embeds[0].description or "")
+    assert seat_lines(after)["bob"].startswith("▶ bob · ")
+    assert "Turn ends <t:" in text(after)
 
 
 async def test_the_other_player_is_told_to_wait(world: World) -> None:
@@ -42,15 +42,16 @@ async def test_someone_else_is_told_it_is_not_their_game(world: World) -> None:
     assert (await world.match(match.id)).state.turn == 0
 
 
-async def test_a_double_press_plays_once(world: World) -> None:
+async def test_a_double_press_plays_once_and_is_answered_by_the_board_alone(world: World) -> None:
     match = await world.challenge()
     board = await world.board(match.id)
     as_rendered = world.rendering(board)
 
     await world.alice.click(board, label="Roll 3")
-    again = await world.press_stale(world.alice, as_rendered, "Roll 3")
+    again = await world.press_stale(world.alice, as_rendered, "Roll 3")  # her own double tap
 
-    assert said(again) == "That turn was already played. The board now shows the game as it is."
+    assert again.acknowledged and not again.followups  # nothing error-toned: the board shows her turn
+    assert world.domain_errors() == []
     after = await world.match(match.id)
     assert after.state.turn == 1 and after.state.mover == 1
     assert world.message(board.id).content == f"{world.bob.mention}, your move."
@@ -63,8 +64,8 @@ async def test_an_idle_player_loses_on_time(world: World) -> None:
     await world.advance(TURN_TIMEOUT + TURN_TIMEOUT / 10)
 
     over = world.message(board.id)
-    assert over.embeds[0].description == "**alice** ran out of time: **bob** wins."
-    assert labels(over) == ["Rematch"]  # no turn was played: nothing to analyse
+    assert text(over).splitlines()[0] == "⏰ **alice** ran out of time: **bob** wins, 0\u20130."
+    assert labels(over) == ["Rematch", "Verify dice"]  # no turn was played: nothing to analyse
     assert (await world.match(match.id)).status is MatchStatus.TIMEOUT
 
 
@@ -75,8 +76,8 @@ async def test_forfeit_gives_the_game_away(world: World) -> None:
 
     assert said(result) == "You gave up. Good game!"
     over = await world.board(match.id)
-    assert over.embeds[0].description == "**bob** gave up: **alice** wins."
-    assert fields(over)["Fair dice"].startswith("Seed `")
+    assert text(over).splitlines()[0] == "🏳️ **bob** gave up: **alice** wins, 0\u20130."
+    assert "Verify dice" in labels(over)
 
 
 async def test_forfeit_withdraws_a_challenge(world: World) -> None:
@@ -86,13 +87,16 @@ async def test_forfeit_withdraws_a_challenge(world: World) -> None:
     result = await world.bob.slash(world.channel, "hog forfeit")
 
     assert said(result) == "You withdrew the challenge."
-    assert world.message(challenge.id).embeds[0].description == "bob declined the challenge."
+    assert text(world.message(challenge.id)).splitlines()[-1] == "**bob** declined the challenge."
 
 
 async def test_forfeit_without_a_game(world: World) -> None:
     result = await world.carol.slash(world.channel, "hog forfeit")
-    assert said(result) == "You have no open game in this channel."
-    assert world.domain_errors() == [said(result)]
+    assert said(result) == (
+        f"You have no open game in this channel: start one with {mention(world, 'hog vs-bot')} or "
+        f"{mention(world, 'hog challenge')}."
+    )
+    assert world.domain_errors() == [plain(said(result))]
 
 
 async def test_two_presses_at_once_play_one_turn(world: World) -> None:
@@ -105,7 +109,7 @@ async def test_two_presses_at_once_play_one_turn(world: World) -> None:
         world.press_stale(world.alice, as_rendered, "Roll 5"),
     )
 
-    refused = [said(press) for press in presses if press.followups]
-    assert refused == ["That turn was already played. The board now shows the game as it is."]
+    assert not any(press.followups for press in presses)  # the second is her own repeated press: silent
+    assert world.domain_errors() == []
     assert [turn.result.before.turn for turn in await world.service.turns(match.id)] == [0]
     assert world.message(board.id).content == f"{world.bob.mention}, your move."

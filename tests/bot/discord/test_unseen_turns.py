@@ -10,7 +10,7 @@ import pytest
 from bot.discord.catch_up import LONGEST_PAUSE
 from bot.services import MatchStatus
 from tests.bot.discord.conftest import TURN_TIMEOUT
-from tests.bot.discord.harness import World, labels
+from tests.bot.discord.harness import World, labels, text
 
 
 async def test_a_house_move_discord_would_not_show_is_redrawn_and_never_lost_on_time(
@@ -25,7 +25,7 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_never_lost_on_
 
     await world.alice.click(board, label="Roll 2")  # her turn shows (the answer to her press); the house
     # bot's move then shows nowhere
-    assert "is rolling…" in (world.message(board.id).embeds[0].description or "")
+    assert "is rolling…" in text(world.message(board.id))
     await world.advance(2 * TURN_TIMEOUT)  # longer than a turn lasts
 
     waiting = await world.match(match.id)

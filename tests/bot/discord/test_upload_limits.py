@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.services import MatchStatus
 from tests.bot.discord.harness import World, private, private_embed, said
 from tests.hang import HANG
+from tests.helpers import BUSY_ROLL_4
 
 COOLDOWN = 60.0
 ROLL_4 = b"def final_strategy(score, opponent_score):\n    return 4\n"
@@ -36,7 +37,7 @@ async def until(condition: Callable[[], Awaitable[bool]], seconds: float = HANG)
 
 def next_upload(text: str) -> int:
     """When a message says its reader may upload again: the Unix time of its Discord relative timestamp."""
-    found = re.search(r"You can upload again <t:(\d+):R>\.", text)
+    found = re.search(r"can start <t:(\d+):R>", text)
     assert found is not None, text
     return int(found.group(1))
 
@@ -45,44 +46,53 @@ async def test_a_second_upload_within_the_cooldown_is_refused_before_its_downloa
     world: World, downloads: list[str]
 ) -> None:
     start = world.env.now().timestamp()
-    accepted = private_embed(await world.upload(world.alice, "a.py", ROLL_4))
+    accepted = private_embed(await world.upload(world.alice, "a.py", BUSY_ROLL_4))
     end = world.env.now().timestamp()
     assert accepted.title == "Accepted: a"
     ends = next_upload(accepted.description or "")  # counts down in each reader's own time
     assert math.ceil(start + COOLDOWN) <= ends <= math.ceil(end + COOLDOWN)
+    assert "kept the sandbox busy for" in (accepted.description or "")  # why
 
     again = await world.upload(world.alice, "b.py", ROLL_4)
 
-    assert said(again) == f"You can upload again <t:{ends}:R>."
+    assert said(again).startswith("Your last Swine Align / Pig Pass upload kept the sandbox busy for ")
+    assert said(again).endswith(
+        f"so your next one can start <t:{ends}:R> (at <t:{ends}:t>); uploads under the other rule sets "
+        "can start now."
+    )
     assert private(again).embeds == [] and len(downloads) == 1  # refused at once, nothing downloaded
     assert world.domain_errors() == [said(again)]
+    other_rules = await world.upload(world.alice, "p.py", ROLL_4, rules="pork-chop")
+    assert private_embed(other_rules).title == "Accepted: p"
     assert private_embed(await world.upload(world.bob, "c.py", ROLL_4)).title == "Accepted: c"
     await world.advance(COOLDOWN)
     assert private_embed(await world.upload(world.alice, "b.py", ROLL_4)).title == "Accepted: b"
 
 
-async def test_a_mistake_can_be_fixed_and_uploaded_again_at_once(world: World) -> None:
+async def test_quick_checks_can_follow_each_other_at_once(world: World) -> None:
     broken = private_embed(await world.upload(world.alice, "a.py", b"def final_strategy(s):\n    return 4\n"))
     not_json = private_embed(await world.upload(world.alice, "a.json", b"[[4, 4]"))
-
     fixed = private_embed(await world.upload(world.alice, "a.py", ROLL_4))
+    again = private_embed(await world.upload(world.alice, "b.py", ROLL_4))
 
-    assert (broken.title, not_json.title, fixed.title) == ("Not accepted", "Not accepted", "Accepted: a")
-    again = await world.upload(world.alice, "b.py", ROLL_4)  # a completed run starts the cooldown
-    assert said(again).startswith("You can upload again <t:")
-    assert world.domain_errors() == [said(again)]
+    assert (broken.title, not_json.title) == ("Not accepted", "Not accepted")
+    assert (fixed.title, again.title) == ("Accepted: a", "Accepted: b")  # no cooldown after a quick check
+    assert "busy" not in (fixed.description or "") and world.domain_errors() == []
 
 
-async def test_a_file_that_imports_the_course_files_can_be_fixed_and_uploaded_again_at_once(
+async def test_a_file_that_imports_what_strategies_cannot_can_be_fixed_and_uploaded_again_at_once(
     world: World,
 ) -> None:
-    refused = private_embed(await world.upload(world.alice, "a.py", b"from hog import *\n" + ROLL_4))
+    refused = private_embed(await world.upload(world.alice, "a.py", b"import numpy\n" + ROLL_4))
 
-    fixed = private_embed(await world.upload(world.alice, "a.py", ROLL_4))
+    fixed = private_embed(await world.upload(world.alice, "a.py", b"from hog import *\n" + ROLL_4))
 
-    assert refused.title == "Not accepted" and "ModuleNotFoundError" in (refused.description or "")
+    assert refused.title == "Not accepted"
+    assert (refused.description or "").startswith(
+        "The file imports numpy at line 1, which strategies cannot use"
+    )
     assert (refused.description or "").endswith(" Fix it and upload again right away.")
-    assert fixed.title == "Accepted: a"
+    assert fixed.title == "Accepted: a"  # the course's hog is there
 
 
 async def test_a_refusal_that_cost_real_sandbox_time_says_when_to_upload_again(world: World) -> None:
@@ -92,7 +102,8 @@ async def test_a_refusal_that_cost_real_sandbox_time_says_when_to_upload_again(w
     again = await world.upload(world.alice, "a.py", ROLL_4)
 
     assert refused.title == "Not accepted" and "ZeroDivisionError" in (refused.description or "")
-    assert said(again) == f"You can upload again <t:{next_upload(refused.description or '')}:R>."
+    ends = next_upload(refused.description or "")
+    assert f"so your next one can start <t:{ends}:R>" in said(again)
     assert world.domain_errors() == [said(again)]
 
 

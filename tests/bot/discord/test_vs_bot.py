@@ -9,7 +9,7 @@ from bot.services import Match
 from hogengine.game import State, new_game, resolve
 from hogengine.house import course_table
 from hogengine.solver import solve
-from tests.bot.discord.harness import World, fields, labels, last_turn, replay, turn_of
+from tests.bot.discord.harness import World, labels, last_turn, replay, seat_lines, turn_of
 
 Expected = Callable[[State], int]
 
@@ -38,7 +38,7 @@ async def start(world: World, level: str, rules: str = "swine-align") -> Match:
 async def test_the_board_against_the_bot(world: World) -> None:
     match = await start(world, "easy")
     board = await world.board(match.id)
-    assert "▶ alice" in fields(board) and "Hog Bot (easy)" in fields(board)
+    assert seat_lines(board)["alice"].startswith("▶ alice · ") and "Hog Bot (easy)" in seat_lines(board)
     assert labels(board)[0] == "Free Bacon"
 
     await world.alice.click(board, label="Roll 2")
@@ -66,7 +66,7 @@ async def test_the_bot_plays_its_level_to_the_end(
 
     boards = await world.play_to_end(match.id, lambda state: 5)
 
-    assert labels(boards[-1]) == ["Rematch", "Analysis"]
+    assert labels(boards[-1]) == ["Rematch", "Analysis", "Verify dice"]
     record = await world.export(match.id)
     assert replay(record)[-1]["over"]  # `hog replay` accepts the whole game
     state, bot_turns = new_game(rules), 0

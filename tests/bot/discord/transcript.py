@@ -43,6 +43,7 @@ class Transcript:
     world: World
     lines: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)  # every rendering, for the phone rules
+    public: list[str] = field(default_factory=list)  # every rendering of a channel message
     footers: list[str] = field(default_factory=list)
     _seen: dict[int, str] = field(default_factory=dict)
 
@@ -61,6 +62,7 @@ class Transcript:
                 edited = "edited" if message.id in self._seen else "new"
                 self._seen[message.id] = text
                 self._add(f"--- {edited} message {message.id} by {message.author.name}", message)
+                self.public.append(text)
 
     def private(self, who: str, result: simcord.InteractionResult) -> None:
         """The private answers `who` got to a command or press."""

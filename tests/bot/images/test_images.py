@@ -149,8 +149,50 @@ def test_a_choice_keeps_its_colour_from_one_strategy_to_the_next() -> None:
     alone = np.full((100, 100), 5, dtype=np.int8)
     mixed = alone.copy()
     mixed[:50] = 0
-    assert colour_of(decoded(strategy_heatmap(alone.tolist(), "x", LABELS)), 0.2) == [(0xED, 0xC9, 0x48)]
-    assert (0xED, 0xC9, 0x48) in colour_of(decoded(strategy_heatmap(mixed.tolist(), "x", LABELS)), 0.1)
+    assert colour_of(decoded(strategy_heatmap(alone.tolist(), "x", LABELS)), 0.2) == [(0xF0, 0xE4, 0x42)]
+    assert (0xF0, 0xE4, 0x42) in colour_of(decoded(strategy_heatmap(mixed.tolist(), "x", LABELS)), 0.1)
+
+
+# Machado, Oliveira and Fernandes (2009), full severity: how linear RGB looks to protanopes, deuteranopes and
+# tritanopes.
+DICHROMATS = {
+    "protanopia": [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ],
+    "deuteranopia": [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.01182, 0.04294, 0.968881],
+    ],
+    "tritanopia": [
+        [1.255528, -0.076749, -0.178779],
+        [-0.078411, 0.930809, 0.147602],
+        [0.004733, 0.691367, 0.3039],
+    ],
+}
+
+
+def seen(colour: str, sight: list[list[float]]) -> np.ndarray:
+    """A colour as CIE L*a*b* (D65) for a reader with this sight (a matrix on linear RGB)."""
+    srgb = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    linear = np.clip(np.asarray(sight) @ linear, 0, 1)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ linear
+    t = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(t > 0.008856, np.cbrt(t), 7.787 * t + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@pytest.mark.parametrize("sight", ["normal", *DICHROMATS])
+def test_colour_blind_readers_tell_every_choice_apart_and_from_the_card(sight: str) -> None:
+    """Every two choices, and each choice and the card, differ by at least 15 (CIE76) as this reader sees
+    them; the palette before differed by 1 for Roll 6 and Roll 7 under deuteranopia."""
+    matrix = DICHROMATS.get(sight, np.eye(3).tolist())
+    colours = {**{str(choice): colour for choice, colour in heatmap.CHOICE_COLOURS.items()}, "card": CARD}
+    for (a, first), (b, second) in combinations(colours.items(), 2):
+        assert np.linalg.norm(seen(first, matrix) - seen(second, matrix)) >= 15, (sight, a, b)
 
 
 def test_the_rating_chart_counts_whole_games_with_its_legend_off_the_lines(figures: list[Figure]) -> None:

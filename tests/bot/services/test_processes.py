@@ -32,6 +32,7 @@ from tests.hang import HANG
 from tests.helpers import (
     ALICE,
     BOB,
+    BUSY_ROLL_4,
     CAROL,
     CHANNEL,
     GUILD,
@@ -129,7 +130,7 @@ async def test_uploads_are_rationed_across_processes(
     upload_pair: UploadPair, clock: FakeClock, gate: Gate
 ) -> None:
     here, there = upload_pair
-    first = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", ROLL_4))
+    first = asyncio.create_task(upload_file(here, GUILD, ALICE, "four.py", BUSY_ROLL_4))
     await gate.reached()
     with pytest.raises(PreviousUploadPending):  # Alice's upload is being checked by the other process
         await upload_file(there, GUILD, ALICE, "five.py", ROLL_4)

@@ -14,12 +14,13 @@ import pytest
 
 from bot.domain.errors import RecordsUnavailable
 from bot.domain.matches import Player
-from bot.storage import Connection, Database, open_migrated
+from bot.storage import Connection, Database, open_migrated, postgres
 from bot.storage import matches as match_table
 from bot.storage import players as player_table
 from bot.storage.database import nothing
 from tests.bot.storage.test_db import NOW, SEVEN, a_match, new_match, player_names
 from tests.catalog import BROKEN_CONSTRAINT
+from tests.hang import HANG
 from tests.postgres_server import PostgresServer, running_server
 
 OUTAGE_LOGGER = "bot.storage.outage"
@@ -123,6 +124,56 @@ async def test_a_write_of_nothing_finds_the_outage_over(outage: Outage) -> None:
     assert db.outage.trouble is not None  # nothing has told it yet
     await db.write(nothing)
     assert db.outage.trouble is None
+
+
+async def test_a_silent_server_is_out_of_reach_without_waiting_for_the_statement_timeout(
+    own_server: PostgresServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A server that answers nothing (frozen with SIGSTOP) on the pool's open connections and on new ones:
+    uses holding a connection and uses waiting for one all fail in words. The statement timeout is put past
+    the hang guard, so only the check for a silent server can end them."""
+    caplog.set_level(logging.INFO, logger=OUTAGE_LOGGER)
+    monkeypatch.setattr(postgres, "STATEMENT_SECONDS", 10 * HANG)
+    db = await open_migrated(tmp_path / "hog.sqlite3", own_server.new_database())
+    many = postgres.POOL_SIZE + 2  # every pooled connection in use, and two uses waiting for one
+    try:
+        await asyncio.gather(*(db.fetch_one("SELECT pg_sleep(0.05)") for _ in range(many)))  # all opened
+        with own_server.silenced():
+            async with asyncio.timeout(HANG):
+                reads = [asyncio.create_task(db.fetch_one("SELECT 1 AS one")) for _ in range(many)]
+                refused = await asyncio.gather(*reads, db.write(add_player), return_exceptions=True)
+        assert [str(error) for error in refused] == [NOTHING_DONE] * (many + 1)
+        ((level, warning),) = outage_lines(caplog)
+        silent = postgres.PATIENCE_SECONDS + postgres.PROBE_SECONDS
+        assert level == "WARNING"
+        assert warning.startswith(
+            f"the database cannot be reached: no answer from the server within {silent:g} s;"
+        )
+
+        await db.write(add_player)  # the frozen connections were dropped; the pool connects anew
+        assert await player_names(db) == ["seven"]
+        assert db.outage.trouble is None
+    finally:
+        await db.close()
+
+
+async def test_a_slow_statement_of_a_server_that_answers_is_waited_for(
+    own_server: PostgresServer, tmp_path: Path
+) -> None:
+    """Past the patience for an answer, the server is asked whether it answers at all: it does, so the
+    statement is only slow, and it runs to its end."""
+    db = await open_migrated(tmp_path / "hog.sqlite3", own_server.new_database())
+    longer = 2 * (postgres.PATIENCE_SECONDS + postgres.PROBE_SECONDS)
+    try:
+        slow = "SELECT 1 AS one FROM pg_sleep(?)"
+        assert await db.fetch_one(slow, (longer,)) == {"one": 1}
+        assert await db.write(lambda conn: conn.fetch_one(slow, (longer,))) == {"one": 1}
+        assert db.outage.trouble is None
+    finally:
+        await db.close()
 
 
 async def test_a_broken_constraint_is_still_a_bug_not_an_outage(db: Database) -> None:

@@ -17,7 +17,7 @@ from PIL import Image, ImageStat
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from hogengine.analysis import analyse
-from hogengine.cli.turns import seat_names, status_line
+from hogengine.cli.turns import status_line
 from hogengine.dice import commitment
 from hogengine.errors import HogError
 from hogengine.game import State, TurnResult, choice_label, new_game, resolve_seeded
@@ -172,11 +172,11 @@ def test_keyboard_play_on_a_phone_sized_window(browser: Browser, served: Served,
                 assert page.locator("#typed").inner_text().startswith("Typed 1:")
         headings = page.locator("#log > li h3").all_inner_texts()
         assert headings[::-1] == [
-            "Turn 0 · Player 0: Pork Chop",
-            "Turn 1 · Player 1: Roll 10",
-            "Turn 2 · Player 0: Roll 10 (-1)",  # Pork Chop is spent: -1 rolls ten dice now
-            "Turn 3 · Player 1: Roll 1",
-            "Turn 4 · Player 0: Roll 7",
+            "Turn 1 · Player 0: Pork Chop",
+            "Turn 2 · Player 1: Roll 10",
+            "Turn 3 · Player 0: Roll 10 (-1)",  # Pork Chop is spent: -1 rolls ten dice now
+            "Turn 4 · Player 1: Roll 1",
+            "Turn 5 · Player 0: Roll 7",
         ]
         assert page.evaluate(
             "document.documentElement.scrollWidth <= window.innerWidth"
@@ -247,14 +247,14 @@ def test_a_hog_export_is_watched_again_with_its_chart(
             series = analyse(record.start, results, solve(record.start.rules, 100, solver_cache)).series
             seed: Any = record.seed
             assert hashlib.sha256(seed).hexdigest() in page.locator("#verdict").inner_text()
-            chart = page.get_by_role("img", name="Player 0's chance to win over")
+            chart = page.get_by_role("img", name="alice's chance to win over")  # the export names her
             assert chart.count() == 1 and page.evaluate("document.getElementById('chart').naturalWidth") > 300
             assert page.locator("#position").inner_text() == (
-                f"Before turn 0 (1 of {len(results)}). Player 0's chance to win: {100 * series[0]:.1f}%."
+                f"Before turn 1 (1 of {len(results)}). alice's chance to win: {100 * series[0]:.1f}%."
             )
             page.get_by_role("button", name="Next turn").click()
             page.keyboard.press("ArrowRight")
-            assert page.locator("#position").inner_text().startswith(f"Before turn 2 (3 of {len(results)}).")
+            assert page.locator("#position").inner_text().startswith(f"Before turn 3 (3 of {len(results)}).")
             assert page.locator("#view-board .score").all_inner_texts()[0].split()[0] == str(
                 results[2].before.scores[0]
             )
@@ -263,7 +263,7 @@ def test_a_hog_export_is_watched_again_with_its_chart(
             shoot(page, screenshots, "viewer")
             page.get_by_label("Turn", exact=True).fill(str(len(results)))
             assert page.locator("#position").inner_text().startswith("The end.")
-            ended = status_line(results[-1].after, seat_names())
+            ended = status_line(results[-1].after, ("alice", "Hog Bot (perfect)"))
             assert page.locator("#view-board .status").inner_text() == ended
             rows = page.locator("#accuracy tbody tr").all_inner_texts()
             assert len(rows) == 2 and "100.0%" in rows[1]  # the perfect house bot gave nothing away
@@ -297,8 +297,10 @@ def test_what_the_server_refuses_is_said_on_the_page(
     assert alert.is_hidden()
     page.get_by_role("button", name="New game").click()
     start(page, RULES[0])
-    page.evaluate("play(42)")  # a choice no button offers, sent the way the buttons send theirs
-    settled(page)
+    page.route("**/moves", lambda route: route.continue_(post_data='{"turn": 0, "choice": 42}'))
+    page.get_by_role("button", name="Roll 4", exact=True).click()  # sent by the page, as choice 42: no
+    settled(page)  # button offers it
+    page.unroute("**/moves")
     assert alert.inner_text() == "42 is not a legal choice under swine-align: choose 0 to 10."
     assert page.locator("#log > li").count() == 0  # nothing was played
     shoot(page, screenshots, "refused-move")
@@ -367,3 +369,29 @@ def test_another_sites_page_cannot_play_the_persons_game(
     context.close()
     assert read == "nothing"
     assert _api(served.base + f"api/games/{game['id']}") == game
+
+
+def test_the_coach_box_brings_the_coach_after_the_house_has_moved(
+    browser: Browser, served: Served, screenshots: Path, solver_cache: Path
+) -> None:
+    for page in opened(browser, served.url, PHONE):
+        start(page, "swine-align", HouseLevel.EASY.value)
+        page.get_by_label("Coach").check()
+        settled(page)
+        assert page.locator("#coach li").all_inner_texts() == [
+            "Nothing to say yet: no choice of yours has cost 5 points of winning chance."
+        ]
+        page.get_by_role("button", name="Roll 3", exact=True).click()  # 13 points given away at 0-0
+        settled(page)
+        said = page.locator("#coach li").all_inner_texts()
+        state = new_game("swine-align")
+        values = solve("swine-align", 100, solver_cache).choice_values(state)
+        best = max(values, key=values.__getitem__)
+        assert said[0] == (
+            f"Turn 1: Roll 3 was a mistake against perfect play ({100 * values[3]:.1f}% to win); "
+            f"{choice_label(state, best)} had {100 * values[best]:.1f}%."
+        )
+        shoot(page, screenshots, "coach")
+        page.get_by_label("Coach").uncheck()
+        settled(page)
+        assert page.locator("#coach li").count() == 0

@@ -9,7 +9,9 @@ import json
 import logging
 import socket
 import struct
+import threading
 from collections.abc import AsyncIterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +24,9 @@ from bot.services.solver import Solver
 from bot.web import payloads
 from bot.web.games import MAX_GAMES, Games
 from bot.web.server import APOLOGY, MAX_BODY, make_app, make_runner
-from hogengine.analysis import analyse
-from hogengine.commentary import course_commentary
+from hogengine import house
+from hogengine.analysis import analyse, coaching
+from hogengine.commentary import game_commentary
 from hogengine.errors import HogError
 from hogengine.game import TurnResult, choice_label, new_game, resolve_seeded
 from hogengine.house import HOUSE_LEVELS, HouseLevel, house_choice
@@ -122,8 +125,9 @@ async def test_a_seeded_game_between_friends_is_the_engines_game_turn_by_turn(cl
         last = game["turns"][-1]
         assert (last["rolls"], last["points"]) == (list(results[-1].outcomes), results[-1].points)
         assert last["events"] == [event.describe() for event in results[-1].events]
-        said = course_commentary(result.after.scores for result in results)[-1]
+        said = game_commentary(results)[-1]  # the course's commentary, true to the turn
         assert last["commentary"] == list(said)
+        assert last["number"] == len(results)  # turns are numbered from 1, as everywhere
         assert game["board"]["players"][0]["hidden"] == list(state.ruleset.describe_hidden(state, 0))
         assert game["board"]["players"][1]["score"] == state.scores[1]
     assert (
@@ -148,6 +152,29 @@ async def test_the_house_answers_every_move_at_once_at_its_level(client, solver_
     record = load_record(json.dumps(game["record"]))
     house = [result for result in replay(record) if result.player == 1]
     assert house and all(r.choice == house_choice(level, r.before, solution) for r in house)
+
+
+async def test_the_course_house_has_its_table_made_off_the_event_loop(
+    solver_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The course house's first move of a rule set needs the course's table (10,000 calls of the course's
+    function, a fraction of a second): it is made on a worker thread as the game starts, as the bot's house
+    has it, never on the event loop that serves every request."""
+    made_on: list[str] = []
+    make = house.course_table.__wrapped__
+
+    @cache
+    def watched(rules: str) -> Any:
+        made_on.append(threading.current_thread().name)
+        return make(rules)
+
+    monkeypatch.setattr(house, "course_table", watched)  # the one the house plays by
+    monkeypatch.setattr("bot.services.solver.course_table", watched)  # the one the solver makes
+    async with TestClient(TestServer(make_app(Solver(solver_cache), DEFAULT_RULES))) as client:
+        game = await start(client, rules="pig-fest", house="course")
+        played = await move(client, game, 0)
+    assert played["board"]["turn"] >= 2  # the house answered with the course's choice
+    assert len(made_on) == 1 and made_on != [threading.main_thread().name]
 
 
 @pytest.mark.parametrize(("house", "after_a_move"), [(None, True), (HouseLevel.EASY, False)])
@@ -480,10 +507,16 @@ async def test_an_unexpected_failure_is_logged_and_answered_with_an_apology(clie
 
 async def test_the_page_and_its_files_are_served_under_a_strict_policy(client):
     page = await client.get("/")
-    assert page.status == 200 and '<script src="/static/app.js" defer></script>' in await page.text()
+    assert page.status == 200 and '<script src="/static/app.js" type="module"></script>' in await page.text()
     assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
     assert page.headers["X-Content-Type-Options"] == "nosniff"
-    for name, kind in [("app.js", "javascript"), ("style.css", "text/css"), ("favicon.svg", "image/svg")]:
+    files = [
+        ("app.js", "javascript"),
+        ("draw.js", "javascript"),
+        ("style.css", "text/css"),
+        ("favicon.svg", "image/svg"),
+    ]
+    for name, kind in files:
         response = await client.get(f"/static/{name}")
         assert response.status == 200 and kind in response.content_type
 
@@ -498,7 +531,8 @@ async def test_a_hog_export_is_viewed_with_the_bots_analysis_and_chart(client, s
     assert len(viewed["steps"]) == len(results)
     assert [step["chance"] for step in viewed["steps"]] + [viewed["end"]["chance"]] == list(analysis.series)
     assert viewed["end"]["chance"] == (1.0 if results[-1].after.winner == 0 else 0.0)
-    names = ("Player 0", "Player 1")
+    names = ("alice", "Hog Bot (perfect)")  # an export names its players; the viewer calls them so
+    assert record.players == names and viewed["names"] == list(names)
     assert [step["board"] for step in viewed["steps"]] == [payloads.board(r.before, names) for r in results]
     assert viewed["end"]["board"] == payloads.board(results[-1].after, names)
     costs = [
@@ -582,3 +616,36 @@ async def test_the_command_lines_record_is_offered_to_the_page(solver_cache, exp
 
 async def test_without_a_record_there_is_nothing_to_view(client):
     assert (await client.get("/api/replay")).status == 404
+
+
+async def coach(client: TestClient[Any, Any], game: dict[str, Any]) -> dict[str, Any]:
+    response = await client.get(f"/api/games/{game['id']}/coach")
+    assert response.status == 200, await response.text()
+    said: dict[str, Any] = await response.json()
+    return said
+
+
+async def test_the_coach_grades_the_persons_choices_once_the_house_has_answered(client, solver_cache):
+    game = await start(client, house="easy", goal=60)
+    seed, solution = bytes.fromhex(SEED), solve(DEFAULT_RULES, 60, solver_cache)
+    state, results = new_game(DEFAULT_RULES, 60), []
+    assert await coach(client, game) == {"lines": [], "summary": []}
+    while not game["board"]["over"]:
+        game = await move(client, game, 10)  # ten dice every turn: graded often
+        while len(results) < len(game["turns"]):  # the person's turn, and the house's (easy: 4 dice)
+            results.append(resolve_seeded(state, 10 if state.mover == 0 else 4, seed))
+            state = results[-1].after
+        said = await coach(client, game)
+        expected = coaching(solution, results, [0])  # only the person's, and only once answered
+        assert said["lines"] == [{"turn": line.turn, "text": line.text} for line in expected]
+    assert said["lines"] and len(said["summary"]) == 1
+    assert said["summary"][0].startswith("Your game against perfect play: accuracy ")
+
+
+async def test_between_friends_the_coach_speaks_to_each_by_name(client, solver_cache):
+    game = await start(client, goal=30)
+    while not game["board"]["over"]:
+        game = await move(client, game, 10)
+    said = await coach(client, game)
+    assert all(line["text"].startswith(("Player 0: Turn ", "Player 1: Turn ")) for line in said["lines"])
+    assert [line[:9] for line in said["summary"]] == ["Player 0:", "Player 1:"]

@@ -125,13 +125,15 @@ async def test_the_bot_stores_its_hidden_part_and_shows_it_on_the_board(tmp_path
         for turn in turns:  # the stored state is the engine's replay of the stored turns, hidden part too
             replayed = resolve(replayed, turn.result.choice, turn.result.outcomes).after
         assert (await service.get(match.id)).state == replayed
-        fields = {field.name: field.value or "" for field in embeds.board(match, turns).fields}
+        lines = (embeds.board(match, turns).description or "").splitlines()
         for seat, name in enumerate(("alice", "bob")):  # a part shows once it left its starting value
             charge = replayed.hidden_value(CHARGE, seat)
-            shows = fields[name].endswith(f"Charge: {charge}")
-            assert shows == (charge != CHARGE.values.start), (charge, fields[name])
+            after = lines[next(at for at, line in enumerate(lines) if line.startswith(f"{name} · ")) + 1]
+            assert (after == f"↳ Charge: {charge}") == (charge != CHARGE.values.start), (charge, lines)
         charged = replace(match, state=replayed.with_hidden({"charge": (1, 0)}))  # one charged, one not
-        fields = {field.name: field.value or "" for field in embeds.board(charged, turns).fields}
-        assert fields["alice"].endswith("Charge: 1") and "Charge" not in fields["bob"]
+        lines = (embeds.board(charged, turns).description or "").splitlines()
+        assert lines.count("↳ Charge: 1") == 1 and lines[lines.index("↳ Charge: 1") - 1].startswith(
+            "alice · "
+        )
     finally:
         await services.close()

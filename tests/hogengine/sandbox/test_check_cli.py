@@ -182,7 +182,7 @@ def test_a_team_name_that_is_not_a_short_string_is_refused(
     path.write_bytes(line + ALWAYS_FOUR)
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("Rejected (bad_team_name): TEAM_NAME must be a string of 1 to 80 characters")
+    assert out.startswith("Rejected (bad_team_name): TEAM_NAME must be one line of 1 to 80 characters")
     assert shown in out
 
 
@@ -210,7 +210,8 @@ def test_a_random_strategy_is_refused_elsewhere_naming_the_rule(
     report = json.loads(capsys.readouterr().out)
     assert report["kind"] == "not_deterministic"
     assert report["reason"].endswith(
-        "Under pork-chop a strategy must be deterministic; only pig-fest takes random strategies."
+        "Under Pork Chop a strategy must be deterministic; only Ham Hijinks + Pig Fest takes random "
+        "strategies."
     )
 
 

@@ -125,12 +125,17 @@ def test_to_json_round_trips_the_table(sandbox: Evaluate) -> None:
     assert isinstance(data["cpu_seconds"], float)
 
 
-def test_team_name_is_reported_and_made_safe_to_show(sandbox: Evaluate) -> None:
+def test_the_name_a_file_gives_itself_is_reported_exactly_as_written(sandbox: Evaluate) -> None:
     assert sandbox("TEAM_NAME = 'Bacon Bits'\n" + BENIGN["always_roll_4"]).team_name == "Bacon Bits"
     assert sandbox(BENIGN["always_roll_4"]).team_name is None
-    verdict = sandbox("TEAM_NAME = '<@123> **pigs**\\n`win`'\n" + BENIGN["always_roll_4"])
-    assert verdict.accepted and verdict.team_name == "<@\u200b123> **pigs** `\u200bwin`\u200b"
+    # Markup stays as written: it is escaped where it is shown (Discord), never rewritten where it is kept.
+    verdict = sandbox('TEAM_NAME = "Alice\'s <@123> **pigs** 🐷"\n' + BENIGN["always_roll_4"])
+    assert verdict.accepted and verdict.team_name == "Alice's <@123> **pigs** 🐷"
     assert verdict.to_json()["team_name"] == verdict.team_name
+    # Fall 2020's contest file names its player; a template's blank name is no name at all.
+    assert sandbox("PLAYER_NAME = 'Zoë'\n" + BENIGN["always_roll_4"]).team_name == "Zoë"
+    assert sandbox("PLAYER_NAME = ''  # Change this line!\n" + BENIGN["always_roll_4"]).team_name is None
+    assert sandbox("TEAM_NAME = 'Team'\nPLAYER_NAME = 'Me'\n" + BENIGN["always_roll_4"]).team_name == "Team"
 
 
 RANDOM_CHOICE = "import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"

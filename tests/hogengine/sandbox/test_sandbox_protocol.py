@@ -34,29 +34,32 @@ def test_a_record_job_reports_every_pair_as_many_times_as_it_records_tables() ->
 
 
 @pytest.mark.parametrize(
-    ("name", "shown"),
+    "name",
     [
-        ("Bacon Bits", "Bacon Bits"),
-        ("Les Cochons 🐷", "Les Cochons 🐷"),
-        ("@everyone [win](https://evil.example)", "@\u200beveryone [win]\u200b(https://evil.example)"),
-        ("two\nlines\u202e", "two lines"),
-        ("x" * 80, "x" * 80),
+        "Bacon Bits",
+        "Alice's Pigs",
+        "Les Cochons 🐷",
+        "Zoë & Chloé 👨\u200d👩\u200d👧",  # the zero-width joiners are part of the emoji
+        "@everyone [win](https://evil.example)",  # escaped where it is shown, never rewritten
+        "x" * 80,
     ],
 )
-def test_a_team_name_is_reported_safe_to_show(name: str, shown: str) -> None:
+def test_a_team_name_is_reported_exactly_as_written(name: str) -> None:
     table = ",".join(["4"] * 10_000)
     assert protocol.parse_report(report(f"table {text(name)} {table}"), NONCE, SWEEP) == protocol.Answers(
-        (4,) * 10_000, shown
+        (4,) * 10_000, name
     )
 
 
-def test_a_team_name_of_nothing_visible_is_refused_and_a_forged_long_one_is_malformed() -> None:
+def test_a_team_name_of_nothing_visible_is_refused_and_a_forged_long_or_broken_one_is_malformed() -> None:
     table = ",".join(["4"] * 10_000)
     invisible = text("\u200b\u3164")
     verdict = protocol.parse_report(report(f"table {invisible} {table}"), NONCE, SWEEP)
     assert isinstance(verdict, Verdict) and verdict.kind == "bad_team_name"
-    assert verdict.reason == "TEAM_NAME has no visible characters."
+    assert verdict.reason == "The team name has no visible characters: give it one people can read."
     assert protocol.parse_report(report(f"table {text('x' * 81)} {table}"), NONCE, SWEEP) is None
+    two_lines = text("two\nlines")
+    assert protocol.parse_report(report(f"table {two_lines} {table}"), NONCE, SWEEP) is None
     assert protocol.parse_report(report(f"table {table}"), NONCE, SWEEP) is None  # no team field
 
 
@@ -101,9 +104,26 @@ def test_anything_not_exactly_well_formed_is_refused(raw: bytes) -> None:
         (
             "syntax_error 3 " + text("invalid syntax"),
             "syntax_error",
-            "Syntax error at line 3: invalid syntax.",
+            "Python cannot read the file: invalid syntax at line 3; fix that line and upload again.",
         ),
-        ("no_final_strategy", "no_final_strategy", "The file does not define final_strategy."),
+        (
+            "no_final_strategy x",
+            "no_final_strategy",
+            "The file defines no functions at all: add def final_strategy(score, opponent_score) returning "
+            "how many dice to roll.",
+        ),
+        (
+            "no_final_strategy " + text("free_bacon, roll_dice, take_turn"),
+            "no_final_strategy",
+            "The file defines no final_strategy (it defines free_bacon, roll_dice, take_turn): add def "
+            "final_strategy(score, opponent_score) returning how many dice to roll.",
+        ),
+        (
+            "no_final_strategy " + text("Final_Strategy, roll_dice"),
+            "no_final_strategy",
+            "The file defines no final_strategy, but it defines Final_Strategy: name it final_strategy "
+            "(Python tells capitals apart).",
+        ),
         (
             "exception call 3 5 7 " + text("KeyError") + " " + text("'x'"),
             "exception",
@@ -117,9 +137,35 @@ def test_anything_not_exactly_well_formed_is_refused(raw: bytes) -> None:
         (
             "exception load -1 -1 1 " + text("ModuleNotFoundError") + " " + text("No module named 'numpy'"),
             "exception",
-            "The file raised ModuleNotFoundError at line 1 while loading: No module named 'numpy' "
-            "(strategies can import math, functools, itertools, operator, collections, random, bisect "
-            "and heapq)",
+            "The file imports numpy at line 1, which strategies cannot use: besides the course's dice, ucb "
+            "and hog they can import only standard modules that compute, such as math, random, functools, "
+            "itertools, collections, fractions and typing; if numpy is a file of yours, copy what the "
+            "strategy needs from it into this file.",
+        ),
+        (
+            "exception load -1 -1 2 " + text("ModuleNotFoundError") + " " + text("No module named 'os.path'"),
+            "exception",
+            "The file imports os.path at line 2, which strategies cannot use: besides the course's dice, ucb "
+            "and hog they can import only standard modules that compute, such as math, random, functools, "
+            "itertools, collections, fractions and typing.",
+        ),
+        (
+            "keyboard call 0 12 40",
+            "keyboard",
+            "final_strategy reads from the keyboard at line 40 for (score 0, opponent 12): strategies cannot "
+            "use input(), so take the question out.",
+        ),
+        (
+            "keyboard load -1 -1 3",
+            "keyboard",
+            "The file reads from the keyboard at line 3 while loading: strategies cannot use input(), so "
+            "take the question out.",
+        ),
+        (
+            "course_unavailable " + text("ModuleNotFoundError: No module named 'numpy'"),
+            "crashed",
+            "The course's hog module could not be loaded for this check (ModuleNotFoundError: No module "
+            "named 'numpy'): that is the bot's fault, not your file's; please tell whoever runs it.",
         ),
         (
             "exception call 3 5 7 " + text("SystemError") + " " + text("error return without exception set"),
@@ -130,7 +176,7 @@ def test_anything_not_exactly_well_formed_is_refused(raw: bytes) -> None:
         (
             "illegal_value 0 99 " + text("None"),
             "illegal_value",
-            "final_strategy returned None for (score 0, opponent 99); it must return an int from 0 to 10.",
+            "final_strategy returned None at (0, 99): it must return 0 to 10.",
         ),
         (
             "too_much_memory call 1 2",
@@ -138,14 +184,14 @@ def test_anything_not_exactly_well_formed_is_refused(raw: bytes) -> None:
             "final_strategy used more than 256 MB of memory for (score 1, opponent 2).",
         ),
         (
-            "bad_team_name " + text("3"),
+            "bad_team_name " + text("TEAM_NAME") + " " + text("3"),
             "bad_team_name",
-            "TEAM_NAME must be a string of 1 to 80 characters, not 3.",
+            "TEAM_NAME must be one line of 1 to 80 characters, not 3.",
         ),
         (
-            "bad_team_name " + text("a string of 10000 characters"),
+            "bad_team_name " + text("PLAYER_NAME") + " " + text("a string of 10000 characters"),
             "bad_team_name",
-            "TEAM_NAME must be a string of 1 to 80 characters, not a string of 10000 characters.",
+            "PLAYER_NAME must be one line of 1 to 80 characters, not a string of 10000 characters.",
         ),
         (
             "not_deterministic 4 6 3 " + text("5"),
