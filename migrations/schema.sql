@@ -25,9 +25,23 @@ CREATE TABLE contest_entries (
     team_name TEXT,
     wins INTEGER,
     losses INTEGER,
-    tiebreak DOUBLE PRECISION,
-    baseline DOUBLE PRECISION,
+    baseline DOUBLE PRECISION, entered_at DOUBLE PRECISION,
     PRIMARY KEY (contest_id, lead_id)
+);
+
+CREATE TABLE contest_invitations (
+    contest_id BIGINT NOT NULL REFERENCES contests (id),
+    inviter_id BIGINT NOT NULL,
+    invitee_id BIGINT NOT NULL,
+    guild_id BIGINT NOT NULL,
+    channel_id BIGINT NOT NULL,
+    message_id BIGINT,
+    state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'accepted', 'declined', 'void')),
+    created_at DOUBLE PRECISION NOT NULL,
+    answered_at DOUBLE PRECISION,
+    shown SMALLINT NOT NULL DEFAULT 1 CHECK (shown IN (0, 1)),
+    to_tell SMALLINT NOT NULL DEFAULT 0 CHECK (to_tell IN (0, 1)),
+    PRIMARY KEY (contest_id, inviter_id, invitee_id)
 );
 
 CREATE TABLE contest_members (
@@ -61,6 +75,21 @@ CREATE TABLE contests (
     closed_at DOUBLE PRECISION,
     record TEXT,
     posted SMALLINT NOT NULL DEFAULT 0 CHECK (posted IN (0, 1))
+, ping_role_id BIGINT, reminded INTEGER, results_message_id BIGINT);
+
+CREATE TABLE course_ids (
+    guild_id BIGINT NOT NULL,
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    course_id TEXT NOT NULL,
+    linked_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (guild_id, player_id)
+);
+
+CREATE TABLE guild_staff (
+    guild_id BIGINT PRIMARY KEY,
+    role_id BIGINT NOT NULL,
+    set_by BIGINT,
+    set_at DOUBLE PRECISION NOT NULL
 );
 
 CREATE TABLE leases (
@@ -219,11 +248,15 @@ CREATE INDEX activity_instances_by_age ON activity_instances (updated_at);
 
 CREATE INDEX activity_instances_by_match ON activity_instances (match_id);
 
+CREATE INDEX contest_invitations_lagging ON contest_invitations (contest_id) WHERE shown = 0 OR to_tell = 1;
+
 CREATE INDEX contest_pairs_second ON contest_pairs (rules, b_hash);
 
 CREATE INDEX contests_due ON contests (closes_at) WHERE status = 'open';
 
 CREATE UNIQUE INDEX contests_open ON contests (guild_id, rules) WHERE status = 'open';
+
+CREATE INDEX contests_reminding ON contests (closes_at) WHERE status = 'open' AND (reminded IS NULL OR reminded > 1);
 
 CREATE INDEX contests_unposted ON contests (id) WHERE status = 'closed' AND posted = 0;
 

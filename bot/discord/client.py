@@ -20,8 +20,8 @@ from bot.discord.boards import Boards
 from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.coach import Coach
 from bot.discord.commands.hog import HogCog
-from bot.discord.contests import ITEMS as CONTEST_ITEMS
-from bot.discord.contests import Closer
+from bot.discord.contest_buttons import ITEMS as CONTEST_ITEMS
+from bot.discord.contest_closer import Closer
 from bot.discord.errors import DISCORD_FAILURES
 from bot.discord.in_flight import InFlight
 from bot.discord.launch import LaunchButton, with_launch
@@ -54,7 +54,7 @@ class HogBot(commands.AutoShardedBot):
     the shards its settings name (HOG_SHARD_COUNT, HOG_SHARD_IDS), else every shard Discord recommends."""
 
     parts: Parts  # services, boards and the follow-up, built in setup_hook
-    closer: Closer  # plays the contests' finals that are due and posts their results (see `clock`)
+    closer: Closer  # the contests' reminders, finals, results and invitations (see `clock`)
 
     def __init__(
         self,
@@ -223,7 +223,7 @@ class HogBot(commands.AutoShardedBot):
                     log.warning("could not touch the heartbeat file: %s", error)
             if trouble is not None:
                 return
-            self.closer.poke()  # contests past their close time are played and posted
+            self.closer.poke()  # contests' reminders; finals past their close, played and posted
             games = self.parts.services.games
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()

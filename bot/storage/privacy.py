@@ -21,7 +21,12 @@ CLEARED = (
     ("activity_instances", "host_id"),
 )
 # (table, column) whose rows go with the player (strategies are deleted before, by the strategy repo).
-DELETED = (("ratings", "player_id"), ("strategies", "owner_id"), ("upload_cooldowns", "player_id"))
+DELETED = (
+    ("ratings", "player_id"),
+    ("strategies", "owner_id"),
+    ("upload_cooldowns", "player_id"),
+    ("course_ids", "player_id"),
+)
 
 
 async def open_match_ids(db: Reader, player_id: int) -> list[int]:
