@@ -150,7 +150,9 @@ async def test_a_kill_mid_final_stores_nothing_and_the_next_start_posts_once(
     fake: FakeDiscord, launch: Launch, tmp_path: Path, sqlite_settings: Settings
 ) -> None:
     await seeded(sqlite_settings, GUILD_ID, CHANNEL_ID, extra=296)  # 300 entries: a final of seconds
+    _closing(tmp_path, at=4e9)  # not yet: the bot's start-up takes longer than so quick a final
     bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="20")  # a tick of the clock every second
+    _closing(tmp_path, at=time.time())  # due now, the bot watching: its next tick starts the final
     async with asyncio.timeout(HANG):
         while not (computing := _final_processes(bot.process.pid)):  # the final computes, in its process
             await asyncio.sleep(0.01)
@@ -168,6 +170,12 @@ async def test_a_kill_mid_final_stores_nothing_and_the_next_start_posts_once(
     assert len(posts(fake, CHANNEL_ID)) == 1
     assert "has closed: 300 entries." in posts(fake, CHANNEL_ID)[0].body["content"]
     assert contest_row(tmp_path) == ("closed", 1)
+
+
+def _closing(data: Path, at: float) -> None:
+    """Move the open contest's close to `at` (seconds since 1970), as staff changing it would."""
+    with sqlite3.connect(data / "hog.sqlite3") as db:
+        db.execute("UPDATE contests SET closes_at = ? WHERE status = 'open'", (at,))
 
 
 def _final_processes(parent: int) -> list[int]:
