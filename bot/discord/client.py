@@ -13,6 +13,7 @@ from discord.ext import commands, tasks
 
 from bot.config import Settings
 from bot.discord.boards import Boards
+from bot.discord.budget import Budget, Priority, spending
 from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.coach import Coach
 from bot.discord.commands.hog import HogCog
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 
 # Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 to 30 s).
 TICKS_PER_TIMEOUT = 20
+# How often the clock deletes the press tokens past their use, and says what the budget spent.
+FORGET_TOKENS_SECONDS = 60.0
+REPORT_SECONDS = 600.0
 # Hog never joins a voice channel: discord.py's start-up warnings about voice libraries are only noise.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -78,6 +82,8 @@ class HogBot(commands.AutoShardedBot):
         self._closed: asyncio.Future[None] | None = None
         self._lagging = Lagging()
         self.command_mentions = CommandMentions()  # the commands as clickable mentions, once synced
+        self.budget = Budget(settings.rate_share)  # this process's share of Discord's global rate limit
+        self._swept = self._reported = 0.0  # when the clock last forgot tokens, and reported the budget
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
@@ -97,13 +103,15 @@ class HogBot(commands.AutoShardedBot):
         """Open the services, add commands and buttons, start the clock (its first tick resumes the house
         bot's turns), show what the last run stored but did not show, sync."""
         make_undumpable()  # no other process of this user may read the token from our memory
-        started = now()
+        self.budget.install(self.http)
+        started = self._reported = now()
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
         in_flight = InFlight()
         coach = Coach(services, in_flight.track)
-        boards = Boards(self, services.games, controls, coach.shown)
+        through = self.settings.answer_through_presses
+        boards = Boards(self, services.games, controls, coach.shown, through)
         self.parts = Parts(services, boards, follow_up, in_flight, coach)
         await self.add_cog(HogCog(self.parts))
         self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
@@ -111,7 +119,7 @@ class HogBot(commands.AutoShardedBot):
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
         self.clock.start()
-        catching_up = catch_up(self, self.parts, started, self.redraw)
+        catching_up = catch_up(self, self.parts, started, self.catch_up_redraw)
         self.parts.in_flight.track(asyncio.create_task(catching_up, name="hog-catch-up"))
         await self.sync_commands()
 
@@ -134,10 +142,16 @@ class HogBot(commands.AutoShardedBot):
             except DISCORD_FAILURES as error:
                 log.warning("could not read the commands' ids (they are named, not linked): %s", error)
 
-    async def redraw(self, match_id: int) -> None:
-        """Show a match on its board when nobody is waiting for an answer; a failure is logged, not raised
-        (the game is safe in the database, and the next render tries again)."""
-        await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
+    async def redraw(self, match_id: int, priority: Priority = Priority.URGENT) -> None:
+        """Show a match on its board when no press is being answered (the house bot's move: a person waits
+        for it; the clock's work: nobody does, `priority`); a failure is logged, not raised (the game is safe
+        in the database, and the next render tries again)."""
+        with spending(priority):
+            await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
+
+    async def catch_up_redraw(self, match_id: int) -> None:
+        """Show a match the last run left unshown (nobody is waiting for this one more than for the rest)."""
+        await self.redraw(match_id, Priority.BACKGROUND)
 
     @property
     def connected(self) -> bool:
@@ -186,15 +200,34 @@ class HogBot(commands.AutoShardedBot):
             log.exception("the clock tick failed")
             return
         for match in closed:  # each on its own: one game that cannot be shown must not hold up the rest
-            await self.redraw(match.id)
+            await self.redraw(match.id, Priority.BACKGROUND)
             await self.parts.follow_up.moved_on(match)
         for match_id in waiting:
             self.parts.follow_up.schedule(match_id)
         for match_id in lagging:
-            await self.redraw(match_id)
+            await self.redraw(match_id, Priority.BACKGROUND)
         for match_id in hurried:  # a failure is tried again at the next tick
             failure = "could not tell a person their turn is running out"
-            await _logged(self.parts.boards.remind(match_id), failure, match_id)
+            with spending(Priority.BACKGROUND):  # its notice itself waits as a notice
+                await _logged(self.parts.boards.remind(match_id), failure, match_id)
+        await self._upkeep(now())
+
+    async def _upkeep(self, moment: float) -> None:
+        """Now and then: delete the press tokens past their use (a secret kept no longer than useful), and
+        log what the budget of Discord's global limit spent."""
+        if moment - self._swept >= FORGET_TOKENS_SECONDS:
+            self._swept = moment
+            try:
+                await self.parts.services.games.forget_tokens()
+            except RecordsUnavailable:
+                pass  # the outage is logged once, as it begins
+            except Exception:
+                log.exception("could not delete the press tokens past their use")
+        if moment - self._reported >= REPORT_SECONDS:
+            self._reported = moment
+            report = self.budget.report()
+            if report is not None:
+                log.info("in the last %d minutes: %s", REPORT_SECONDS // 60, report)
 
     async def close(self) -> None:
         """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits
