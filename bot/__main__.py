@@ -64,6 +64,7 @@ def configure_logging(level: str) -> None:
 def run(settings: Settings, token: str, sync_global: bool) -> int:
     """Run the bot until SIGTERM or Ctrl-C; the exit status."""
     # Imported here, not at the top: the health check runs every minute and needs none of Discord.
+    from bot.activity.server import CannotServeError  # noqa: PLC0415
     from bot.discord import DiscordUnreachableError, HogBot, TokenRejectedError, serve  # noqa: PLC0415
     from bot.storage import DatabaseUnavailableError, MigrationError  # noqa: PLC0415
 
@@ -81,7 +82,7 @@ def run(settings: Settings, token: str, sync_global: bool) -> int:
     except MigrationError as error:  # the database cannot be brought up to date: nothing can be stored
         print(f"hogbot cannot start: {error}", file=sys.stderr)
         return 1
-    except DatabaseUnavailableError as error:  # a wrong or unreachable HOG_DATABASE_URL: a setting to fix
+    except (DatabaseUnavailableError, CannotServeError) as error:  # a wrong setting: a database, a port
         print(f"hogbot cannot start: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

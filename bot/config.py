@@ -20,6 +20,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.activity.settings import ActivitySettings
 from bot.domain.settings import ServiceSettings, Timeouts, UploadLimits
 from bot.domain.shards import Shards
 
@@ -71,6 +72,17 @@ ShardIds = Annotated[
 ]
 
 
+def words(text: object) -> tuple[str, ...]:
+    """A list written as words apart (spaces or commas): `https://a.example https://b.example`."""
+    if isinstance(text, tuple | list):
+        return tuple(str(word) for word in text)
+    return tuple(str(text).replace(",", " ").split())
+
+
+# A list of origins or host names as written (`https://a.example https://b.example`); NoDecode: never JSON.
+Words = Annotated[tuple[str, ...], BeforeValidator(words)]
+
+
 class Settings(BaseSettings):
     """Everything the bot can be told from outside; defaults suit a local run."""
 
@@ -115,6 +127,18 @@ class Settings(BaseSettings):
     solver_cache_path: Path | None = (
         None  # solved rule sets kept across restarts; default: beside the database
     )
+    # The Activity (docs/activity.md): served only when the application's client id and secret are set.
+    activity_client_id: int | None = None  # the application's id (Developer Portal -> OAuth2)
+    activity_client_secret: SecretStr | None = Field(
+        default=None,
+        validate_default=True,  # checked even unset: the id alone is a setting half made
+    )  # its client secret: exchanges sign-in codes
+    activity_host: str = "127.0.0.1"  # the address the Activity server listens on
+    activity_port: int = Field(default=8090, ge=1, le=65535)
+    activity_origins: Annotated[Words | None, NoDecode] = None  # default: https://<client id>.discordsays.com
+    activity_hosts: Annotated[Words | None, NoDecode] = None  # Host names accepted; default: any
+    activity_frame_ancestors: Annotated[Words | None, NoDecode] = None  # default: Discord's clients
+    activity_token_seconds: float = Field(default=900.0, gt=0, le=86_400)  # a page's sign-in lasts this long
 
     @field_validator("shard_ids")
     @classmethod
@@ -127,6 +151,31 @@ class Settings(BaseSettings):
         if ids is not None and count is not None and max(ids) >= count:
             raise ValueError(f"shard {max(ids)} is outside 0-{count - 1} (HOG_SHARD_COUNT is {count})")
         return ids
+
+    @field_validator("activity_client_secret")
+    @classmethod
+    def _with_its_client(cls, secret: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        if "activity_client_id" not in info.data:  # HOG_ACTIVITY_CLIENT_ID is not valid: its own line says so
+            return secret
+        if (secret is None) != (info.data["activity_client_id"] is None):
+            raise ValueError("goes with HOG_ACTIVITY_CLIENT_ID: set both to serve the Activity, or neither")
+        return secret
+
+    @property
+    def activity(self) -> ActivitySettings | None:
+        """What the Activity server is opened with, if it is to be served (its client id and secret set)."""
+        if self.activity_client_id is None or self.activity_client_secret is None:
+            return None
+        return ActivitySettings.of(
+            client_id=self.activity_client_id,
+            client_secret=self.activity_client_secret.get_secret_value(),
+            host=self.activity_host,
+            port=self.activity_port,
+            origins=self.activity_origins,
+            hosts=self.activity_hosts,
+            frame_ancestors=self.activity_frame_ancestors,
+            token_seconds=self.activity_token_seconds,
+        )
 
     @property
     def shards(self) -> Shards | None:

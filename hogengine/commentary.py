@@ -4,11 +4,16 @@ The exact texts are binding (RULES.md, Swine Align rule 7): programs and doctest
 course's own ones print what a core returns, so `course_commentary` says the same lines without printing.
 """
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from hogengine.events import EventKind
 from hogengine.game import TurnResult
+from hogengine.text import counted
+
+_PLAYER = re.compile(r"Player ([01])")
+_POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 
 
 class Commentary(Protocol):
@@ -148,3 +153,14 @@ def game_commentary(turns: Sequence[TurnResult]) -> list[tuple[str, ...]]:
         lead, leads = leads(*turn.after.scores)
         said.append(highest + lead)
     return said
+
+
+def with_names(text: str, seats: tuple[str, str]) -> str:
+    """The engine says "Player 0" and "Player 1"; a board says who they are."""
+    return _PLAYER.sub(lambda found: seats[int(found[1])], text)
+
+
+def for_people(line: str, seats: tuple[str, str]) -> str:
+    """A line of the course's commentary as a board says it: names, and "1 point" rather than "1 point(s)"
+    (the engine keeps the course's exact words for programs that compare them)."""
+    return with_names(_POINTS.sub(lambda found: counted(int(found[1]), "point"), line), seats)

@@ -2,4 +2,4 @@
 shared with other jobs may take many times as long as a quiet one): a test waits on the work itself, and
 this only turns a hang into a failure instead of a stalled run."""
 
-HANG = 900.0  # seconds
+HANG = 300.0  # seconds

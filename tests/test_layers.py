@@ -49,7 +49,7 @@ def test_the_engine_imports_at_the_top_of_each_module(path: Path) -> None:
     assert hidden == []
 
 
-FLOOR_3 = {"bot.config", "bot.discord", "bot.web", "bot.images", "bot.health", "bot.__main__"}
+FLOOR_3 = {"bot.config", "bot.activity", "bot.discord", "bot.web", "bot.images", "bot.health", "bot.__main__"}
 FLOOR_2 = [path for floor in ("bot/services", "bot/domain", "bot/storage") for path in sources(floor)]
 
 

@@ -2,6 +2,7 @@
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from collections.abc import Awaitable
@@ -11,16 +12,20 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from bot.activity.discord_api import DiscordApi
+from bot.activity.pacing import BURST, REQUESTS_PER_SECOND, Bucket, Pacer
+from bot.activity.server import Activity
 from bot.config import Settings
 from bot.discord.boards import Boards
 from bot.discord.budget import Budget, Priority, spending
 from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.coach import Coach
 from bot.discord.commands.hog import HogCog
-from bot.discord.contests import ITEMS as CONTEST_ITEMS
-from bot.discord.contests import Closer
+from bot.discord.contest_buttons import ITEMS as CONTEST_ITEMS
+from bot.discord.contest_closer import Closer
 from bot.discord.errors import DISCORD_FAILURES
 from bot.discord.in_flight import InFlight
+from bot.discord.launch import LaunchButton, with_launch
 from bot.discord.mentions import CommandMentions
 from bot.discord.parts import Parts
 from bot.discord.tree import HogTree
@@ -53,7 +58,7 @@ class HogBot(commands.AutoShardedBot):
     the shards its settings name (HOG_SHARD_COUNT, HOG_SHARD_IDS), else every shard Discord recommends."""
 
     parts: Parts  # services, boards and the follow-up, built in setup_hook
-    closer: Closer  # plays the contests' finals that are due and posts their results (see `clock`)
+    closer: Closer  # the contests' reminders, finals, results and invitations (see `clock`)
 
     def __init__(
         self,
@@ -84,6 +89,8 @@ class HogBot(commands.AutoShardedBot):
         self.command_mentions = CommandMentions()  # the commands as clickable mentions, once synced
         self.budget = Budget(settings.rate_share)  # this process's share of Discord's global rate limit
         self._swept = self._reported = 0.0  # when the clock last forgot tokens, and reported the budget
+        self.activity_server: Activity | None = None  # served when its settings are set: `serve_activity`
+        self._pacer: Pacer | None = None  # then the bot's own redraws are paced (bot/activity/pacing.py)
 
     async def open_services(self) -> Services:
         """Open the database and every service (once): `serve` does it before contacting Discord, so a
@@ -108,13 +115,19 @@ class HogBot(commands.AutoShardedBot):
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
+        served = self.settings.activity is not None
+        shown = with_launch(controls) if served else controls
         in_flight = InFlight()
         coach = Coach(services, in_flight.track)
         through = self.settings.answer_through_presses
-        boards = Boards(self, services.games, controls, coach.shown, through)
+        boards = Boards(self, services.games, shown, coach.shown, through)
         self.parts = Parts(services, boards, follow_up, in_flight, coach)
-        await self.add_cog(HogCog(self.parts))
-        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS)
+        cog = HogCog(self.parts)
+        if not served and cog.app_command is not None:
+            cog.app_command.remove_command("play")
+        await self.add_cog(cog)
+        self.add_dynamic_items(*ITEMS, *CONTEST_ITEMS, LaunchButton)
+        await self.serve_activity()
         self.closer = Closer(self, self.parts)
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
@@ -142,16 +155,52 @@ class HogBot(commands.AutoShardedBot):
             except DISCORD_FAILURES as error:
                 log.warning("could not read the commands' ids (they are named, not linked): %s", error)
 
+    async def serve_activity(self) -> None:
+        """Serve the Activity if its settings are set, on the services and the follow-up; from then on the
+        bot's own redraws of boards are paced within Discord's rate limits (a redraw asked for returns at
+        once). Raises CannotServeError if its address cannot be had."""
+        settings = self.settings.activity
+        if settings is None:
+            return
+        budget = Bucket(BURST, REQUESTS_PER_SECOND)
+        self._pacer = Pacer(self._show, budget)
+        base = discord.http.Route.BASE  # Discord's API (a test's fake Discord, when it points the bot there)
+        api = DiscordApi(base, settings.client_id, settings.client_secret, self.http.token or "", budget)
+        parts = self.parts
+        self.activity_server = Activity(
+            settings,
+            services=parts.services,
+            follow_up=parts.follow_up,
+            redraw=self.redraw,
+            api=api,
+            clock=now,
+        )
+        await self.activity_server.start()
+        # What start-up made (modules, discord.py, matplotlib: ~130,000 objects) lives as long as the process:
+        # frozen, a full garbage collection no longer walks it. Walking it paused every page of the Activity
+        # for 100-270 ms a few times a minute (bench/bench_activity.py); the pages' moves are the bot's
+        # only answers timed in milliseconds.
+        gc.collect()
+        gc.freeze()
+
     async def redraw(self, match_id: int, priority: Priority = Priority.URGENT) -> None:
         """Show a match on its board when no press is being answered (the house bot's move: a person waits
-        for it; the clock's work: nobody does, `priority`); a failure is logged, not raised (the game is safe
-        in the database, and the next render tries again)."""
-        with spending(priority):
-            await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
+        for it; the clock's work: nobody does, `priority`): at once, or soon when the Activity is served
+        (paced). Never raises (see `_show`)."""
+        if self._pacer is None:
+            await self._show(match_id, priority)
+        else:
+            await self._pacer.ask(match_id)
 
     async def catch_up_redraw(self, match_id: int) -> None:
         """Show a match the last run left unshown (nobody is waiting for this one more than for the rest)."""
         await self.redraw(match_id, Priority.BACKGROUND)
+
+    async def _show(self, match_id: int, priority: Priority = Priority.URGENT) -> None:
+        """Show a match on its board, its calls to Discord waiting in the budget at `priority`; a failure is
+        logged, not raised (the game is safe in the database, and the next render tries again)."""
+        with spending(priority):
+            await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
 
     @property
     def connected(self) -> bool:
@@ -188,7 +237,7 @@ class HogBot(commands.AutoShardedBot):
                     log.warning("could not touch the heartbeat file: %s", error)
             if trouble is not None:
                 return
-            self.closer.poke()  # contests past their close time are played and posted
+            self.closer.poke()  # contests' reminders; finals past their close, played and posted
             games = self.parts.services.games
             closed = await games.expire_due()
             waiting = await games.bot_turns_waiting()
@@ -237,13 +286,17 @@ class HogBot(commands.AutoShardedBot):
         await self._closed
 
     async def _close(self) -> None:
-        """Stop the clock and the bot's moves, let the interactions under way finish (see InFlight.settle),
-        then close Discord and the services (pools, then database)."""
+        """Stop the clock, the Activity and the bot's moves, let the interactions under way finish (see
+        InFlight.settle), then close Discord and the services (pools, then database)."""
         self.clock.cancel()
+        if self.activity_server is not None:
+            await self.activity_server.close()  # no more moves there; its pages connect again once it is back
         if hasattr(self, "parts"):
             await self.parts.follow_up.close()
             grace = self.settings.shutdown_grace_seconds
             await self.parts.in_flight.settle(grace, self.parts.services.stop)
+        if self._pacer is not None:
+            await self._pacer.close()  # redraws not made: the next start shows the boards that lag
         await super().close()
         if self._opening is not None:
             self._opening.cancel()

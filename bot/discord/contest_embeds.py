@@ -8,6 +8,7 @@ from bot.discord.embeds import timestamp
 from bot.discord.text import shown_name as md
 from bot.domain.errors import upload_again
 from bot.domain.matches import HOUSE_NAME
+from bot.domain.tournaments import shared_places, tie_breaks_shown
 from bot.images.standings import MAX_PLACES, fitted
 from bot.services import (
     HistoryEntry,
@@ -30,11 +31,18 @@ BAD = discord.Colour.red()
 INFO = discord.Colour.blurple()
 # How the reference opponents read: the perfect bot is the one `/hog vs-bot level:perfect` plays.
 OPPONENTS = {PERFECT: "the perfect bot", BEST_TABLE: "the best score-only table"}
-# What breaks ties in each tournament format, which heads its last column.
+# What breaks ties in each tournament format, which heads its last column, and what ranks it, in words.
 TIE_BREAKS = {"exact": "mean win rate", "sampled": "vs always_roll(5)"}
-# The standings' columns in text, at most 32 characters a row so a phone shows them whole: alignment, and the
-# most characters each shows (a longer name is cut; the picture beside it shows it whole).
-ALIGN, LIMITS = "><>>", (3, 16, 7, 6)
+RANKED = {
+    "exact": "Ranked by matches won (won: an exact win rate above one half; a tie loses), then by the last "
+    "column: the mean exact win rate against the others",
+    "sampled": "Ranked by matches won (most of 9 games), then by the last column: the exact win rate against "
+    "always_roll(5)",
+}
+# The standings' columns in text, at most PHONE_COLUMNS characters a row so a phone shows them whole: their
+# alignment; each is as wide as its longest cell, but a strategy's name (cut: the picture shows it whole)
+# takes at most NAME_WIDTH and only what the place, record and rate (with its deciding digits) leave.
+ALIGN, NAME, NAME_WIDTH, PHONE_COLUMNS = "><>>", 1, 16, 32
 TEXT_ROWS = 20  # places in the text at most; the picture shows them all
 MESSAGE_LIMIT = 2000  # characters Discord takes in a message
 _HOW = {MatchStatus.FORFEIT: " by forfeit", MatchStatus.TIMEOUT: " on time"}
@@ -147,12 +155,30 @@ def standings_header(tournament: Tournament) -> tuple[str, ...]:
 
 
 def standings_rows(tournament: Tournament) -> list[tuple[str, ...]]:
-    """Each place as cells under standings_header: as `hog tournament` shows them."""
+    """Each place as cells under standings_header: as `hog tournament` shows them, with the owner; places
+    equal on wins and tie-break share their rank, and a tie-break shows the digits that decide a place
+    where one decimal would not."""
     others = len(tournament.standings) - 1
+    keys = [(s.points, s.tiebreak) for s in tournament.standings]
     return [
-        (str(s.place), s.name, f"{s.points:g}{TO}{others - s.points:g}", percent(s.tiebreak))
-        for s in tournament.standings
+        (str(rank), s.name, f"{s.points:g}{TO}{others - s.points:g}", rate)
+        for s, rank, rate in zip(
+            tournament.standings, shared_places(keys), tie_breaks_shown(keys), strict=True
+        )
     ]
+
+
+def ranking_words(tournament: Tournament, rows: Sequence[Sequence[str]]) -> str:
+    """What ranks the standings, in words under them: the tie-break, and what a longer rate or a shared
+    rank means when the rows have one."""
+    note = RANKED[tournament.format]
+    rates = [(row[-1], s.tiebreak) for row, s in zip(rows, tournament.standings, strict=False)]
+    if any(len(shown) > len(percent(rate)) for shown, rate in rates):
+        note += ", to more decimals where one would not tell two places apart"
+    ranks = [row[0] for row in rows]
+    if len(set(ranks)) < len(ranks):
+        note += "; equal on both, they share a rank"
+    return f"{note}."
 
 
 def _text_row(cells: Sequence[str], widths: Sequence[int]) -> str:
@@ -168,19 +194,20 @@ def standings_text(tournament: Tournament, lead: str = "") -> str:
     rules = get_rules(tournament.rules).name
     head = (
         f"{lead}**{tournament.format} tournament** of {rules} to {tournament.goal}: "
-        f"{counted(len(tournament.standings), 'strategy', 'strategies')}; the rate, "
-        f"{TIE_BREAKS[tournament.format]}, breaks ties."
+        f"{counted(len(tournament.standings), 'strategy', 'strategies')}."
     )
     rows = standings_rows(tournament)
     for count in range(min(TEXT_ROWS, len(rows)), -1, -1):
         shown = [standings_header(tournament), *rows[:count]]
-        columns = zip(*shown, strict=True)
-        widths = [min(limit, max(map(len, column))) for limit, column in zip(LIMITS, columns, strict=True)]
+        widths = [max(map(len, column)) for column in zip(*shown, strict=True)]
+        room = PHONE_COLUMNS - (sum(widths) - widths[NAME]) - (len(widths) - 1)
+        widths[NAME] = max(1, min(widths[NAME], NAME_WIDTH, room))
         lines = [_text_row(row, widths) for row in shown]
         extra = len(rows) - count
         drawn = "in the picture" if len(rows) <= MAX_PLACES else f"(the picture draws the first {MAX_PLACES})"
         more = [f"… and {extra} more {drawn}."] if extra > 0 else []
-        text = "\n".join([head, "```", *lines, "```", *_replay(tournament), *more])
+        words = ranking_words(tournament, rows[:count])
+        text = "\n".join([head, "```", *lines, "```", words, *_replay(tournament), *more])
         if len(text) <= MESSAGE_LIMIT:
             break
     return text

@@ -1,32 +1,26 @@
-"""Contests on Discord: their words (the opening, a person's status, the results as the seeds post them),
-the partner invitation's buttons, the staff's files, and the closer the clock pokes: it plays every
-final that is due (once, whatever other processes do) and posts what was stored but never posted."""
+"""Contests on Discord, in words: the opening and the reminders, a person's status, the entries list staff
+see, the results as the seeds post them (ranked by what the table shows), each entrant's word of their
+result, and the staff's files."""
 
-import asyncio
 import io
-import logging
-import re
-from typing import Any
+from collections.abc import Sequence
+from datetime import UTC, datetime
 
 import discord
 from discord.utils import escape_markdown
 
-from bot.discord.buttons import HogButton
-from bot.discord.errors import DISCORD_FAILURES
-from bot.discord.identity import player
-from bot.discord.parts import Parts
-from bot.domain.contests import Contest, ContestStatus, Entry, Member, Status
-from bot.domain.errors import NotYourInvitation
-from bot.domain.matches import Player
+from bot.discord.contest_embeds import TO
+from bot.domain.contests import Contest, ContestStatus, Entry, Listed, Member, Status
+from bot.domain.tournaments import tie_breaks_shown
 from bot.services.contests.service import BASELINE, Final
 from hogengine.rules import get_rules
 from hogengine.text import counted, percent
 
-log = logging.getLogger(__name__)
-
 LIMIT = 2000  # characters in one Discord message
 HEADER = f"{'Rank':>4}  {'Entry':>5}  {'Wins':>4}  {'Losses':>6}  vs {BASELINE}"
+RANKING = f"Ranked by matches won, then by the last column: the exact win rate against {BASELINE}"
 PLACES = ("1st", "2nd", "3rd")
+JUMP = "https://discord.com/channels"
 
 
 def when(seconds: float) -> str:
@@ -40,18 +34,40 @@ def title(contest: Contest) -> str:
     return f"**{named}** ({get_rules(contest.rules).name}, {contest.format})"
 
 
-def who(members: tuple[Member, ...]) -> str:
+def who(members: Sequence[Member]) -> str:
     """An entry's people, as names (a forgotten person stays anonymous)."""
     return " & ".join(escape_markdown(member.name or "someone") for member in members)
 
 
+def pinging(contest: Contest) -> tuple[str, discord.AllowedMentions]:
+    """What starts a contest's announcement, and whom it may notify: the role its staff chose, only."""
+    if contest.ping_role_id is None:
+        return "", discord.AllowedMentions.none()
+    role = discord.Object(contest.ping_role_id)
+    return f"<@&{contest.ping_role_id}> ", discord.AllowedMentions(everyone=False, users=False, roles=[role])
+
+
 def opened(contest: Contest) -> str:
     """The public word that a contest is open, and how to enter."""
+    ping, _ = pinging(contest)
     return (
-        f"{title(contest)} is open until {when(contest.closes_at)}.\n"
+        f"{ping}{title(contest)} is open until {when(contest.closes_at)}.\n"
         f"Upload a {get_rules(contest.rules).name} strategy with `/hog upload strategy`, then enter it with "
         "`/hog contest enter`, alone or with a partner (`/hog contest partner`). One entry per person; "
-        "the final tournament runs by itself at the close and its results are posted here."
+        "the final tournament runs by itself at the close and its results are posted here, ranked by matches "
+        f"won, then by the exact win rate against {BASELINE}."
+    )
+
+
+def reminder(contest: Contest, hours: int, entries: int) -> str:
+    """The public reminder `hours` before the close."""
+    ping, _ = pinging(contest)
+    soon = "in an hour" if hours == 1 else f"in {hours} hours"
+    return (
+        f"{ping}⏰ {title(contest)} closes {soon}, at <t:{int(contest.closes_at)}:F> "
+        f"(<t:{int(contest.closes_at)}:R>), with {counted(entries, 'entry', 'entries')} so far. Enter or "
+        "change yours with `/hog contest enter` before then; `/hog contest status` shows your practice "
+        "standing."
     )
 
 
@@ -87,179 +103,147 @@ def status(found: Status, person_id: int) -> str:
     return "\n".join(lines)
 
 
-def private_result(contest: Contest, entry: Entry, entries: int) -> str:
-    """An entrant's own word of the final: their entry's number and rank."""
+def results_link(contest: Contest) -> str | None:
+    """The address of the contest's results post, once posted."""
+    if contest.results_message_id is None:
+        return None
+    return f"{JUMP}/{contest.guild_id}/{contest.channel_id}/{contest.results_message_id}"
+
+
+def private_result(contest: Contest, entry: Entry, entries: int, server: str | None = None) -> str:
+    """An entrant's own word of the final: their entry's number and rank (on which server, for a DM), and
+    where the results were posted."""
     result = entry.result
     if result is None:
         raise ValueError("an entry without a result")
+    where = "" if server is None else f" on **{escape_markdown(server)}**"
+    link = results_link(contest)
     return (
-        f"Your entry in {title(contest)} was number **{result.number}**: rank **{result.place}** of "
+        f"Your entry in {title(contest)}{where} was number **{result.number}**: rank **{result.place}** of "
         f"{entries} ({counted(result.wins, 'win')}, {counted(result.losses, 'loss', 'losses')}; "
-        f"{percent(result.baseline)} against {BASELINE})."
+        f"{percent(result.baseline)} against {BASELINE})." + (f" The results: {link}" if link else "")
     )
 
 
-def table_lines(final: Final) -> list[str]:
-    """The seeds' table: Ranking, Entry number, Wins, Losses, Win rate against always_roll(5)."""
-    rows = []
+def table(final: Final) -> tuple[list[str], str]:
+    """The seeds' table (Ranking, Entry number, Wins, Losses, Win rate against always_roll(5), to the digits
+    that decide a place where one decimal would not), and what ranks it, in words to go under it."""
+    results = [entry.result for entry in final.placed if entry.result is not None]
+    rates = tie_breaks_shown([(r.wins, r.baseline) for r in results])
+    rows = [
+        f"{r.place:>4}  {r.number:>5}  {r.wins:>4}  {r.losses:>6}  {rate}"
+        for r, rate in zip(results, rates, strict=True)
+    ]
+    note = RANKING
+    if any(len(rate) > len(percent(r.baseline)) for r, rate in zip(results, rates, strict=True)):
+        note += ", to more decimals where one would not tell two places apart"
+    if len({r.place for r in results}) < len(results):
+        note += "; entries equal on both share a place"
+    return [HEADER, *rows], f"{note}."
+
+
+def _top(final: Final) -> list[str]:
+    """The top three places named with their members (and team names), as the seeds announce them."""
+    lines = []
     for entry in final.placed:
-        r = entry.result
-        assert r is not None  # placed entries have results
-        rows.append(f"{r.place:>4}  {r.number:>5}  {r.wins:>4}  {r.losses:>6}  {percent(r.baseline)}")
-    return [HEADER, *rows]
+        if entry.result is None or entry.result.place > len(PLACES):
+            break
+        team = f" ({escape_markdown(entry.team_name)})" if entry.team_name else ""
+        lines.append(f"{PLACES[entry.result.place - 1]}: **{who(entry.members)}**{team}")
+    return lines
 
 
 def results(final: Final) -> tuple[str, discord.File | None]:
-    """The results post: the head, the top three named with partners, and the table (the whole table
-    attached as a file when it does not fit in one message)."""
+    """The results post: the head, the top three named with partners, the table and what ranks it (the
+    whole table attached as a file when it does not fit in one message)."""
     contest, placed = final.contest, final.placed
     head = [f"{title(contest)} has closed: {counted(len(placed), 'entry', 'entries')}."]
     if not placed:
         return head[0] + " Nobody entered.", None
-    head.append("Each entry was assigned a random number for anonymity.")
-    for entry, place in zip(placed[:3], PLACES, strict=False):
-        team = f" ({escape_markdown(entry.team_name)})" if entry.team_name else ""
-        head.append(f"{place}: **{who(entry.members)}**{team}")
-    lines = table_lines(final)
-    text = "\n".join([*head, "```", *lines, "```"])
+    head += ["Each entry was assigned a random number for anonymity.", *_top(final)]
+    lines, note = table(final)
+    text = "\n".join([*head, "```", *lines, "```", note])
     if len(text) <= LIMIT:
         return text, None
-    shown, room = [], LIMIT - len("\n".join(head)) - 120
+    shown = _fitting(lines, LIMIT - len("\n".join(head)) - len(note) - 120)
+    more = f"The first {len(shown) - 1} of {len(placed)} places; every place is in the file."
+    whole = "\n".join([*lines, "", note])
+    file = discord.File(io.BytesIO(whole.encode()), filename=f"contest-{contest.id}-results.txt")
+    return "\n".join([*head, "```", *shown, "```", note, more]), file
+
+
+def _fitting(lines: Sequence[str], room: int) -> list[str]:
+    """The first lines that fit in `room` characters, one a line."""
+    shown = []
     for line in lines:
         room -= len(line) + 1
         if room < 0:
             break
         shown.append(line)
-    note = f"The first {len(shown) - 1} of {len(placed)} places; every place is in the file."
-    file = discord.File(io.BytesIO("\n".join(lines).encode()), filename=f"contest-{contest.id}-results.txt")
-    return "\n".join([*head, "```", *shown, "```", note]), file
+    return shown
 
 
-def exports(final: Final, csv_text: str, record: str | None) -> list[discord.File]:
-    """The staff's downloads: the results as CSV, and the final as a `hog tournament --replay` record."""
-    files = [discord.File(io.BytesIO(csv_text.encode()), filename=f"contest-{final.contest.id}-results.csv")]
+def exports(final: Final, gradebook: str, record: str | None) -> list[discord.File]:
+    """The staff's downloads: the gradebook as CSV, and the final as a `hog tournament --replay` record."""
+    name = f"contest-{final.contest.id}-gradebook.csv"
+    files = [discord.File(io.BytesIO(gradebook.encode()), filename=name)]
     if record is not None:
-        name = f"contest-{final.contest.id}-record.json"
-        files.append(discord.File(io.BytesIO(record.encode()), filename=name))
+        files.append(
+            discord.File(io.BytesIO(record.encode()), filename=f"contest-{final.contest.id}-record.json")
+        )
     return files
 
 
-# The partner invitation.
+# What staff see before the close.
 
 
-class PartnerButton(
-    HogButton,
-    template=r"hog:contest-(?P<answer>accept|decline):(?P<contest>\d+):(?P<inviter>\d+):(?P<invitee>\d+)",
-):
-    """Accept or decline an invitation to enter a contest as a pair: only the invitee may answer, and
-    accepting checks everything again (they may have entered meanwhile)."""
+def _listed_line(number: int, listed: Listed, for_discord: bool) -> str:
+    """One entry of the staff's list: its members, strategy (and team), when it was made, its practice."""
+    entry = listed.entry
 
-    ANSWERS_PRIVATELY = True
+    def plain(text: str) -> str:  # Markdown is Discord's: a file shows names as they are
+        return escape_markdown(text) if for_discord else text
 
-    def __init__(self, answer: str, contest_id: int, inviter: int, invitee: int) -> None:
-        style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.secondary
-        custom_id = f"hog:contest-{answer}:{contest_id}:{inviter}:{invitee}"
-        super().__init__(discord.ui.Button[Any](label=answer.title(), style=style, custom_id=custom_id), None)
-        self.answer, self.contest_id, self.inviter, self.invitee = answer, contest_id, inviter, invitee
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> "PartnerButton":
-        return cls(match["answer"], int(match["contest"]), int(match["inviter"]), int(match["invitee"]))
-
-    async def press(self, interaction: discord.Interaction[Any], parts: Parts) -> None:
-        if interaction.user.id != self.invitee:
-            raise NotYourInvitation((await _member(interaction, self.invitee)).name)
-        message = interaction.message
-        if self.answer == "decline":
-            await interaction.followup.send("You declined.", ephemeral=True)
-            if message is not None:
-                await message.edit(content=f"<@{self.invitee}> declined the invitation.", view=None)
-            return
-        inviter = await _member(interaction, self.inviter)
-        entry = await parts.services.contests.accept(self.contest_id, inviter, player(interaction.user))
-        strategy = f"'{escape_markdown(entry.strategy_name)}'" if entry.strategy_name else "no strategy yet"
-        await interaction.followup.send(
-            f"You now enter with {who((entry.members[0],))}: {strategy}.", ephemeral=True
+    names = " & ".join(plain(member.name or "someone") for member in entry.members)
+    if listed.strategy_name is None:
+        named = entry.strategy_name
+        strategy = "no strategy yet" if named is None else f"'{plain(named)}' (deleted)"
+    else:
+        named_for = listed.team_name not in (None, listed.strategy_name)  # a name of its own
+        team = f" ({plain(listed.team_name or '')})" if named_for else ""
+        strategy = f"'{plain(listed.strategy_name)}'{team}"
+    made = ""
+    if entry.entered_at is not None:
+        made = (
+            f" · entered <t:{int(entry.entered_at)}:f>"
+            if for_discord
+            else f" · entered {datetime.fromtimestamp(entry.entered_at, UTC):%Y-%m-%d %H:%M} UTC"
         )
-        if message is not None:
-            text = f"<@{self.invitee}> and <@{self.inviter}> enter as a pair."
-            await message.edit(content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
-
-
-async def _member(interaction: discord.Interaction[Any], user_id: int) -> Player:
-    """The inviter as the services know people (their name as the server shows it, or their account's)."""
-    guild = interaction.guild
-    found = guild.get_member(user_id) if guild is not None else None
-    return player(found or await interaction.client.fetch_user(user_id))
-
-
-def invitation(
-    contest: Contest, inviter: discord.abc.User, invitee: discord.abc.User
-) -> tuple[str, discord.ui.View]:
-    """The public invitation, mentioning the invitee, with their two answers."""
-    view = discord.ui.View(timeout=None)
-    for answer in ("accept", "decline"):
-        view.add_item(PartnerButton(answer, contest.id, inviter.id, invitee.id))
-    text = (
-        f"{invitee.mention}: **{escape_markdown(inviter.display_name)}** asks you to enter {title(contest)} "
-        "with them as a pair (one entry for both of you)."
+    practice = listed.practice
+    standing = (
+        ""
+        if practice is None
+        else f" · practice {practice.wins}{TO}{practice.losses}, {percent(practice.baseline)} vs {BASELINE}"
     )
-    return text, view
+    bold = "**" if for_discord else ""
+    return f"{number}. {bold}{names}{bold} · {strategy}{made}{standing}"
 
 
-ITEMS = (PartnerButton,)
-
-
-# The close.
-
-
-async def post(client: discord.Client, parts: Parts, final: Final) -> None:
-    """Post a closed contest's results in the channel it was opened in, then tell each entrant their number
-    and rank privately (a DM; `/hog contest status` says it too, for those whose DMs are closed)."""
-    text, file = results(final)
-    channel = client.get_partial_messageable(final.contest.channel_id)
-    kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
-    if file is not None:
-        kwargs["file"] = file
-    await channel.send(text, **kwargs)
-    await parts.services.contests.posted(final.contest.id)
-    count = len(final.placed)
-    for entry in final.placed:
-        for member in entry.members:
-            try:
-                user = client.get_user(member.id) or await client.fetch_user(member.id)
-                await user.send(private_result(final.contest, entry, count))
-            except DISCORD_FAILURES as error:  # DMs closed, or the person gone: status says it too
-                log.info("could not tell %s their contest result: %s", member.id, error)
-
-
-class Closer:
-    """Plays the finals that are due and posts what was stored but not posted, one round at a time in the
-    background (the clock pokes it every tick; a round under way is not started twice)."""
-
-    def __init__(self, client: discord.Client, parts: Parts) -> None:
-        self._client, self._parts = client, parts
-        self._round: asyncio.Task[None] | None = None
-
-    def poke(self) -> None:
-        """Start a round unless one is under way."""
-        if self._round is None or self._round.done():
-            self._round = asyncio.create_task(self._run(), name="hog-contest-close")
-            self._parts.in_flight.track(self._round)
-
-    async def _run(self) -> None:
-        contests = self._parts.services.contests
-        try:
-            await contests.close_due()
-            for final in await contests.unposted():
-                try:
-                    await post(self._client, self._parts, final)
-                except (discord.NotFound, discord.Forbidden) as error:  # its channel is gone: never again
-                    log.warning("a contest's results cannot be posted in their channel: %s", error)
-                    await contests.posted(final.contest.id)
-                except DISCORD_FAILURES as error:
-                    log.warning("could not post a contest's results: %s", error)
-        except Exception:
-            log.exception("the contest closer failed")
+def entries_list(contest: Contest, listed: Sequence[Listed]) -> tuple[str, discord.File | None]:
+    """The staff's entries list, privately: every entry (members, strategy, when it was made, its practice
+    standing against the current field); the whole list attached as a file when it does not fit."""
+    head = (
+        f"{title(contest)}: {counted(len(listed), 'entry', 'entries')}, closes {when(contest.closes_at)}. "
+        f"Practice: wins{TO}losses against the other entries now, and the rate against {BASELINE}."
+    )
+    if not listed:
+        return f"{head}\nNo entries yet.", None
+    lines = [_listed_line(number, each, True) for number, each in enumerate(listed, 1)]
+    text = "\n".join([head, *lines])
+    if len(text) <= LIMIT:
+        return text, None
+    shown = _fitting(lines, LIMIT - len(head) - 80)
+    whole = "\n".join(_listed_line(number, each, False) for number, each in enumerate(listed, 1))
+    file = discord.File(io.BytesIO(whole.encode()), filename=f"contest-{contest.id}-entries.txt")
+    more = f"The first {len(shown)} of {len(listed)} entries; every entry is in the file."
+    return "\n".join([head, *shown, more]), file

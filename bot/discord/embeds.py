@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.discord.text import PHONE_LINES, fitted, for_people, phone_lines, progress, recent, turn_line
+from bot.discord.text import PHONE_LINES, fitted, phone_lines, progress, recent, turn_line
 from bot.discord.text import shown_name as md
 from bot.services import Match, MatchStatus, TurnRecord
-from hogengine.commentary import game_commentary
+from hogengine.commentary import for_people, game_commentary
 from hogengine.game import SIDES, dice_for, dice_in_words, turn_number
 from hogengine.rules import RuleSet, get_rules
 from hogengine.text import counted

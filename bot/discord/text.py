@@ -1,5 +1,6 @@
-"""The board's words: player names, the recent turns in one line each, commentary for people, and how much
-room text takes on a phone."""
+"""The board's words: the recent turns in one line each (names as the course's commentary writes them, see
+hogengine.commentary), the bar of a score, names as Discord shows them, and how much room text takes on a
+phone."""
 
 import re
 import textwrap
@@ -7,11 +8,10 @@ from collections.abc import Sequence
 
 from discord.utils import escape_markdown, escape_mentions
 
-from hogengine.cli.turns import with_names
+from hogengine.commentary import with_names
 from hogengine.game import TurnResult
 from hogengine.text import counted
 
-_POINTS = re.compile(r"\b(\d+) point\(s\)")  # the course's commentary, word for word (RULES.md)
 MOST_RECENT = 8  # turns listed at most: a chain of extra turns must not fill a phone's screen
 DIE = "🎲"
 # A phone at 360 px shows about PHONE_WIDTH characters on a line of an embed; a board takes PHONE_LINES lines
@@ -27,12 +27,6 @@ def shown_name(name: str) -> str:
     """A name people chose (a strategy's, a TEAM_NAME, a display name) as Discord shows it: as written, and
     never read as Markdown or as a mention."""
     return escape_mentions(escape_markdown(name))
-
-
-def for_people(line: str, seats: tuple[str, str]) -> str:
-    """A line of the course's commentary as the board says it: names, and "1 point" rather than "1 point(s)"
-    (the engine keeps the course's exact words for programs that compare them)."""
-    return with_names(_POINTS.sub(lambda found: counted(int(found[1]), "point"), line), seats)
 
 
 def turn_line(turn: TurnResult, label: str, seats: tuple[str, str]) -> str:

@@ -335,10 +335,10 @@ class NotTheirStrategy(StrategyNotFound):
 
 
 class NotYourStrategy(ServiceError):
-    """Only a strategy's owner may delete it."""
+    """Only a strategy's owner (or course staff) may delete it."""
 
     def __init__(self, owner: str, name: str) -> None:
-        super().__init__(f"Only {owner} can delete '{name}'.")
+        super().__init__(f"Only {owner} (or course staff) can delete '{name}'.")
 
 
 class WrongRules(ServiceError):
@@ -388,33 +388,39 @@ class TournamentOvertaken(ServiceError):
 # Contests.
 
 
+def _contest(rules: str) -> str:
+    """A contest named by its rule set's name, as every message names rule sets."""
+    return f"{get_rules(rules).name} contest"
+
+
 class ContestRefused(ServiceError):
     """A contest command that cannot be done."""
 
 
 class NoContest(ContestRefused):
     def __init__(self, rules: str | None = None) -> None:
-        under = "" if rules is None else f" for {rules}"
+        under = "" if rules is None else f" for {get_rules(rules).name}"
         super().__init__(f"No contest is open{under} on this server.")
 
 
 class NoContestYet(ContestRefused):
-    message = "No contest has been held on this server yet: a manager opens one with `/hog contest open`."
+    message = "No contest has been held on this server yet: course staff open one with `/hog contest open`."
 
 
 class WhichContest(ContestRefused):
     def __init__(self, rules: list[str]) -> None:
-        super().__init__(f"Contests are open here for {' and '.join(rules)}: choose one with `rules`.")
+        names = " and ".join(get_rules(each).name for each in rules)
+        super().__init__(f"Contests are open here for {names}: choose one with `rules`.")
 
 
 class ContestAlreadyOpen(ContestRefused):
     def __init__(self, rules: str) -> None:
-        super().__init__(f"A {rules} contest is already open on this server: close it first.")
+        super().__init__(f"A {_contest(rules)} is already open on this server: close it first.")
 
 
 class ContestClosed(ContestRefused):
     def __init__(self, rules: str) -> None:
-        super().__init__(f"The {rules} contest has closed: entries can no longer change.")
+        super().__init__(f"The {_contest(rules)} has closed: entries can no longer change.")
 
 
 class BadCloseTime(ContestRefused):
@@ -447,7 +453,8 @@ class UnknownTimeZone(ContestRefused):
 class RandomEntry(ContestRefused):
     def __init__(self, name: str, rules: str) -> None:
         super().__init__(
-            f"'{name}' answers at random, and {rules} contests take only strategies that do not."
+            f"'{name}' answers at random, and {get_rules(rules).name} contests take only strategies that "
+            "do not: enter one that always gives the same choice for the same scores."
         )
 
 
@@ -458,11 +465,11 @@ class NotYourEntry(ContestRefused):
 
 class NotEntered(ContestRefused):
     def __init__(self, rules: str) -> None:
-        super().__init__(f"You have no entry in the {rules} contest.")
+        super().__init__(f"You have no entry in the {_contest(rules)}.")
 
 
 class PartnerRefused(ContestRefused):
-    """An invitation that cannot be made or accepted; the text says why."""
+    """An invitation that cannot be made or accepted; the text says why, to the one who asked."""
 
 
 class PartnerYourself(PartnerRefused):
@@ -470,22 +477,85 @@ class PartnerYourself(PartnerRefused):
 
 
 class PartnerBot(PartnerRefused):
-    message = "A bot cannot be a partner."
+    message = "A bot cannot be a partner: invite a person."
 
 
 class AlreadyEntered(PartnerRefused):
+    """Said to an inviter: the one they invite already has an entry."""
+
     def __init__(self, name: str) -> None:
-        super().__init__(f"{name} is already in an entry of this contest: they must leave it first.")
+        super().__init__(
+            f"{name} already has an entry in this contest: they would have to leave it before entering "
+            "with you."
+        )
 
 
 class AlreadyPaired(PartnerRefused):
+    """Said to an inviter who already has a partner."""
+
     def __init__(self, partner: str) -> None:
         super().__init__(f"You already enter with {partner}: leave the entry first to change partners.")
+
+
+class YouHaveAnEntry(PartnerRefused):
+    """Said to an invitee who accepts while in an entry of their own."""
+
+    def __init__(self, inviter: str) -> None:
+        super().__init__(
+            f"You already have an entry in this contest: leave it first (`/hog contest leave`), then ask "
+            f"{inviter} to invite you again."
+        )
+
+
+class AlreadyPartners(PartnerRefused):
+    """Said to an invitee who accepts again: they already enter with the inviter."""
+
+    def __init__(self, inviter: str) -> None:
+        super().__init__(f"You already enter with {inviter}.")
+
+
+class InvitationOvertaken(PartnerRefused):
+    """Said to an invitee whose inviter entered with someone else meanwhile."""
+
+    def __init__(self, inviter: str, partner: str) -> None:
+        super().__init__(f"{inviter} now enters with {partner}: this invitation is no longer open.")
+
+
+class InvitationClosed(PartnerRefused):
+    """An answer to an invitation already answered (or withdrawn by the close)."""
+
+    message = "This invitation is no longer open."
 
 
 class NotYourInvitation(PartnerRefused):
     def __init__(self, name: str) -> None:
         super().__init__(f"Only {name} can answer this invitation.")
+
+
+# Course staff, and what students link for them.
+
+
+class NotStaff(ServiceError):
+    """A staff command asked for by someone who is not course staff on this server; `role`: the server's
+    staff role's name, if it has one."""
+
+    def __init__(self, role: str | None) -> None:
+        who = "Manage Server" + (f" or the {role} role" if role else "")
+        super().__init__(f"Only course staff can do this: members with {who}.")
+
+
+class NotManager(ServiceError):
+    """The staff role chosen by someone without Manage Server."""
+
+    message = "Only members with Manage Server choose the staff role."
+
+
+class BadCourseId(ServiceError):
+    def __init__(self, longest: int) -> None:
+        super().__init__(
+            f"A course id is 1 to {longest} letters, digits, '.', '_', '-', '+' or '@' (such as your student "
+            "id or course email), with no spaces."
+        )
 
 
 # Privacy and analysis.
@@ -604,3 +674,84 @@ class RecordsUnavailable(ServiceError):
         )
         self.reason = reason
         self.saved = saved
+
+
+# The Activity (bot/activity/): signing in through Discord, and the table an instance shows.
+
+
+class SignInNeeded(ServiceError):
+    """A request of the Activity's page without a sign-in of ours, or with one that is not ours."""
+
+    message = "Sign in first: open the Activity from Discord."
+
+
+class SignInExpired(SignInNeeded):
+    """A sign-in of ours past its time: the page signs in again by itself."""
+
+    message = "Your sign-in ran out: signing you in again."
+
+
+class SignInRefused(SignInNeeded):
+    """Discord did not take the sign-in code, or the access token it gave (used, expired, forged)."""
+
+    message = "Discord did not accept this sign-in: close the Activity and open it again."
+
+
+class NotInThisActivity(ServiceError):
+    """Someone Discord does not list among the people of the instance they name: a stranger."""
+
+    message = "You are not in this Activity: join it from its channel first."
+
+
+class ActivityGone(ServiceError):
+    """An instance Discord does not know (ended, or never was)."""
+
+    message = "This Activity is not running any more: open it again from the channel."
+
+
+class NotAServerChannel(ServiceError):
+    """An Activity opened in a direct message: Hog's games are played in a server's channels."""
+
+    message = "Hog is played in a server's channels: open the Activity in one of them."
+
+
+class DiscordUnavailable(ServiceError):
+    """Discord could not be asked who someone is (down, slow, or limiting the bot's requests)."""
+
+    message = "Discord cannot be reached right now: nothing was done. Please try again in a moment."
+
+
+class TooManySignIns(ServiceError):
+    """More sign-ins at once than the Activity server takes (each asks Discord three things)."""
+
+    message = "Too many people are signing in at once: please try again in a moment."
+
+
+class ForeignActivityPage(ServiceError):
+    """A request to the Activity server that is not its page's: another origin or host name."""
+
+    message = "This server answers only Hog's Activity page, inside Discord."
+
+
+class GameOnAtTable(ServiceError):
+    """A new game asked for at a table whose game is still on."""
+
+    message = "A game is on at this table: watch it, or start yours once it ends."
+
+
+class NobodyWaiting(ServiceError):
+    """A seat taken at a table where nobody waits for a friend."""
+
+    message = "Nobody is waiting at this table for a friend: start a game yourself."
+
+
+class OwnTable(ServiceError):
+    """The person waiting at a table took the seat across from themselves."""
+
+    message = "You are the one waiting at this table: someone else takes the other seat."
+
+
+class TableChanged(StaleAction):
+    """The table changed between reading it and changing it (another person, or another bot process)."""
+
+    message = "Someone changed this table at the same moment: here it is as it is now."

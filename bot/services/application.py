@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.domain.errors import RecordsUnavailable
 from bot.domain.settings import ServiceSettings
+from bot.services.activities import ActivityService
 from bot.services.analysis import AnalysisService
 from bot.services.clock import Clock
 from bot.services.contests.service import ContestService
@@ -23,7 +24,8 @@ from hogengine.dice import new_seed
 
 @dataclass(frozen=True)
 class Services:
-    """Games, strategies, tournaments, contests, ratings, analysis and privacy, sharing one Database."""
+    """Games, strategies, tournaments, contests, ratings, analysis, privacy and the Activity's tables,
+    sharing one Database."""
 
     db: Database
     games: GameService
@@ -33,6 +35,7 @@ class Services:
     analysis: AnalysisService
     privacy: PrivacyService
     contests: ContestService
+    activities: ActivityService
 
     @classmethod
     async def open(
@@ -41,15 +44,17 @@ class Services:
         """Open (creating if needed) and migrate the database, and build every service on it."""
         db = await open_migrated(settings.database_path, settings.database_url)
         solver = Solver(settings.solver_cache_dir)
+        games = GameService(db, settings.timeouts, clock, solver, seeds, shards=settings.shards)
         return cls(
             db,
-            GameService(db, settings.timeouts, clock, solver, seeds, shards=settings.shards),
+            games,
             StrategyService(db, clock, settings.upload_limits, solver),
             TournamentService(db, clock, shards=settings.shards),
             RatingService(db, clock),
             AnalysisService(db, solver, clock),
             PrivacyService(db, clock),
             ContestService(db, clock, shards=settings.shards),
+            ActivityService(db, games, clock),
         )
 
     async def records_trouble(self) -> str | None:

@@ -15,9 +15,18 @@ REPOINTED = (
     ("rating_history", "player_id"),
 )
 # (table, column) holding a player id that is cleared.
-CLEARED = (("tournaments", "started_by"), ("tournament_standings", "owner_id"))
+CLEARED = (
+    ("tournaments", "started_by"),
+    ("tournament_standings", "owner_id"),
+    ("activity_instances", "host_id"),
+)
 # (table, column) whose rows go with the player (strategies are deleted before, by the strategy repo).
-DELETED = (("ratings", "player_id"), ("strategies", "owner_id"), ("upload_cooldowns", "player_id"))
+DELETED = (
+    ("ratings", "player_id"),
+    ("strategies", "owner_id"),
+    ("upload_cooldowns", "player_id"),
+    ("course_ids", "player_id"),
+)
 
 
 async def open_match_ids(db: Reader, player_id: int) -> list[int]:

@@ -1,7 +1,7 @@
 """What the page is sent: boards, turns, games and hints as JSON objects, in the engine's own words (rule
 text, hidden parts, dice and their reasons, button labels, events, the course's commentary)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.web.games import Game
@@ -91,11 +91,17 @@ def game(played: Game) -> dict[str, Any]:
 
 def hint(state: State, solution: Solution) -> dict[str, Any]:
     """Each legal choice's exact chance to win for the player to move, and the best of them."""
-    values = solution.choice_values(state)
+    best, chance = solution.best_choice(state), solution.win_probability(state)
+    return chances(state, best, chance, solution.choice_values(state))
+
+
+def chances(state: State, best: int, chance: float, values: Mapping[int, float]) -> dict[str, Any]:
+    """A hint as the pages draw it: the turn it is for, the best choice, the chance to win now, and each
+    choice's chance (the bot's `Hint` gives them too)."""
     return {
         "turn": state.turn,
-        "best": solution.best_choice(state),
-        "chance": solution.win_probability(state),
+        "best": best,
+        "chance": chance,
         "choices": [
             {"choice": choice, "label": choice_label(state, choice), "chance": value}
             for choice, value in values.items()

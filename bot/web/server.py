@@ -10,6 +10,7 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Middleware
 
 from bot.domain.errors import (
     BadRequest,
@@ -49,7 +50,8 @@ OWN_PAGE = ("same-origin", "none")
 JSON = "application/json"
 NEW_GAME = f'{{"rules": "{DEFAULT_RULES}", "goal": 100, "house": "perfect", "seed": null}}'
 MOVE = '{"turn": 0, "choice": 4}'
-STATUS: tuple[tuple[type[HogError], int], ...] = (
+Statuses = tuple[tuple[type[HogError], int], ...]  # the HTTP status of each kind of refusal, first match
+STATUS: Statuses = (
     (MatchNotFound, 404),
     (ForeignPage, 403),
     (RequestTooLarge, 413),
@@ -107,40 +109,49 @@ def _from_own_page(request: web.Request) -> None:
         raise NotJson
 
 
-@web.middleware
-async def answers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Serve only the page's own requests; turn every refusal into its words and a 4xx. A client that
-    closed its connection mid-request is no failure of ours: one DEBUG line, and nothing is sent."""
-    try:
-        _from_own_page(request)
-        return await handler(request)
-    except ConnectionError:
-        log.debug("%s %s: the client closed the connection", request.method, request.path)
-        return web.Response(status=CLIENT_CLOSED)
-    except HogError as error:
-        status = next((code for kind, code in STATUS if isinstance(error, kind)), 400)
-        return _refused(status, str(error))
-    except web.HTTPException as error:  # routing's own: an unknown address or method
-        if error.status < 400:
-            raise
-        return _refused(error.status, f"{error.reason}: {request.method} {shown(request.path)[1:-1]}.")
-    except Exception:
-        log.exception("%s %s failed", request.method, request.path)
-        return _refused(500, APOLOGY)
+def answering(check: Callable[[web.Request], None], statuses: Statuses = STATUS) -> Middleware:
+    """A middleware that serves only the requests `check` lets through (it raises a refusal for the others)
+    and turns every refusal into its words and a 4xx (by `statuses`, else 400). A client that closed its
+    connection mid-request is no failure of ours: one DEBUG line, and nothing is sent."""
+
+    @web.middleware
+    async def answers(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            check(request)
+            return await handler(request)
+        except ConnectionError:
+            log.debug("%s %s: the client closed the connection", request.method, request.path)
+            return web.Response(status=CLIENT_CLOSED)
+        except HogError as error:
+            status = next((code for kind, code in statuses if isinstance(error, kind)), 400)
+            return _refused(status, str(error))
+        except web.HTTPException as error:  # routing's own: an unknown address or method
+            if error.status < 400:
+                raise
+            return _refused(error.status, f"{error.reason}: {request.method} {shown(request.path)[1:-1]}.")
+        except Exception:
+            log.exception("%s %s failed", request.method, request.path)
+            return _refused(500, APOLOGY)
+
+    return answers
+
+
+answers = answering(_from_own_page)  # `hog gui`'s: the page's own requests only, on loopback
 
 
 async def _secured(request: web.Request, response: web.StreamResponse) -> None:
     response.headers.update(SECURITY)
 
 
-async def _body(request: web.Request) -> bytes:
+async def read_body(request: web.Request, limit: int = MAX_BODY) -> bytes:
+    """The request's body, at most `limit` bytes (the application's client_max_size)."""
     try:
         return await request.read()
     except web.HTTPRequestEntityTooLarge:
-        raise RequestTooLarge(MAX_BODY // 1024) from None
+        raise RequestTooLarge(max(1, limit // 1024)) from None
 
 
-def _fields(data: bytes, required: set[str], optional: set[str], example: str) -> dict[str, Any]:
+def json_fields(data: bytes, required: set[str], optional: set[str], example: str) -> dict[str, Any]:
     """A JSON object with all the `required` keys and no others but `optional` ones, else BadRequest."""
     try:
         value = read_json(data.decode("utf-8"))
@@ -183,7 +194,7 @@ class Page:
 
     async def start(self, request: web.Request) -> web.Response:
         """A new game: rules, goal, the house level or null for a friend, and an optional dice seed."""
-        fields = _fields(await _body(request), {"rules"}, {"goal", "house", "seed"}, NEW_GAME)
+        fields = json_fields(await read_body(request), {"rules"}, {"goal", "house", "seed"}, NEW_GAME)
         if not isinstance(fields["rules"], str):
             raise BadRequest(NEW_GAME)
         start = new_game(fields["rules"], fields.get("goal", MAX_GOAL))
@@ -199,7 +210,7 @@ class Page:
     async def move(self, request: web.Request) -> web.Response:
         """The person to move plays a choice on the turn their board showed; the house answers at once."""
         game = self.games.get(request.match_info["game"])
-        fields = _fields(await _body(request), {"turn", "choice"}, set(), MOVE)
+        fields = json_fields(await read_body(request), {"turn", "choice"}, set(), MOVE)
         turn = fields["turn"]
         if not is_whole(turn):
             raise BadRequest(MOVE)
@@ -232,7 +243,7 @@ class Page:
 
     async def replay(self, request: web.Request) -> web.Response:
         """The viewer of a record sent by the page (its "open a record" button)."""
-        return await self._viewed(await _body(request))
+        return await self._viewed(await read_body(request))
 
     async def given(self, request: web.Request) -> web.Response:
         """The viewer of the record given on the command line (`hog gui --replay FILE`)."""

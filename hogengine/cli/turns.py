@@ -1,11 +1,8 @@
 """How the seats, a played turn, the board's status and a game's end read, for `hog play`, `hog replay` and
 the page of `hog gui` alike."""
 
-import re
-
+from hogengine.commentary import with_names
 from hogengine.game import State, TurnResult, dice_in_words, dice_words
-
-_PLAYER = re.compile(r"Player ([01])")
 
 
 def seat_names(opponent: str | None = None, theirs: int = 1) -> tuple[str, str]:
@@ -16,11 +13,6 @@ def seat_names(opponent: str | None = None, theirs: int = 1) -> tuple[str, str]:
         seats[theirs] += f" ({opponent})"
         seats[1 - theirs] += " (you)"
     return seats[0], seats[1]
-
-
-def with_names(text: str, names: tuple[str, str]) -> str:
-    """The engine says "Player 0" and "Player 1"; people read who the seats are."""
-    return _PLAYER.sub(lambda found: names[int(found[1])], text)
 
 
 def turn_lines(result: TurnResult, names: tuple[str, str]) -> list[str]:

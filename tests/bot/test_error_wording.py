@@ -43,7 +43,7 @@ def test_no_refusal_is_worded_where_it_is_raised() -> None:
     assert worded == {}
 
 
-@pytest.mark.parametrize("adapter", ["discord", "web"])
+@pytest.mark.parametrize("adapter", ["activity", "discord", "web"])
 def test_the_adapters_define_no_refusals_of_their_own(adapter: str) -> None:
     own = []
     for path in sorted((BOT / adapter).rglob("*.py")):

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import embeds
+from bot.discord.commands.activity import ActivityCommands
 from bot.discord.commands.common import RULES
 from bot.discord.commands.contests import ContestCommands
 from bot.discord.commands.front import FrontCommands
@@ -39,6 +40,7 @@ class HogCog(
     StrategyCommands,
     RecordCommands,
     ContestCommands,
+    ActivityCommands,
     commands.GroupCog,
     group_name="hog",
     group_description="Hog, the dice game of CS 61A",

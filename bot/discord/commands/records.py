@@ -16,6 +16,7 @@ from bot.discord.identity import answerable, guild_of, player
 from bot.discord.mentions import linked
 from bot.discord.pictures import rendered
 from bot.discord.sharing import share_button, stats_message, with_buttons
+from bot.discord.staff import require_staff
 from bot.discord.views import ForgetButton
 from bot.images import Place, Versus, results_matrix, standings_chart
 from bot.services import FORMATS, Tournament
@@ -27,9 +28,10 @@ from hogengine.text import percent
 MEASURES = {"exact": "row's exact win rate vs the column", "sampled": "row's games won of 9 vs the column"}
 PROGRESS_EVERY = 1.0  # seconds between two edits of a running tournament's answer
 FORGET = (
-    "**Forget me** deletes every strategy you uploaded (on every server, with their history) and takes "
-    "your name and ratings off every game you played: the games stay, played by an anonymous player, so "
-    "your opponents' records stay whole. This cannot be undone. Dismiss this message to keep everything."
+    "**Forget me** deletes every strategy you uploaded (on every server, with their history) and every "
+    "course id you linked, and takes your name and ratings off every game you played: the games stay, "
+    "played by an anonymous player, so your opponents' records stay whole. This cannot be undone. Dismiss "
+    "this message to keep everything."
 )
 
 
@@ -91,10 +93,10 @@ class RecordCommands(Commands):
     @app_commands.describe(rules="The rule set", fmt="exact win rates, or 9 sampled games per pair")
     @app_commands.rename(fmt="format")
     @app_commands.choices(rules=RULES, fmt=[app_commands.Choice(name=name, value=name) for name in FORMATS])
-    @app_commands.checks.has_permissions(manage_guild=True)
     async def tournament(
         self, interaction: discord.Interaction[Any], rules: str = DEFAULT_RULES, fmt: str = FORMATS[0]
     ) -> None:
+        await require_staff(interaction, self.parts)
         tournaments = self.parts.services.tournaments
         channel = interaction.channel_id
         async with tournaments.reserve(guild_of(interaction), rules, fmt, channel_id=channel) as draw:
@@ -120,8 +122,8 @@ class RecordCommands(Commands):
             await interaction.response.send_message(
                 linked(
                     interaction,
-                    f"No {kind}tournament has been played on this server yet: someone who manages the server "
-                    "starts one with /hog tournament.",
+                    f"No {kind}tournament has been played on this server yet: course staff start one with "
+                    "/hog tournament.",
                 ),
                 ephemeral=True,
             )

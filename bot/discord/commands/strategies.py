@@ -9,11 +9,13 @@ from discord.utils import escape_markdown
 
 from bot.discord import contest_embeds
 from bot.discord.commands.common import RULES, Commands
-from bot.discord.errors import explain, reply
+from bot.discord.contest_buttons import delete_confirmation
+from bot.discord.errors import explain
 from bot.discord.identity import guild_of, player
 from bot.discord.parts import parts_of
 from bot.discord.pictures import heatmap, shown_in
 from bot.discord.sharing import share_button, strategy_message, with_buttons
+from bot.discord.staff import is_staff
 from bot.discord.views import after_upload
 from bot.domain.errors import RecordsUnavailable
 from bot.services import MAX_NAME, HogError, Services, StoredStrategy
@@ -132,12 +134,15 @@ class StrategyCommands(Commands):
         view = with_buttons(share_button("strategy", name.strip()))
         await interaction.followup.send(embed=embed, files=files, view=view, ephemeral=True)
 
-    @strategy.command(name="delete", description="Delete one of your strategies, with its history")
+    @strategy.command(
+        name="delete", description="Delete one of your strategies (staff: anyone's), with its history"
+    )
     @app_commands.describe(name="Your strategy's name")
     @app_commands.autocomplete(name=own_strategy)
     async def delete_strategy(self, interaction: discord.Interaction[Any], name: str) -> None:
-        deleted = await self.parts.services.strategies.delete(
-            guild_of(interaction), name, interaction.user.id
-        )
-        gone = escape_markdown(deleted.name)
-        await reply(interaction, f"Deleted **{gone}** and its history. Past games keep their copy.")
+        strategies, guild = self.parts.services.strategies, guild_of(interaction)
+        staff = await is_staff(interaction, self.parts)
+        found = await strategies.deletable(guild, name, interaction.user.id, staff)
+        versions = len(await strategies.history(guild, found.name))
+        text, view = delete_confirmation(found, interaction.user.id, versions)
+        await interaction.response.send_message(text, view=view, ephemeral=True)

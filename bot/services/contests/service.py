@@ -1,30 +1,44 @@
-"""Contests as the course runs them (seeds 000/001/003): a manager opens one per server and rule set with a
-close time; people enter one stored strategy each, alone or in pairs, and see its practice standing; at
-the close the entries are frozen and one final tournament runs, once, under the server's tournament lease
-(whatever restarts or shard processes do), its results stored before anything is posted."""
+"""Contests as the course runs them (seeds 000/001/003): course staff open one per server and rule set
+with a close time; people enter one stored strategy each, alone or in pairs (by an invitation the other
+answers), and see its practice standing; staff see every entry's, and reminders go out a day and an hour
+before the close; at the close the entries are frozen and one final tournament runs, once, under the
+server's tournament lease (whatever restarts or shard processes do), its results stored before anything
+is posted: ranked by wins, then by the exact win rate against always_roll(5), the column every contest
+table shows."""
 
 import asyncio
-import base64
-import contextlib
-import csv
-import io
+import json
 import logging
-import os
 import random
-import threading
+import sys
 import time
-import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
-from bot.domain.contests import Contest, ContestStatus, Entry, Practice, Result, Status
+from bot.domain.contests import (
+    Contest,
+    ContestStatus,
+    Entry,
+    Invitation,
+    InvitationKey,
+    InvitationState,
+    Listed,
+    Member,
+    Practice,
+    Result,
+    Status,
+    placed,
+)
 from bot.domain.errors import (
     AlreadyEntered,
     AlreadyPaired,
+    AlreadyPartners,
     ContestAlreadyOpen,
     ContestClosed,
+    InvitationClosed,
+    InvitationOvertaken,
     NoContest,
     NoContestYet,
     NoStrategyCalled,
@@ -38,41 +52,38 @@ from bot.domain.errors import (
     TournamentStopped,
     UnknownFormat,
     WhichContest,
+    YouHaveAnEntry,
 )
 from bot.domain.matches import Player
 from bot.domain.shards import Shards
 from bot.domain.strategies import StoredStrategy
 from bot.services.clock import Clock
+from bot.services.contests.final_child import job as final_job
+from bot.services.contests.gradebook import gradebook
+from bot.services.contests.record import unpacked
+from bot.services.contests.sharing import share
+from bot.services.contests.staff import CourseStaff
 from bot.services.contests.when import close_time
 from bot.services.leases import Leases
-from bot.services.tournaments.service import FORMATS, TOURNAMENT, Draw, run_draw
+from bot.services.tournaments.service import FORMATS, TOURNAMENT, Draw
 from bot.services.tournaments.stopping import Stop
 from bot.storage import Connection, Database
 from bot.storage import contests as contest_table
+from bot.storage import course as course_table
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage.contests import CONTESTS_LOCK
-from hogengine.cli.specs import Entry as RecordEntry
-from hogengine.cli.tournament_record import Record, record_chunks, results
 from hogengine.game import MAX_GOAL
 from hogengine.rules import get_rules
-from hogengine.solver import Row, Standings, exact_winrates
+from hogengine.solver import exact_winrates
 from hogengine.solver.tournament import THRESHOLD, TIE_BREAK_ROLLS
 
 log = logging.getLogger(__name__)
 
 BASELINE = f"always_roll({TIE_BREAK_ROLLS})"  # the figure every contest table shows
-FINAL_NICENESS = 19  # of the thread computing a final (0 is the event loop's)
-CSV_HEADER = (
-    "entry",
-    "place",
-    "member_ids",
-    "member_names",
-    "team_name",
-    "wins",
-    "losses",
-    "rate_vs_always_roll_5",
-)
+FINAL_CHILD = "bot.services.contests.final_child"  # the module that computes a final, in a process
+REMINDERS = (24, 1)  # hours before the close when a reminder is posted, the earliest first
+HOUR = 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +98,23 @@ class Final:
         return [entry for entry in self.entries if entry.result is not None]
 
 
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A reminder to post now: the contest closes in about `hours` hours and has `entries` entries;
+    `before` is what was recorded before it (to undo, if it cannot be posted)."""
+
+    contest: Contest
+    hours: int
+    entries: int
+    before: int | None
+
+
+def _reminded(left: float) -> int | None:
+    """The latest reminder whose time has come with `left` seconds to the close (None: none yet): a contest
+    opened or found later than a reminder's time never sends it."""
+    return min((hours for hours in REMINDERS if left <= hours * HOUR), default=None)
+
+
 def _key(owner_id: int, name: str) -> tuple[int, str]:
     return owner_id, name.casefold()
 
@@ -96,16 +124,14 @@ def _pair(one: str, other: str) -> tuple[str, str]:
     return (one, other) if one <= other else (other, one)
 
 
+def _rate(rates: dict[tuple[str, str], float], one: str, other: str) -> float:
+    """One table's exact win rate against another, from the rates kept by pair (see `_pair`)."""
+    return rates[(one, other)] if one < other else 1 - rates[(other, one)]
+
+
 def _baseline(strategy: StoredStrategy) -> float:
     """The strategy's exact win rate against always_roll(5), from the figures stored at its upload."""
     return next(figure.average for figure in strategy.figures if figure.opponent == BASELINE)
-
-
-def _yielding() -> None:
-    """Lower the priority of the finals' thread, and of the sweep threads it starts (Linux threads inherit
-    it): a final of a minute shares the cores with the event loop, which must answer players first."""
-    with contextlib.suppress(OSError):  # a system without per-thread priorities: the final runs as it is
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), FINAL_NICENESS)
 
 
 def _numbers(count: int, rng: random.Random) -> list[int]:
@@ -113,21 +139,9 @@ def _numbers(count: int, rng: random.Random) -> list[int]:
     return rng.sample(range(1, max(100, 2 * count)), count)
 
 
-def packed(chunks: Iterable[str]) -> str:
-    """A record as stored, from the pieces of its text: zlib-compressed as they come, then base64 (portable
-    text in both dialects)."""
-    squeeze = zlib.compressobj(1)  # level 1: a tenth of the time of 6, for a sixth more bytes
-    parts = [squeeze.compress(chunk.encode()) for chunk in chunks]
-    parts.append(squeeze.flush())
-    return base64.b64encode(b"".join(parts)).decode("ascii")
-
-
-def unpacked(stored: str) -> str:
-    return zlib.decompress(base64.b64decode(stored)).decode()
-
-
 class ContestService:
-    """Contests of every server; the final tournaments compute in one worker thread of their own."""
+    """Contests of every server; each final computes in a process of its own (final_child.py), practice
+    standings in a worker thread."""
 
     def __init__(
         self,
@@ -142,8 +156,8 @@ class ContestService:
         self._seeds = seeds or random.Random()
         self._shards = shards  # only these shards' servers' contests are closed and posted here
         self._leases = Leases(db, clock)
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="hog-contest", initializer=_yielding)  # finals
-        self._practice = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")  # not behind a final
+        self.staff = CourseStaff(db, clock)
+        self._practice_pool = ThreadPoolExecutor(1, thread_name_prefix="hog-practice")
         self._stop = Stop()
 
     def stop(self) -> None:
@@ -154,8 +168,7 @@ class ContestService:
     def close(self) -> None:
         """Stop the final computing, then the pools."""
         self.stop()
-        self._pool.shutdown(wait=True, cancel_futures=True)
-        self._practice.shutdown(wait=True, cancel_futures=True)
+        self._practice_pool.shutdown(wait=True, cancel_futures=True)
 
     # Opening and finding contests.
 
@@ -170,9 +183,11 @@ class ContestService:
         closes: str,
         title: str | None = None,
         time_zone: str | None = None,
+        ping_role_id: int | None = None,
     ) -> Contest:
-        """Open a contest (ContestAlreadyOpen if one of this rule set is open here; BadCloseTime for a close
-        past or beyond 90 days; UnknownFormat, UnknownRules)."""
+        """Open a contest, its announcements and reminders pinging `ping_role_id` if given
+        (ContestAlreadyOpen if one of this rule set is open here; BadCloseTime for a close past or beyond
+        90 days; UnknownFormat, UnknownRules)."""
         if fmt not in FORMATS:
             raise UnknownFormat(fmt, FORMATS)
         ruleset = get_rules(rules)
@@ -181,6 +196,7 @@ class ContestService:
         wanted = Contest(
             0, guild_id, channel_id, ruleset.id, fmt, (title or "").strip()[:100] or None,
             opener.id, now, when, ContestStatus.OPEN,
+            ping_role_id=ping_role_id, reminded=_reminded(when - now),
         )  # fmt: skip
 
         async def work(conn: Connection) -> int:
@@ -247,7 +263,7 @@ class ContestService:
             await player_table.upsert_players(conn, [person], now)
             lead = mine[0].lead_id if mine else person.id
             if not mine:
-                await contest_table.add_entry(conn, contest.id, lead, [person.id])
+                await contest_table.add_entry(conn, contest.id, lead, [person.id], now)
             await contest_table.set_strategy(conn, contest.id, lead, strategy.owner.id, strategy.name)
 
         await self._db.write(work)
@@ -260,45 +276,112 @@ class ContestService:
         return found[0]
 
     async def invite(
-        self, guild_id: int, inviter: Player, invitee: Player, invitee_is_bot: bool, rules: str | None = None
+        self,
+        where: tuple[int, int],
+        inviter: Player,
+        invitee: Player,
+        invitee_is_bot: bool,
+        rules: str | None = None,
     ) -> Contest:
-        """Check that `inviter` may ask `invitee` to enter with them (the answer comes by a button)."""
+        """Record `inviter`'s invitation of `invitee` to enter with them, made in `where` (server, channel),
+        if it may be made (the answer comes by a button; its message is recorded by
+        `invitation_posted`)."""
+        guild_id, channel_id = where
         if invitee.id == inviter.id:
             raise PartnerYourself
         if invitee_is_bot:
             raise PartnerBot
         contest = await self.current(guild_id, rules)
-        self._taking_entries(contest, self._clock())
-        await self._check_pairing(self._db, contest, inviter, invitee)
+        now = self._clock()
+
+        async def work(conn: Connection) -> None:
+            await self._locked_open(conn, contest.id, now)
+            if await contest_table.entries(conn, contest.id, invitee.id):
+                raise AlreadyEntered(invitee.name)
+            partner = await self._partner(conn, contest.id, inviter.id)
+            if partner is not None:
+                raise AlreadyPaired(partner.name or "someone")
+            await player_table.upsert_players(conn, [inviter, invitee], now)
+            key = InvitationKey(contest.id, inviter.id, invitee.id)
+            await contest_table.invite(conn, key, guild_id, channel_id, now)
+
+        await self._db.write(work)
         return contest
 
-    async def _check_pairing(
-        self, conn: Connection | Database, contest: Contest, inviter: Player, invitee: Player
-    ) -> None:
-        """AlreadyEntered if the invitee is in an entry, AlreadyPaired if the inviter has a partner."""
-        if await contest_table.entries(conn, contest.id, invitee.id):
-            raise AlreadyEntered(invitee.name)
-        mine = await contest_table.entries(conn, contest.id, inviter.id)
-        partner = mine[0].partner_of(inviter.id) if mine else None
-        if partner is not None:
-            raise AlreadyPaired(partner.name or "someone")
+    async def invitation_posted(self, key: InvitationKey, message_id: int) -> None:
+        """Remember the message that shows an invitation (to take its buttons away once it is finished)."""
+        await self._db.write(lambda conn: contest_table.set_invitation_message(conn, key, message_id))
+
+    @staticmethod
+    async def _partner(conn: Connection | Database, contest_id: int, person_id: int) -> Member | None:
+        mine = await contest_table.entries(conn, contest_id, person_id)
+        return mine[0].partner_of(person_id) if mine else None
 
     async def accept(self, contest_id: int, inviter: Player, invitee: Player) -> Entry:
-        """The invitee accepted: they join the inviter's entry (made now if the inviter had none)."""
+        """The invitee accepted: they join the inviter's entry (made now if the inviter had none); every other
+        open invitation of either is void. Each refusal says to the invitee why it cannot be."""
         now = self._clock()
 
         async def work(conn: Connection) -> None:
             contest = await self._locked_open(conn, contest_id, now)
-            await self._check_pairing(conn, contest, inviter, invitee)
+            theirs = await contest_table.entries(conn, contest.id, invitee.id)
+            if theirs and any(member.id == inviter.id for member in theirs[0].members):
+                raise AlreadyPartners(inviter.name)
+            if theirs:
+                raise YouHaveAnEntry(inviter.name)
+            partner = await self._partner(conn, contest.id, inviter.id)
+            if partner is not None:
+                raise InvitationOvertaken(inviter.name, partner.name or "someone")
+            key = InvitationKey(contest.id, inviter.id, invitee.id)
+            found = await contest_table.invitation(conn, key)  # None: made before invitations were kept
+            if found is not None and not await contest_table.answer_invitation(conn, key, True, now):
+                raise InvitationClosed
             await player_table.upsert_players(conn, [inviter, invitee], now)
             mine = await contest_table.entries(conn, contest.id, inviter.id)
             if mine:
                 await contest_table.add_member(conn, contest.id, mine[0].lead_id, invitee.id)
             else:
-                await contest_table.add_entry(conn, contest.id, inviter.id, [inviter.id, invitee.id])
+                await contest_table.add_entry(conn, contest.id, inviter.id, [inviter.id, invitee.id], now)
+            await contest_table.void_invitations(conn, contest.id, [inviter.id, invitee.id])
 
         await self._db.write(work)
         return await self.entry_of(contest_id, invitee.id)
+
+    async def decline(self, key: InvitationKey) -> None:
+        """The invitee declined (InvitationClosed if it was finished already)."""
+        now = self._clock()
+
+        async def work(conn: Connection) -> None:
+            if not await contest_table.answer_invitation(conn, key, False, now):
+                raise InvitationClosed
+
+        await self._db.write(work)
+
+    async def _explained(self, invitation: Invitation) -> Invitation:
+        """A void invitation with the pair either side now enters in (none: its contest closed)."""
+        if invitation.state is not InvitationState.VOID:
+            return invitation
+        for person in (invitation.inviter.id, invitation.invitee.id):
+            found = await contest_table.entries(self._db, invitation.contest_id, person)
+            if found and len(found[0].members) == 2 and found[0].result is None:
+                return replace(invitation, partners=found[0].members)
+        return invitation
+
+    async def lagging_invitations(self) -> list[Invitation]:
+        """The invitations of this process's shards whose message still shows buttons it should not, or
+        whose inviter has yet to be told the answer."""
+        lagging = await contest_table.lagging_invitations(self._db, self._shards)
+        return [await self._explained(found) for found in lagging]
+
+    async def invitation_shown(self, invitation: Invitation) -> None:
+        """Remember that an invitation's message shows it as it is (or cannot be shown any more)."""
+        await self._db.write(lambda conn: contest_table.set_invitation_shown(conn, invitation.key))
+
+    async def to_tell(self, invitation: Invitation) -> bool:
+        """Whether to tell the inviter the answer now: the first to ask takes the telling (so it happens
+        once), and it is dropped if the inviter turned their notices off (`/hog notices`)."""
+        taken = await self._db.write(lambda conn: contest_table.claim_telling(conn, invitation.key))
+        return taken and await contest_table.wants_notices(self._db, invitation.inviter.id)
 
     async def leave(self, guild_id: int, person: Player, rules: str | None = None) -> Contest:
         """Leave one's entry: a partner keeps it (without the leaver's strategy), a lone entry is gone."""
@@ -324,17 +407,17 @@ class ContestService:
         await self._db.write(work)
         return contest
 
-    async def close_early(self, guild_id: int, rules: str | None = None) -> Contest:
-        """Bring the open contest's close to now (its final runs at the next `close_due`)."""
-        contest = await self.current(guild_id, rules)
+    async def close_early(self, contest_id: int) -> Contest:
+        """Bring an open contest's close to now (its final runs at the next `close_due`); ContestClosed if
+        its close has come already."""
         now = self._clock()
 
         async def work(conn: Connection) -> None:
-            await self._locked_open(conn, contest.id, now)
-            await contest_table.set_closes_at(conn, contest.id, now)
+            await self._locked_open(conn, contest_id, now)
+            await contest_table.set_closes_at(conn, contest_id, now)
 
         await self._db.write(work)
-        return await self.get(contest.id)
+        return await self.get(contest_id)
 
     # What people see.
 
@@ -357,6 +440,27 @@ class ContestService:
             practice = await self.practice(contest, mine, every)
         return Status(contest, len(every), mine, practice)
 
+    async def entries(self, contest_id: int) -> list[Entry]:
+        """A contest's entries (by place once closed, else in the order they were made)."""
+        return await contest_table.entries(self._db, contest_id)
+
+    async def listing(self, guild_id: int, rules: str | None = None) -> tuple[Contest, list[Listed]]:
+        """For staff: the open contest and every entry in it with the strategy it names now and its practice
+        standing against the current field (pairs never met before computed, off the event loop)."""
+        contest = await self.current(guild_id, rules)
+        every = await contest_table.entries(self._db, contest.id)
+        current = await self._current_strategies(contest, every, with_table=False)
+        practice = await self._practice(contest, every, current, list(current))
+        return contest, [
+            Listed(
+                entry,
+                None if entry.lead_id not in current else current[entry.lead_id].name,
+                None if entry.lead_id not in current else current[entry.lead_id].team_name,
+                practice.get(entry.lead_id),
+            )
+            for entry in every
+        ]
+
     async def _current_strategies(
         self, contest: Contest, entries: Sequence[Entry], with_table: bool, at: float | None = None
     ) -> dict[int, StoredStrategy]:
@@ -377,35 +481,47 @@ class ContestService:
         }
 
     async def practice(self, contest: Contest, entry: Entry, entries: Sequence[Entry]) -> Practice | None:
-        """The entry's exact results against every other entry now; pairs of tables never met before are
-        computed (off the event loop) and kept, the rest read."""
+        """The entry's exact results against every other entry now (None: it names no strategy now)."""
         current = await self._current_strategies(contest, entries, with_table=False)
-        mine = current.get(entry.lead_id)
-        if mine is None:
-            return None
-        others = [s for lead, s in current.items() if lead != entry.lead_id]
-        rates = await contest_table.known_pairs(self._db, contest.rules, mine.table_hash)
-        rates[mine.table_hash] = 0.5  # a copy of one's own table: a tie, which loses
-        missing = sorted({other.table_hash for other in others} - set(rates))
+        return (await self._practice(contest, entries, current, [entry.lead_id])).get(entry.lead_id)
+
+    async def _practice(
+        self,
+        contest: Contest,
+        entries: Sequence[Entry],
+        current: dict[int, StoredStrategy],
+        leads: Sequence[int],
+    ) -> dict[int, Practice]:
+        """The practice standing of the entries of these leads (naming a strategy now) against every other
+        current entry: pairs of tables met before are read, the others computed (off the event loop, in
+        one batch) and kept."""
+        mine = sorted({current[lead].table_hash for lead in leads if lead in current})
+        field = {s.table_hash for s in current.values()}
+        rates = await contest_table.known_rates(self._db, contest.rules, mine)
+        missing = sorted({_pair(one, other) for one in mine for other in field if one != other} - set(rates))
         if missing:
             tables = await self._current_strategies(contest, entries, with_table=True)
             by_hash = {s.table_hash: s.table for s in tables.values() if s.table is not None}
             found = await asyncio.get_running_loop().run_in_executor(
-                self._practice,
+                self._practice_pool,
                 exact_winrates,
                 contest.rules,
-                [(by_hash[mine.table_hash], by_hash[other]) for other in missing],
+                [(by_hash[one], by_hash[other]) for one, other in missing],
                 MAX_GOAL,
             )
-            computed = {other: rate.average for other, rate in zip(missing, found, strict=True)}
-            kept = {
-                _pair(mine.table_hash, other): rate if mine.table_hash < other else 1 - rate
-                for other, rate in computed.items()
-            }
-            await self._db.write(lambda conn: contest_table.add_pairs(conn, contest.rules, kept))
+            computed = {pair: rate.average for pair, rate in zip(missing, found, strict=True)}
+            await self._db.write(lambda conn: contest_table.add_pairs(conn, contest.rules, computed))
             rates.update(computed)
-        wins = sum(rates[other.table_hash] > THRESHOLD for other in others)
-        return Practice(wins, len(others) - wins, _baseline(mine), len(missing))
+        new = set(missing)
+        standing = {}
+        for lead in (lead for lead in leads if lead in current):
+            own = current[lead].table_hash
+            others = [s.table_hash for other, s in current.items() if other != lead]
+            # A copy of one's own table ties, and a tie loses.
+            wins = sum(own != other and _rate(rates, own, other) > THRESHOLD for other in others)
+            made = sum(_pair(own, other) in new for other in set(others) - {own})
+            standing[lead] = Practice(wins, len(others) - wins, _baseline(current[lead]), made)
+        return standing
 
     async def final(self, guild_id: int, rules: str | None = None) -> Final:
         """The latest closed contest of the server (of one rule set) with its entries by place."""
@@ -415,21 +531,12 @@ class ContestService:
             raise NoContestYet
         return Final(contest, await contest_table.entries(self._db, contest.id))
 
-    async def export_csv(self, contest_id: int) -> str:
-        """A closed contest's results for staff: one row per entry, by place."""
-        rows = io.StringIO()
-        writer = csv.writer(rows, lineterminator="\n")
-        writer.writerow(CSV_HEADER)
-        for entry in await contest_table.entries(self._db, contest_id):
-            if entry.result is None:
-                continue
-            r = entry.result
-            ids = " ".join(str(m.id) for m in entry.members)
-            names = " & ".join(m.name or "(forgotten)" for m in entry.members)
-            writer.writerow(
-                (r.number, r.place, ids, names, entry.team_name or "", r.wins, r.losses, f"{r.baseline:.6f}")
-            )
-        return rows.getvalue()
+    async def export_gradebook(self, final: Final) -> str:
+        """A closed contest's gradebook for staff: one row per student, by place, with the course ids they
+        linked on the server (see `gradebook`)."""
+        people = [member.id for entry in final.placed for member in entry.members]
+        linked = await course_table.course_ids(self._db, final.contest.guild_id, people)
+        return gradebook(final.placed, linked)
 
     async def export_record(self, contest_id: int) -> str | None:
         """A closed contest's final as the record `hog tournament --replay` plays again and checks (None
@@ -483,21 +590,16 @@ class ContestService:
                 contest.channel_id,
                 taking,
             )
-            standings = await self._play(draw)
-            place = {row.name: (n, row) for n, row in enumerate(standings.rows, start=1)}
-            stored = []
-            for entry in order:
-                number, strategy = numbers[entry.lead_id], frozen[entry.lead_id]
-                rank, row = place[str(number)]
-                result = Result(number, rank, row.wins, row.losses, row.tie_break, _baseline(strategy))
-                stored.append((entry.lead_id, result, strategy.id, strategy.team_name))
-            record = Record(
-                get_rules(contest.rules), MAX_GOAL, contest.format, seed,
-                [RecordEntry(name, s.table, s.tables) for name, s in entrants.items() if s.table is not None],
-                results(standings),
-            )  # fmt: skip
-            loop = asyncio.get_running_loop()  # written and packed off the event loop: seconds for 1,000
-            text = await loop.run_in_executor(self._pool, packed, record_chunks(record))
+            rows, text = await self._play(draw)
+            lead_of = {number: lead for lead, number in numbers.items()}
+            unplaced = [
+                Result(number, 0, *rows[str(number)], _baseline(frozen[lead]))
+                for lead, number in numbers.items()
+            ]
+            stored = [
+                (lead_of[r.number], r, frozen[lead_of[r.number]].id, frozen[lead_of[r.number]].team_name)
+                for r in placed(unplaced)
+            ]
             now = self._clock()
 
             async def work(conn: Connection) -> bool:
@@ -509,20 +611,68 @@ class ContestService:
 
             return await self._db.write(work)
 
-    async def _play(self, draw: Draw) -> Standings:
-        """The final (blocking) in the worker thread; fewer than two entries play no match."""
-        if len(draw.entrants) < 2:
-            return Standings(draw.fmt, [Row(name, 0, 0, 0.0) for name in draw.entrants], [])
-
-        def step(done: int, total: int) -> None:
-            self._stop.check()
-
-        return await self._stop.run(self._pool, partial(run_draw, draw, step))
+    async def _play(self, draw: Draw) -> tuple[dict[str, tuple[int, int]], str]:
+        """The final played in a process of its own (final_child.py): each entry's wins and losses, by
+        name, and the final's record as stored. A stop ends the process: nothing of it is kept."""
+        entries = [
+            (name, list(entrant.tables or ([] if entrant.table is None else [entrant.table])))
+            for name, entrant in draw.entrants.items()
+        ]
+        header = {"rules": draw.rules, "goal": draw.goal, "seed": draw.seed, "entries": [
+            [name, len(tables)] for name, tables in entries
+        ]}  # fmt: skip
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", FINAL_CHILD,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # its own scheduling group (see final_child.py)
+        )  # fmt: skip
+        sharing = asyncio.create_task(share(child.pid), name="hog-final-sharing")
+        try:
+            job = final_job(header, entries)
+            out, err = await self._stop.awaiting(asyncio.ensure_future(child.communicate(job)))
+            del job
+        finally:
+            sharing.cancel()
+            if child.returncode is None:  # stopped, or cancelled: it computes for nobody
+                child.kill()
+                await child.wait()
+        if child.returncode != 0:
+            raise RuntimeError(f"the final's process failed ({child.returncode}): {err.decode()[-2000:]}")
+        rows = out.index(b"\n")  # the record's text is decoded from the output itself: it is large
+        standings = {name: (wins, losses) for name, wins, losses in json.loads(out[:rows])}
+        return standings, str(memoryview(out)[rows + 1 :], "ascii")
 
     async def unposted(self) -> list[Final]:
         """The closed contests of this process's shards whose results were never posted."""
         found = await contest_table.unposted(self._db, self._shards)
         return [Final(contest, await contest_table.entries(self._db, contest.id)) for contest in found]
 
-    async def posted(self, contest_id: int) -> None:
-        await self._db.write(lambda conn: contest_table.set_posted(conn, contest_id))
+    async def posted(self, contest_id: int, message_id: int | None) -> None:
+        """Remember that the contest's results were posted, as message `message_id` (None: they cannot be,
+        their channel is gone)."""
+        await self._db.write(lambda conn: contest_table.set_posted(conn, contest_id, message_id))
+
+    # Reminders.
+
+    async def reminders_due(self) -> list[Reminder]:
+        """The reminders to post now in the contests of this process's shards: the latest one whose time has
+        come, once (recorded as sent here, so no other process or restart posts it again), an earlier one
+        never once a later one's time has come."""
+        now = self._clock()
+        due = []
+        for contest in await contest_table.reminding(self._db, now, REMINDERS[0] * HOUR, self._shards):
+            hours = _reminded(contest.closes_at - now)
+            if hours is None:
+                continue
+            claim = partial(contest_table.claim_reminder, contest_id=contest.id, hours=hours)
+            if await self._db.write(claim):
+                count = len(await contest_table.entries(self._db, contest.id))
+                due.append(Reminder(contest, hours, count, contest.reminded))
+        return due
+
+    async def unsent(self, reminder: Reminder) -> None:
+        """A reminder could not be posted: the next tick tries again."""
+        contest = reminder.contest
+        await self._db.write(
+            lambda conn: contest_table.unclaim_reminder(conn, contest.id, reminder.hours, reminder.before)
+        )

@@ -1,6 +1,6 @@
 """The game service's access to matches: per-match locks, fresh reads, and conditional saves."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from bot.domain.errors import AlreadyPlaying, MatchNotFound, NotThisServersGame, StaleAction
@@ -15,6 +15,7 @@ from bot.storage import strategies as strategy_table
 from bot.storage import turns as turn_table
 
 Change = tuple[Match, Match]  # a match as read, and as it is to be stored
+Watcher = Callable[[Match], None]  # told of each match as stored, once its change is committed
 
 
 async def _update(conn: Connection, change: Change, now: float) -> Match:
@@ -33,6 +34,7 @@ class MatchStore:
         self.db = db
         self.clock = clock
         self.lock = KeyedLocks()  # by match id, or ("channel", id) while a match is created there
+        self.watchers: list[Watcher] = []
 
     async def load(self, match_id: int) -> Match:
         match = await match_table.get_match(self.db, match_id)
@@ -63,7 +65,7 @@ class MatchStore:
                 await turn_table.insert_turn(conn, turn)
             return saved
 
-        return await self.db.write(work)
+        return self._told(await self.db.write(work))
 
     async def create(
         self, match: Match, vote: Change | None = None, strategy: BotStrategy | None = None
@@ -82,7 +84,13 @@ class MatchStore:
                 await strategy_table.insert_bot_strategy(conn, match_id, strategy)
             return match_id
 
-        return await self.load(await self.db.write(work))
+        return self._told(await self.load(await self.db.write(work)))
+
+    def _told(self, match: Match) -> Match:
+        """`match`, once every watcher was told of it."""
+        for watcher in self.watchers:
+            watcher(match)
+        return match
 
     async def ensure_free(self, channel_id: int, players: Iterable[Player], asker_id: int) -> None:
         """Raise AlreadyPlaying if any of these people has an open challenge or game in the channel (told

@@ -39,7 +39,7 @@ from bot.domain.strategies import BotStrategy, StoredStrategy
 from bot.domain.tokens import PressToken, PressTokens, Reach
 from bot.services.clock import Clock
 from bot.services.games import house_bot
-from bot.services.games.match_store import Change, MatchStore
+from bot.services.games.match_store import Change, MatchStore, Watcher
 from bot.services.solver import Solver
 from bot.storage import Database
 from bot.storage import matches as match_table
@@ -501,6 +501,11 @@ class GameService:
     async def _set(self, player: Player, setting: player_table.Setting, on: bool) -> None:
         now = self._clock()
         await self._db.write(lambda conn: player_table.set_setting(conn, player, setting, on, now))
+
+    def watch(self, watcher: Watcher) -> None:
+        """Tell `watcher` of every match this process stores, as stored, once committed (it must not block:
+        the Activity's live pages learn of each move so)."""
+        self._store.watchers.append(watcher)
 
     async def get(self, match_id: int) -> Match:
         """The match as stored now; MatchNotFound if there is none."""

@@ -333,11 +333,17 @@ class StrategyService:
         """Every version of a name on this server, oldest first (the active one last)."""
         return await strategy_table.versions(self._db, guild_id, name.strip())
 
-    async def delete(self, guild_id: int, name: str, user_id: int) -> StoredStrategy:
-        """Delete a strategy and its history; only its owner may (NotYourStrategy otherwise)."""
+    async def deletable(self, guild_id: int, name: str, user_id: int, staff: bool = False) -> StoredStrategy:
+        """The strategy of that name if `user_id` may delete it: its owner may, and course staff (`staff`)
+        may delete anyone's (NotYourStrategy otherwise)."""
         strategy = await self.show(guild_id, name)
-        if strategy.owner.id != user_id:
+        if strategy.owner.id != user_id and not staff:
             raise NotYourStrategy(strategy.owner.name, strategy.name)
+        return strategy
+
+    async def delete(self, guild_id: int, name: str, user_id: int, staff: bool = False) -> StoredStrategy:
+        """Delete a strategy and its history, if `user_id` may (see `deletable`)."""
+        strategy = await self.deletable(guild_id, name, user_id, staff)
 
         async def work(conn: Connection) -> int:
             return await strategy_table.delete_strategies(

@@ -23,6 +23,7 @@ from bot.domain.tournaments import Pairing, Standing, Tournament
 from bot.services.clock import Clock
 from bot.services.leases import Lease, Leases, Taking
 from bot.services.privacy import DELETED_STRATEGY
+from bot.services.tournaments.playing import play
 from bot.services.tournaments.progress import Progress, Relay
 from bot.services.tournaments.stopping import Stop
 from bot.storage import Connection, Database
@@ -34,7 +35,7 @@ from bot.storage.leases import LeaseKind
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, get_rules
 from hogengine.solver import Row as Result
-from hogengine.solver import Standings, tournament_exact, tournament_sampled
+from hogengine.solver import Standings
 from hogengine.solver.model import Progress as Step  # the solver's progress: called in its own thread
 
 FORMATS = ("exact", "sampled")
@@ -59,16 +60,10 @@ class Draw:
 
 
 def run_draw(draw: Draw, progress: Step) -> Standings:
-    """The solver's tournament (blocking), in the worker thread; entries in name order, as `hog tournament`
-    takes files named after the strategies in that order. A strategy that answers at random plays the
-    tables recorded of it, so its games replay."""
+    """The solver's tournament (blocking), in the worker thread."""
     entries = [(name, entrant.table) for name, entrant in draw.entrants.items() if entrant.table is not None]
-    if draw.seed is None:
-        return tournament_exact(draw.rules, entries, draw.goal, progress)
     recorded = {name: entrant.tables for name, entrant in draw.entrants.items() if entrant.tables}
-    return tournament_sampled(
-        draw.rules, entries, random.Random(draw.seed), draw.goal, progress=progress, recorded=recorded
-    )
+    return play(draw.rules, draw.seed, entries, recorded, goal=draw.goal, progress=progress)
 
 
 def _standing(place: int, row: Result, entrant: StoredStrategy, kept: set[int], known: set[int]) -> Standing:

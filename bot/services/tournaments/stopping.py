@@ -1,5 +1,6 @@
-"""The stop of a tournament computing in a worker thread: whoever awaits it hears the stop at once (and can
-say nothing was stored), while the thread gives up at its next step, its result thrown away. A step may
+"""The stop of a tournament computing in a worker thread (or a process): whoever awaits it hears the stop at
+once (and can say nothing was stored), while the thread gives up at its next step, its result thrown away
+(a process is ended by its owner). A step may
 take seconds on a busy machine, longer than a stopping bot waits before it cancels what still runs."""
 
 import asyncio
@@ -32,13 +33,18 @@ class Stop:
 
     async def run(self, pool: Executor, work: Callable[[], T]) -> T:
         """`work` in `pool`: its result, or TournamentStopped as soon as the stop is set."""
+        self.check()
+        return await self.awaiting(asyncio.get_running_loop().run_in_executor(pool, work))
+
+    async def awaiting(self, computing: asyncio.Future[T]) -> T:
+        """The result of `computing`, or TournamentStopped as soon as the stop is set (what computes is then
+        its owner's to end; a result nobody awaits any more is dropped quietly)."""
         loop = asyncio.get_running_loop()
         heard = loop.create_future()
         self._heard.add(heard)
+        computing.add_done_callback(_retrieved)
         try:
             self.check()
-            computing = loop.run_in_executor(pool, work)
-            computing.add_done_callback(_retrieved)  # a result nobody awaits any more is dropped quietly
             await asyncio.wait((computing, heard), return_when=asyncio.FIRST_COMPLETED)
         finally:
             self._heard.discard(heard)

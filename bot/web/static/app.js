@@ -1,29 +1,17 @@
 // The page of `hog gui`: it draws what the server sends and sends what the player chooses. Every rule,
 // label and word comes from the server (the engine); the page keeps only the game's id and what it shows.
-"use strict";
+// Drawing is draw.js's, shared with the Activity's page.
+import {
+  $, TYPED, attempter, call, choiceButtons, drawBoard, drawLog, drawRules as drawRulesOf, drawTurn, el, hintTable,
+  percent, typed as typedKey,
+} from "./draw.js";
 
-const $ = (id) => document.getElementById(id);
 let setup = null; // what /api/setup offers
 let game = null; // the game being played, as the server last sent it
 let viewed = null; // the record being watched
 let step = 0; // the viewer's position: a turn's index, or steps.length for the end
 let typed = ""; // digits typed towards a choice
-let busy = false; // a request is on its way: no second move meanwhile
 let coached = false; // the Coach box is ticked: what the coach says is asked for after each move
-
-// ---- talking to the server ----
-
-async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.body = body instanceof ArrayBuffer ? body : JSON.stringify(body);
-    options.headers["Content-Type"] = "application/json";
-  }
-  const response = await fetch(path, options);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || `The server answered ${response.status}.`);
-  return data;
-}
 
 function say(text) {
   const message = $("message");
@@ -31,111 +19,8 @@ function say(text) {
   message.hidden = !text;
 }
 
-async function attempt(action) {
-  if (busy) return;
-  busy = true;
-  document.body.classList.add("busy");
-  try {
-    say("");
-    await action();
-  } catch (error) {
-    say(error.message);
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-    if (game) drawChoices();
-  }
-}
-
-// ---- drawing pieces ----
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
-
-// The engine's rule text marks names as **bold**; everything else is plain text.
-function rich(text) {
-  const node = el("span");
-  text.split("**").forEach((part, index) => node.append(index % 2 ? el("strong", {}, part) : part));
-  return node;
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-const PIPS = {
-  1: [[30, 30]],
-  2: [[16, 16], [44, 44]],
-  3: [[16, 16], [30, 30], [44, 44]],
-  4: [[16, 16], [44, 16], [16, 44], [44, 44]],
-  5: [[16, 16], [44, 16], [30, 30], [16, 44], [44, 44]],
-  6: [[16, 14], [44, 14], [16, 30], [44, 30], [16, 46], [44, 46]],
-};
-
-function svg(tag, attributes) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  return node;
-}
-
-// One die as drawn: a six-sided one with pips, a four-sided one as a triangle with its number.
-function die(value, sides) {
-  const picture = svg("svg", {
-    viewBox: "0 0 60 60", class: `die d${sides}${value === 1 ? " one" : ""}`,
-    role: "img", "aria-label": `${value} on a ${sides}-sided die`,
-  });
-  if (sides === 6) {
-    picture.append(svg("rect", { x: 3, y: 3, width: 54, height: 54, rx: 10 }));
-    for (const [cx, cy] of PIPS[value]) picture.append(svg("circle", { cx, cy, r: 5.5, class: "pip" }));
-  } else {
-    picture.append(svg("polygon", { points: "30,4 57,54 3,54" }));
-    const number = svg("text", { x: 30, y: 46, "text-anchor": "middle", class: "number" });
-    number.textContent = value;
-    picture.append(number);
-  }
-  return picture;
-}
-
-function percent(chance) {
-  return `${(100 * chance).toFixed(1)}%`;
-}
-
-// The board: both players, the hidden parts and the server's status line (who moves with which dice, or who won).
-function drawBoard(container, board) {
-  container.replaceChildren();
-  const players = el("div", { class: "players" });
-  board.players.forEach((player, seat) => {
-    const moving = !board.over && seat === board.mover;
-    const card = el("div", { class: `player${moving ? " moving" : ""}${board.winner === seat ? " won" : ""}` });
-    card.append(el("h3", {}, (moving ? "▶ " : "") + player.name));
-    card.append(el("p", { class: "score" }, `${player.score}`, el("small", {}, ` / ${board.goal}`)));
-    card.append(el("progress", { max: board.goal, value: Math.min(player.score, board.goal),
-                                 "aria-label": `${player.name}: ${player.score} of ${board.goal}` }));
-    for (const line of player.hidden) card.append(el("p", { class: "hidden-part" }, line));
-    players.append(card);
-  });
-  container.append(players);
-  for (const line of board.shared) container.append(el("p", { class: "hidden-part" }, line));
-  container.append(el("p", { class: "status" }, board.status));
-}
-
-// One turn as played: the choice, the dice drawn as dice, the points, each rule that fired, the commentary.
-function drawTurn(container, turn) {
-  container.replaceChildren();
-  if (!turn) return;
-  container.append(el("h3", {}, `Turn ${turn.number} · ${turn.name}: ${turn.label}`));
-  if (turn.dice) {
-    const dice = el("p", { class: "dice" });
-    for (const roll of turn.rolls) dice.append(die(roll, turn.sides));
-    container.append(dice);
-  }
-  const [score0, score1] = turn.scores;
-  container.append(el("p", { class: "points" }, `${turn.points} ${turn.points === 1 ? "point" : "points"}. Score: ${score0} to ${score1}.`));
-  for (const [kind, lines] of [["events", turn.events], ["commentary", turn.commentary]]) {
-    if (lines.length) container.append(el("ul", { class: kind }, ...lines.map((line) => el("li", {}, line))));
-  }
-}
+const attempts = attempter(say, () => { if (game) drawChoices(); });
+const attempt = attempts.run;
 
 // ---- the new-game form ----
 
@@ -151,12 +36,7 @@ function drawSetup() {
 }
 
 function drawRules() {
-  const rules = setup.rules.find((r) => r.id === $("rules").value);
-  const text = $("rules-text");
-  text.replaceChildren(el("h3", {}, rules.title));
-  const [common, ...own] = rules.text.split("\n").filter((line) => line.trim());
-  text.append(el("p", {}, rich(common)));
-  text.append(el("ul", {}, ...own.map((line) => el("li", {}, rich(line.replace(/^• /, ""))))));
+  drawRulesOf($("rules-text"), setup.rules.find((r) => r.id === $("rules").value));
 }
 
 function show(section) {
@@ -181,22 +61,9 @@ async function start(event) {
 
 // ---- the game ----
 
-function keyOf(choice) {
-  return choice === -1 ? "-" : String(choice);
-}
-
 function drawChoices() {
-  const buttons = game.board.choices.map((choice) => {
-    const rolls = choice.dice ? `rolls ${choice.dice} ${choice.sides}-sided dice` : "rolls no dice";
-    const button = el("button", { type: "button", class: choice.choice > 0 ? "roll" : "special", title: rolls },
-                      el("span", { class: "label" }, choice.label),
-                      el("kbd", { "aria-hidden": "true" }, keyOf(choice.choice)));
-    button.disabled = busy || !game.your_turn;
-    button.addEventListener("click", () => play(choice.choice));
-    return button;
-  });
-  $("choices").replaceChildren(...buttons);
-  $("hint-button").disabled = busy || !game.your_turn;
+  $("choices").replaceChildren(...choiceButtons(game.board.choices, attempts.busy || !game.your_turn, play));
+  $("hint-button").disabled = attempts.busy || !game.your_turn;
 }
 
 function drawGame() {
@@ -209,11 +76,7 @@ function drawGame() {
   $("controls").hidden = board.over;
   $("typed").textContent = "";
   $("hint").replaceChildren();
-  $("log").replaceChildren(...game.turns.slice().reverse().map((turn) => {
-    const item = el("li", {});
-    drawTurn(item, turn);
-    return item;
-  }));
+  drawLog($("log"), game.turns);
   $("end").hidden = !game.seed;
   if (game.seed) {
     $("seed-shown").textContent = game.seed;
@@ -248,41 +111,17 @@ async function hint() {
   await attempt(async () => {
     const found = await call("GET", `/api/games/${game.id}/hint`);
     if (found.turn !== game.board.turn) return;
-    const rows = found.choices.map((choice) => el("tr", { class: choice.choice === found.best ? "best" : "" },
-      el("th", { scope: "row" }, choice.label + (choice.choice === found.best ? " (best)" : "")),
-      el("td", {}, percent(choice.chance))));
-    const who = game.board.players[game.board.mover].name;
-    const table = el("table", { class: "hint" },
-      el("caption", {}, `${who}: your exact chance to win after each choice, both sides playing perfectly `
-                        + `from then on (now ${percent(found.chance)})`),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"),
-                                   el("th", { scope: "col" }, "Chance to win"))),
-      el("tbody", {}, ...rows));
-    $("hint").replaceChildren(table);
+    $("hint").replaceChildren(hintTable(found, game.board.players[game.board.mover].name));
   });
 }
 
-// Digits type a choice; it is played once no other legal choice starts with what was typed (so "1"
-// waits for Enter, or for a "0" that makes 10, where 10 is legal); "-" plays -1.
 function typeKey(key) {
-  const legal = game.board.choices.map((choice) => keyOf(choice.choice));
-  if (key === "Escape") {
-    typed = "";
-  } else if (key === "Enter") {
-    if (legal.includes(typed)) return play(Number(typed));
-    typed = "";
-  } else if (key === "-" || /^[0-9]$/.test(key)) {
-    typed += key;
-    const longer = legal.some((choice) => choice !== typed && choice.startsWith(typed));
-    if (legal.includes(typed) && !longer) return play(key === "-" ? -1 : Number(typed));
-    if (!longer) {
-      say(`No choice starts with ${typed}.`);
-      typed = "";
-    }
-  } else {
-    return;
-  }
-  $("typed").textContent = typed ? `Typed ${typed}: Enter plays it, another digit goes on.` : "";
+  const result = typedKey(key, typed, game.board.choices);
+  if (result === null) return;
+  if (result.play !== null) return play(result.play);
+  typed = result.typed;
+  if (result.say) say(result.say);
+  $("typed").textContent = TYPED(typed);
 }
 
 // ---- the viewer ----
@@ -345,7 +184,7 @@ function openFile() {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea")) return;
-  if (!$("game").hidden && game && game.your_turn && !busy) {
+  if (!$("game").hidden && game && game.your_turn && !attempts.busy) {
     typeKey(event.key);
   } else if (!$("viewer").hidden && viewed && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
     goTo(step + (event.key === "ArrowLeft" ? -1 : 1));
@@ -358,14 +197,14 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("new-game").addEventListener("click", () => { say(""); show("setup"); });
   $("record-file").addEventListener("change", openFile);
   $("hint-button").addEventListener("click", hint);
-  $("coach-toggle").addEventListener("change", () => {
-    coached = $("coach-toggle").checked;
-    attempt(drawCoach);
-  });
   $("watch").addEventListener("click", () => view(() => call("POST", "/api/replay", game.record)));
   $("previous").addEventListener("click", () => goTo(step - 1));
   $("next").addEventListener("click", () => goTo(step + 1));
   $("step").addEventListener("input", () => goTo(Number($("step").value)));
+  $("coach-toggle").addEventListener("change", () => {
+    coached = $("coach-toggle").checked;
+    attempt(drawCoach);
+  });
   try {
     setup = await call("GET", "/api/setup");
     drawSetup();

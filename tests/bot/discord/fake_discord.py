@@ -20,15 +20,27 @@ made with the bot's token: the global limit of every process together (a 429 wit
 Retry-After beyond it) and each channel's buckets for posting, editing and deleting messages, announced in
 X-RateLimit headers as Discord announces them; `throttled` holds the requests answered 429. Each request is
 recorded with the time it arrived (`Request.at`, the fake's monotonic clock).
+
+For the Activity it plays Discord's part too: an interaction answered with LAUNCH_ACTIVITY (callback 12)
+starts an activity instance in its channel, or joins the one running there (`start_activity` starts one
+directly); `authorize` gives a person's sign-in code as Discord's client does for AUTHORIZE; `POST
+/oauth2/token` exchanges it (with the client id and secret) for an access token, `GET /users/@me` with that
+token says whose it is, and `GET /applications/<app>/activity-instances/<id>` (with the bot's token) lists
+an instance's people and where it runs. Given `parent`, a page of the test's, it serves it at /parent: the
+fake parent frame of an Activity, which asks for codes at /parent/authorize and for the instance's people
+at /parent/participants. Once Activities are enabled (`enable_activities`), the global commands hold
+Discord's Entry Point command, and a bulk overwrite of them that leaves it out is refused with 50240.
 """
 
 import asyncio
 import collections
 import fnmatch
 import json
+import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -40,6 +52,19 @@ APP_ID = 7000
 GUILD_ID = 7100  # on shard 0 of any count
 CHANNEL_ID = 7200  # #hog of GUILD_ID; another server's #hog is its own
 EVERYONE = "1071698660929"  # view channel, send messages, embed links, attach files, read history...
+CLIENT_SECRET = "fake-client-secret"
+ENTRY_POINT_KEPT = (
+    "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry"
+    " Point command in your update request or delete it separately."
+)  # the application's OAuth2 secret, for the code exchange
+ENTRY_POINT = {  # Discord's default Entry Point command, made when Activities are enabled
+    "type": 4,
+    "name": "launch",
+    "description": "Launch an activity",
+    "handler": 2,
+    "contexts": [0, 1, 2],
+    "integration_types": [0, 1],
+}
 
 
 TOKEN_SECONDS = 15 * 60.0  # how long an interaction's token is taken
@@ -51,14 +76,16 @@ class Request:
     method: str
     path: str
     body: Any
-    at: float = field(default_factory=time.monotonic)
+    auth: str | None = None  # the Authorization header
+    at: float = field(default_factory=time.monotonic)  # when it came, for counting rates
     query: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def global_limited(self) -> bool:
         """Whether Discord's global rate limit binds this call: every call made with the bot's token, not
-        the interactions' callbacks and webhooks."""
-        return not self.path.startswith(("/interactions/", "/webhooks/"))
+        the interactions' callbacks and webhooks (nor a sign-in's, made with its own)."""
+        bots = (self.auth or "").startswith("Bot ")
+        return bots and not self.path.startswith(("/interactions/", "/webhooks/"))
 
 
 @dataclass(frozen=True)
@@ -199,6 +226,8 @@ async def _body(request: web.Request) -> Any:
     attachments given the size and URL Discord gives them."""
     if not request.can_read_body:
         return None
+    if request.content_type == "application/x-www-form-urlencoded":
+        return dict(await request.post())
     if request.content_type != "multipart/form-data":
         return await request.json()
     form = await request.post()
@@ -228,7 +257,11 @@ class FakeDiscord:
     connections, one per shard."""
 
     def __init__(
-        self, guilds: Sequence[int] = (GUILD_ID,), shards: int = 1, limits: Limits | None = None
+        self,
+        guilds: Sequence[int] = (GUILD_ID,),
+        shards: int = 1,
+        limits: Limits | None = None,
+        parent: Path | None = None,
     ) -> None:
         self.guilds = list(guilds)
         self._limiter = None if limits is None else RateLimiter(limits)
@@ -261,12 +294,22 @@ class FakeDiscord:
         self._files: dict[str, bytes] = {}  # attachments by id
         self._faults: list[tuple[str, str, int]] = []  # (method, path pattern, status): see `fail`
         self.url = ""
+        self.parent = parent  # the page of the fake parent frame of an Activity
+        self.people: dict[int, dict[str, Any]] = {}  # every user the fake has seen, by id
+        self.instances: dict[str, dict[str, Any]] = {}  # activity instances by id, as the API gives them
+        self.launches: list[str] = []  # interaction tokens answered with LAUNCH_ACTIVITY
+        self._codes: dict[str, int] = {}  # sign-in codes not exchanged yet -> user id
+        self._access: dict[str, int] = {}  # access tokens -> user id
+        self._presser: dict[str, dict[str, Any]] = {}  # interaction token -> who sent it
 
     async def start(self, port: int = 0) -> str:
         """Listen on 127.0.0.1 (a free port unless one is given); the base URL (http://127.0.0.1:port)."""
         app = web.Application()
         app.router.add_get("/", self._gateway)
         app.router.add_get("/attachments/{id}/{name}", self._attachment)
+        app.router.add_get("/parent", self._parent_page)
+        app.router.add_post("/parent/authorize", self._parent_authorize)
+        app.router.add_get("/parent/participants", self._parent_participants)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -319,6 +362,63 @@ class FakeDiscord:
     def _token_gone(self, token: str) -> bool:
         sent = self.interacted.get(token)
         return token in self._expired or sent is None or time.monotonic() - sent > TOKEN_SECONDS
+
+    # ------------------------------------------------------------------ activities
+
+    def enable_activities(self) -> None:
+        """What enabling Activities in the developer portal does: a global Entry Point command appears."""
+        entry = {**ENTRY_POINT, "id": self._id(), "application_id": str(APP_ID), "version": "1"}
+        self.commands["global"] = [*self.commands.get("global", []), entry]
+
+    def start_activity(self, channel_id: int, guild_id: int | None, people: Iterable[dict[str, Any]]) -> str:
+        """A new instance of the Activity in this channel (None: a direct message), these people in it."""
+        kind = "pc" if guild_id is None else "gc"  # a private channel, or a server's
+        instance_id = f"i-{self._id()}-{kind}-{guild_id or 0}-{channel_id}"
+        location = {"id": f"{kind}-{guild_id or 0}-{channel_id}", "kind": kind, "channel_id": str(channel_id)}
+        if guild_id is not None:
+            location["guild_id"] = str(guild_id)
+        self.instances[instance_id] = {
+            "application_id": str(APP_ID),
+            "instance_id": instance_id,
+            "launch_id": self._id(),
+            "location": location,
+            "users": [],
+        }
+        for person in people:
+            self.join_activity(instance_id, person)
+        return instance_id
+
+    def join_activity(self, instance_id: str, person: dict[str, Any]) -> None:
+        self.people[int(person["id"])] = person
+        users = self.instances[instance_id]["users"]
+        if person["id"] not in users:
+            users.append(person["id"])
+
+    def leave_activity(self, instance_id: str, person: dict[str, Any]) -> None:
+        self.instances[instance_id]["users"].remove(person["id"])
+
+    def authorize(self, person: dict[str, Any]) -> str:
+        """The code Discord's client gives the Activity's page for AUTHORIZE, signed in as `person`."""
+        self.people[int(person["id"])] = person
+        code = secrets.token_urlsafe(16)
+        self._codes[code] = int(person["id"])
+        return code
+
+    async def _parent_page(self, request: web.Request) -> web.StreamResponse:
+        if self.parent is None:
+            raise web.HTTPNotFound
+        return web.FileResponse(self.parent)
+
+    async def _parent_authorize(self, request: web.Request) -> web.Response:
+        """Discord's client answering AUTHORIZE for the person the parent frame plays."""
+        return json_response({"code": self.authorize(self.people[int((await request.json())["user_id"])])})
+
+    async def _parent_participants(self, request: web.Request) -> web.Response:
+        """The people of an instance, as the client lists them to its Activity."""
+        instance = self.instances.get(request.query["instance_id"], {"users": []})
+        return json_response(
+            {"participants": [self.people[int(user)] | {"flags": 0} for user in instance["users"]]}
+        )
 
     async def until(self, check: Callable[[Request], bool], timeout: float = HANG) -> Request:
         """Wait for the bot to make a request that passes `check` (or return one it already made)."""
@@ -466,6 +566,8 @@ class FakeDiscord:
         (to find its responses)."""
         token = f"token-{self._id()}"
         self.interacted[token] = time.monotonic()
+        self.people[int(person["id"])] = person
+        self._presser[token] = person
         if message_id is not None:  # a press: on the server of the message's channel
             channel_id = int(self.messages[message_id]["channel_id"])
             guild_id = next(guild for guild, channel in self.channels.items() if channel == channel_id)
@@ -498,8 +600,8 @@ class FakeDiscord:
     # --------------------------------------------------------------------- REST
 
     async def _rest(self, request: web.Request) -> web.Response:
-        path = "/" + request.match_info["path"]
-        record = Request(request.method, path, await _body(request), query=dict(request.query))
+        path, auth = "/" + request.match_info["path"], request.headers.get("Authorization")
+        record = Request(request.method, path, await _body(request), auth, query=dict(request.query))
         await self._arrived(record)
         try:
             for method, pattern, status in self._faults:
@@ -540,7 +642,13 @@ class FakeDiscord:
     def _answer(self, request: Request) -> web.Response:
         method, parts, body = request.method, request.path.strip("/").split("/"), request.body
         if (method, request.path) == ("GET", "/users/@me"):
-            return json_response(BOT)
+            return self._me(request)
+        if (method, request.path) == ("POST", "/oauth2/token"):
+            return self._exchange(body)
+        if method == "GET" and parts[0] == "applications" and parts[2] == "activity-instances":
+            return self._instance(request, parts[3])
+        if (method, parts[0], parts[-1]) == ("GET", "applications", "commands") and len(parts) == 3:
+            return json_response(self.commands.get("global", []))
         if (method, request.path) == ("GET", "/gateway/bot"):
             limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
             gateway = self.url.replace("http", "ws") + "/"
@@ -561,6 +669,8 @@ class FakeDiscord:
             )
         if method == "PUT" and parts[0] == "applications":
             where = parts[3] if parts[2] == "guilds" else "global"
+            if where == "global" and not self._keeps_entry_points(body):
+                return json_response({"message": ENTRY_POINT_KEPT, "code": 50240}, status=400)
             self.commands[where] = [
                 {**command, "id": self._id(), "application_id": str(APP_ID), "version": "1"}
                 for command in body
@@ -629,10 +739,66 @@ class FakeDiscord:
         )
         return next(same, None) or self._message(body, channel)
 
+    def _keeps_entry_points(self, commands: list[dict[str, Any]]) -> bool:
+        """Whether a bulk overwrite of the global commands keeps every Entry Point command there is."""
+        named = {(command.get("type"), command.get("name")) for command in commands}
+        return all(
+            (4, command["name"]) in named
+            for command in self.commands.get("global", [])
+            if command["type"] == 4
+        )
+
+    def _me(self, request: Request) -> web.Response:
+        """The bot itself, by its token; or the person an access token was given to."""
+        scheme, _, token = (request.auth or "").partition(" ")
+        if scheme != "Bearer":
+            return json_response(BOT)
+        person = self._access.get(token)
+        if person is None:
+            return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        return json_response(self.people[person] | {"global_name": self.people[person]["username"]})
+
+    def _exchange(self, form: dict[str, Any]) -> web.Response:
+        """OAuth2's code grant: a code given once, by this application, with its secret."""
+        good = (form.get("client_id"), form.get("client_secret"), form.get("grant_type")) == (
+            str(APP_ID),
+            CLIENT_SECRET,
+            "authorization_code",
+        )
+        person = self._codes.pop(str(form.get("code")), None)
+        if not good or person is None:
+            return json_response({"error": "invalid_grant"}, status=400)
+        token = secrets.token_urlsafe(16)
+        self._access[token] = person
+        return json_response(
+            {"access_token": token, "token_type": "Bearer", "expires_in": 604800, "scope": "identify"}
+        )
+
+    def _instance(self, request: Request, instance_id: str) -> web.Response:
+        if request.auth != "Bot fake-token" or instance_id not in self.instances:
+            return json_response({"message": "Unknown Activity Instance", "code": 10000}, status=404)
+        return json_response(self.instances[instance_id])
+
     def _callback(self, token: str, body: dict[str, Any]) -> web.Response:
-        """Interaction callbacks: 4 sends a message, 5 and 6 defer, 7 edits the button's message."""
+        """Interaction callbacks: 4 sends a message, 5 and 6 defer, 7 edits the button's message, 12 launches
+        the Activity in the interaction's channel (or joins the instance running there)."""
         kind = body["type"]
         resource: dict[str, Any] = {"type": kind}
+        if kind == 12:
+            self.launches.append(token)
+            channel = int(self._channel_of[token])
+            guild = next(guild for guild, own in self.channels.items() if own == channel)
+            running = next(
+                (
+                    key
+                    for key, value in self.instances.items()
+                    if value["location"]["channel_id"] == str(channel)
+                ),
+                None,
+            )
+            instance_id = running or self.start_activity(channel, guild, [])
+            self.join_activity(instance_id, self._presser[token])
+            resource["activity_instance"] = {"id": instance_id}
         if kind in (4, 5):  # a message, or the "thinking…" one its edits and first follow-up replace
             resource["message"] = self._message(body.get("data") or {}, self._channel_of[token])
             self._originals[token] = resource["message"]["id"]
@@ -641,6 +807,7 @@ class FakeDiscord:
         flags = (body.get("data") or {}).get("flags", 0)
         interaction = {
             "id": self._id(),
+            "activity_instance_id": resource.get("activity_instance", {}).get("id"),
             "type": kind,
             "response_message_loading": kind == 5,
             "response_message_ephemeral": bool(flags & 64),

@@ -27,6 +27,8 @@ from bot.discord.client import now
 from bot.services import GameService, HogError, Match, MatchStatus, Services
 from bot.services.games.service import Seeds
 from hogengine.game import State, choice_label
+from hogengine.solver import exact_winrate
+from hogengine.strategies import always_roll, table_from_function
 from tests.hang import HANG
 
 Choose = Callable[[State], int]
@@ -207,6 +209,14 @@ class Network:
                 cut[2] -= 1
                 raise aiohttp.ClientConnectionError(f"connection lost: {method} {path}")
         return self.dispatch(backend, method, path, **options)
+
+
+def modelled(rules: str) -> None:
+    """Make the solver's model of `rules` in this process before a bot needs it for an upload's figures: a
+    bot in SimCord works within SimCord's horizon of real seconds, which a cold pig-fest model outlasts on a
+    busy machine."""
+    table = table_from_function(always_roll(4), rules)
+    exact_winrate(rules, table, table)
 
 
 def labels(message: discord.Message) -> list[str]:

@@ -1,7 +1,8 @@
-"""`/hog contest`: managers open and close, people enter alone or as a pair (the invitation's buttons), see
-their entry and its practice standing privately; at the close the results are posted once in the
-contest's channel as the seeds post them, each entrant hears their number and rank, and the staff's
-downloads replay with `hog tournament --replay`."""
+"""`/hog contest`: staff open and close (after a confirmation), people enter alone or as a pair (the
+invitation's buttons, gone once it is answered), see their entry and its practice standing privately; at
+the close the results are posted once in the contest's channel as the seeds post them, each entrant hears
+their number and rank, and the staff's downloads (a gradebook, and a record that replays with
+`hog tournament --replay`)."""
 
 import csv
 import io
@@ -12,7 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 import simcord
-from discord import app_commands
+from simcord.components import walk_components
 
 from bot.discord.contests import HEADER
 from hogengine.solver import exact_winrate
@@ -43,12 +44,30 @@ async def open_contest(world: World, closes: str = "in 3 days", fmt: str = "exac
     return result.response  # type: ignore[return-value]
 
 
-def not_a_manager(world: World, result: simcord.InteractionResult) -> None:
-    """The refusal Discord's permission check gives: one private sentence."""
-    assert said(result) == "You are missing Manage Server permission(s) to run this command."
-    errors = world.env.errors_since(world.errors_seen)
-    world.errors_seen = world.env.error_cursor
-    assert [type(error) for error in errors] == [app_commands.MissingPermissions]
+NOT_STAFF = "Only course staff can do this: members with Manage Server."
+
+
+def not_staff(world: World, result: simcord.InteractionResult) -> None:
+    """The refusal a student gets for a staff command: the project's one private sentence."""
+    assert world.domain_errors() == [said(result)] == [NOT_STAFF]
+
+
+async def close_now(world: World, staff: simcord.MemberActor) -> simcord.InteractionResult:
+    """`/hog contest close`, confirmed with its button: what the confirmation answered."""
+    asked = await staff.slash(world.channel, "hog contest close")
+    assert asked.response is not None and asked.response.ephemeral
+    assert buttons(asked.response) == ["Close now", "Keep it open"]
+    return await staff.click(asked.response, label="Close now")
+
+
+def buttons(answer: simcord.ResponseMessage) -> list[str]:
+    """The labels of the buttons under an answer."""
+    return [component["label"] for component in walk_components(answer.components) if "label" in component]
+
+
+def pinged(world: World, message: discord.Message) -> list[int]:
+    """Whom a message notified (its mentions that its allowed mentions let through)."""
+    return list(world.env.backend.get_message(world.channel.id, message.id).ping_user_ids)
 
 
 def refused(world: World, result: simcord.InteractionResult) -> str:
@@ -61,7 +80,7 @@ async def test_managers_open_a_contest_said_back_as_a_discord_time(world: World)
     result = await world.alice.slash(
         world.channel, "hog contest open", rules=RULES, format="exact", closes="in 3 days"
     )
-    not_a_manager(world, result)
+    not_staff(world, result)
 
     late = await world.mod.slash(
         world.channel, "hog contest open", rules=RULES, format="exact", closes="2020-01-01 10:00"
@@ -81,14 +100,16 @@ async def test_managers_open_a_contest_said_back_as_a_discord_time(world: World)
     again = await world.mod.slash(
         world.channel, "hog contest open", rules=RULES, format="sampled", closes="in 1 day"
     )
-    assert refused(world, again) == "A swine-align contest is already open on this server: close it first."
+    assert refused(world, again) == (
+        "A Swine Align / Pig Pass contest is already open on this server: close it first."
+    )
 
 
 async def test_entering_pairing_and_leaving_with_every_refusal(
     world: World, uploaded: dict[str, Table]
 ) -> None:
     early = await world.alice.slash(world.channel, "hog contest enter", strategy="fours")
-    assert refused(world, early) == "No contest is open for swine-align on this server."
+    assert refused(world, early) == "No contest is open for Swine Align / Pig Pass on this server."
     await open_contest(world)
 
     entered = await world.alice.slash(world.channel, "hog contest enter", strategy="fours")
@@ -102,7 +123,9 @@ async def test_entering_pairing_and_leaving_with_every_refusal(
     self_invite = await world.alice.slash(world.channel, "hog contest partner", user=world.alice)
     assert refused(world, self_invite) == "You cannot be your own partner."
     taken = await world.alice.slash(world.channel, "hog contest partner", user=world.bob)
-    assert refused(world, taken) == "bob is already in an entry of this contest: they must leave it first."
+    assert refused(world, taken) == (
+        "bob already has an entry in this contest: they would have to leave it before entering with you."
+    )
 
     invited = await world.alice.slash(world.channel, "hog contest partner", user=world.carol)
     invitation = invited.response
@@ -112,9 +135,15 @@ async def test_entering_pairing_and_leaving_with_every_refusal(
     assert said(wrong) == "Only carol can answer this invitation."
     accepted = await world.carol.click(world.channel.last_message, label="Accept")
     assert said(accepted) == "You now enter with alice: 'fours'."
-    assert (
-        world.channel.last_message.content == f"<@{world.carol.id}> and <@{world.alice.id}> enter as a pair."
+    finished = world.message(invitation.id)
+    assert finished.content == f"<@{world.carol.id}> and <@{world.alice.id}> enter as a pair."
+    assert finished.components == []  # the invitation's buttons are gone
+    told = world.channel.last_message  # the inviter hears it in a new message, which pings only her
+    assert told.content == (
+        f"<@{world.alice.id}>, **carol** accepted your invitation: you enter **Course Contest** (Swine "
+        f"Align / Pig Pass, exact) together. {finished.jump_url}"
     )
+    assert pinged(world, told) == [world.alice.id] and pinged(world, finished) == []
     paired = await world.alice.slash(world.channel, "hog contest partner", user=world.mod)
     assert refused(world, paired) == "You already enter with carol: leave the entry first to change partners."
 
@@ -134,18 +163,27 @@ async def test_entering_pairing_and_leaving_with_every_refusal(
 
     await world.mod.slash(world.channel, "hog contest partner", user=world.carol)
     assert world.domain_errors() == [
-        "carol is already in an entry of this contest: they must leave it first."
+        "carol already has an entry in this contest: they would have to leave it before entering with you."
     ]
     left = await world.carol.slash(world.channel, "hog contest leave")
     assert said(left) == "You left your entry in **Course Contest** (Swine Align / Pig Pass, exact)."
     alone = await world.alice.slash(world.channel, "hog contest status")
     assert "Your entry: no strategy yet." in said(alone)
     nothing = await world.carol.slash(world.channel, "hog contest leave")
-    assert refused(world, nothing) == "You have no entry in the swine-align contest."
-    await world.mod.slash(world.channel, "hog contest partner", user=world.carol)
+    assert refused(world, nothing) == "You have no entry in the Swine Align / Pig Pass contest."
+
+
+async def test_a_declined_invitation_loses_its_buttons_and_tells_an_inviter_who_wants_no_pings_nothing(
+    world: World, uploaded: dict[str, Table]
+) -> None:
+    await open_contest(world)
+    await world.mod.slash(world.channel, "hog notices", setting="off")  # the inviter wants no pings
+    asked = await world.mod.slash(world.channel, "hog contest partner", user=world.carol)
     declined = await world.carol.click(world.channel.last_message, label="Decline")
     assert said(declined) == "You declined."
+    assert world.channel.last_message.id == asked.response.id  # type: ignore[union-attr]  # no notice
     assert world.channel.last_message.content == f"<@{world.carol.id}> declined the invitation."
+    assert world.channel.last_message.components == []
 
 
 async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_exports_a_replayable_record(
@@ -156,16 +194,18 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         await person.slash(world.channel, "hog contest enter", strategy=name)
     await world.carol.slash(world.channel, "hog contest partner", user=world.mod)
     await world.mod.click(world.channel.last_message, label="Accept")
-    not_a_manager(world, await world.alice.slash(world.channel, "hog contest close"))
-    not_a_manager(world, await world.alice.slash(world.channel, "hog contest export"))
+    not_staff(world, await world.alice.slash(world.channel, "hog contest close"))
+    not_staff(world, await world.alice.slash(world.channel, "hog contest export"))
 
-    closing = await world.mod.slash(world.channel, "hog contest close")
-    assert (
-        closing.response is not None
-        and "has closed: the final tournament runs now" in closing.response.content
+    closing = await close_now(world, world.mod)
+    assert world.channel.last_message.content.endswith(
+        "has closed: the final tournament runs now, and its results are posted here when it ends."
     )
     late = await world.alice.slash(world.channel, "hog contest enter", strategy="fours")
-    assert refused(world, late) == "The swine-align contest has closed: entries can no longer change."
+    assert refused(world, late) == (
+        "The Swine Align / Pig Pass contest has closed: entries can no longer change."
+    )
+    assert closing is not None
     await posted(world)
     await world.advance(60)  # more ticks of the clock: nothing more is posted
     posts = [m for m in world.channel.history() if "has closed: 3 entries" in m.content]
@@ -176,8 +216,11 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         "**Course Contest** (Swine Align / Pig Pass, exact) has closed: 3 entries.",
         "Each entry was assigned a random number for anonymity.",
     ]
-    table = lines[lines.index("```") + 1 : -1]
+    table = lines[lines.index("```") + 1 : lines.index("```", lines.index("```") + 1)]
     assert table[0] == HEADER
+    assert lines[-1].startswith(
+        "Ranked by matches won, then by the last column: the exact win rate against always_roll(5)"
+    )
 
     export = await world.mod.slash(world.channel, "hog contest export")
     files = (
@@ -189,20 +232,24 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         }
     )
     (record_name,) = [name for name in files if name.endswith("-record.json")]
-    (csv_name,) = [name for name in files if name.endswith("-results.csv")]
-    rows = list(csv.DictReader(io.StringIO(files[csv_name].decode())))
-    assert [row["place"] for row in rows] == ["1", "2", "3"]
-    pair = next(row for row in rows if row["member_names"] == "carol & mod")
-    assert pair["member_ids"] == f"{world.carol.id} {world.mod.id}"
+    (csv_name,) = [name for name in files if name.endswith("-gradebook.csv")]
+    students = list(csv.DictReader(io.StringIO(files[csv_name].decode())))
+    assert sorted(row["name"] for row in students) == ["alice", "bob", "carol", "mod"]  # a row each
+    pair = [row for row in students if row["name"] in ("carol", "mod")]
+    assert pair[0]["entry"] == pair[1]["entry"]
+    rows = [next(row for row in students if row["entry"] == entry) for entry in dict.fromkeys(
+        row["entry"] for row in students
+    )]  # fmt: skip
     shown = [line.split() for line in table[1:]]
     assert [[r[0], r[1], r[2], r[3]] for r in shown] == [
         [row["place"], row["entry"], row["wins"], row["losses"]] for row in rows
     ]
     assert "**carol & mod**" in post.content
-    owned = {world.alice.id: "fours", world.bob.id: "sixes", world.carol.id: "course"}
+    owned = {str(world.alice.id): "fours", str(world.bob.id): "sixes", str(world.carol.id): "course"}
     for row in rows:  # each entry's table, in a file named by its number, as a user would check
-        lead = int(row["member_ids"].split()[0])
-        (tmp_path / f"{row['entry']}.json").write_text(json.dumps(uploaded[owned[lead]].tolist()))
+        (tmp_path / f"{row['entry']}.json").write_text(
+            json.dumps(uploaded[owned[row["discord_id"]]].tolist())
+        )
     checked = subprocess.run(
         [
             *HOG,
@@ -217,10 +264,10 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
         timeout=HANG,
         check=True,
     )
-    standings = json.loads(checked.stdout)["standings"]
-    assert [[str(n), s["name"], str(s["wins"]), str(s["losses"])] for n, s in enumerate(standings, 1)] == [
-        r[:4] for r in shown
-    ]
+    standings = json.loads(checked.stdout)["standings"]  # the same wins and losses, entry by entry
+    assert sorted((s["name"], str(s["wins"]), str(s["losses"])) for s in standings) == sorted(
+        (r[1], r[2], r[3]) for r in shown
+    )
     (tmp_path / record_name).write_bytes(files[record_name])
     replayed = subprocess.run(
         [*HOG, "tournament", "--replay", str(tmp_path / record_name)],
@@ -231,17 +278,20 @@ async def test_the_close_posts_the_seeds_table_once_tells_each_entrant_and_expor
     )
     assert replayed.returncode == 0, replayed.stderr
 
+    link = f"https://discord.com/channels/{world.channel.guild.id}/{world.channel.id}/{post.id}"
     for person in (world.alice, world.bob, world.carol, world.mod):
         dms = [m.content for m in person.user.dm_channel.history()]
-        row = next(r for r in rows if str(person.id) in r["member_ids"].split())
-        assert dms == [
-            "Your entry in **Course Contest** (Swine Align / Pig Pass, exact) was number "
-            f"**{row['entry']}**: rank "
+        row = next(r for r in students if r["discord_id"] == str(person.id))
+        result = (
+            f"was number **{row['entry']}**: rank "
             f"**{row['place']}** of 3 ({_count(row['wins'], 'win')}, {_count(row['losses'], 'loss')}; "
-            f"{float(row['rate_vs_always_roll_5']):.1%} against always_roll(5))."
+            f"{float(row['rate_vs_always_roll_5']):.1%} against always_roll(5)). The results: {link}"
+        )
+        assert dms == [
+            "Your entry in **Course Contest** (Swine Align / Pig Pass, exact) on **Hog Club** " + result
         ]
         status = await person.slash(world.channel, "hog contest status")
-        assert dms[0] in said(status)
+        assert "Your entry in **Course Contest** (Swine Align / Pig Pass, exact) " + result in said(status)
     results = await world.bob.slash(world.channel, "hog contest results")
     assert said(results) == post.content
 
@@ -306,7 +356,9 @@ async def test_a_course_contest_from_hog_py_files_posts_what_hog_tournament_find
         f"{place}: **{people[row['name']]}** ({row['name']})"
         for place, row in zip(("1st", "2nd", "3rd"), standings, strict=True)
     ]
-    table = [line.split() for line in lines[lines.index("```") + 2 : -1]]
+    table = [
+        line.split() for line in lines[lines.index("```") + 2 : lines.index("```", lines.index("```") + 1)]
+    ]
     assert table == [
         [str(place), str(number[row["name"]]), str(row["wins"]), str(row["losses"]), table[place - 1][4]]
         for place, row in enumerate(standings, 1)

@@ -10,10 +10,8 @@ import pytest
 from bot.config import Settings
 from bot.discord.text import shown_name
 from hogengine.rules import get_rules
-from hogengine.solver import exact_winrate
-from hogengine.strategies import always_roll, table_from_function
 from tests.bot.discord.conftest import GUILD_ID
-from tests.bot.discord.harness import World, private_embed
+from tests.bot.discord.harness import World, modelled, private_embed
 from tests.course import COURSE_FILES, CourseFile, native_table
 
 
@@ -24,11 +22,9 @@ def settings(settings: Settings) -> Settings:
 
 
 @pytest.fixture(autouse=True)
-def modelled(course_file: CourseFile) -> None:
-    """The solver's model of the rule set made before the bot needs it for the upload's figures: a bot in
-    SimCord works within SimCord's horizon of real seconds, which a cold pig-fest model outlasts when busy."""
-    table = table_from_function(always_roll(4), course_file.rules)
-    exact_winrate(course_file.rules, table, table)
+def ready(course_file: CourseFile) -> None:
+    """The solver's model of the rule set, made before the bot needs it (see `modelled`)."""
+    modelled(course_file.rules)
 
 
 @pytest.mark.parametrize("course_file", COURSE_FILES, ids=[each.name for each in COURSE_FILES])

@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from hogengine.game import State
-from tests.bot.discord.harness import BOARD_ROWS, PHONE_COLUMNS, World, drawn, phone_rows
+from tests.bot.discord.harness import BOARD_ROWS, PHONE_COLUMNS, World, drawn, modelled, phone_rows
 
 RULES = ["swine-align", "pork-chop", "pig-fest", "piggy-back"]
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -77,6 +77,7 @@ async def test_every_board_of_a_game_against_the_house_fits_a_phone(world: World
 
 @pytest.mark.parametrize("rules", ["pig-fest", "pork-chop"])
 async def test_a_long_strategy_name_still_fits(world: World, rules: str) -> None:
+    modelled(rules)
     await world.upload(world.bob, "long.py", LONG_NAMED, rules=rules)
     await world.alice.slash(world.channel, "hog vs-bot", strategy="Bacon Ahead Then Six")
     match = await world.service.open_match_in_channel(world.channel.id, world.alice.id)

@@ -103,6 +103,8 @@ async def play_a_little(fake: FakeDiscord, bot: HogBot) -> None:
         "help",
         "games",
         "coach",
+        "staff",
+        "link",
     }
     assert "global" not in fake.commands
 

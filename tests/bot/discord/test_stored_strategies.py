@@ -64,14 +64,23 @@ async def test_a_strategy_is_shown_with_its_heatmap(world: World) -> None:
     assert world.domain_errors() == [said(missing)]
 
 
-async def test_only_the_owner_deletes_a_strategy(world: World) -> None:
+async def test_only_the_owner_deletes_a_strategy_once_they_confirm(world: World) -> None:
     await world.upload(world.alice, "four.py", ROLL_4)
 
     refused = await world.bob.slash(world.channel, "hog strategy delete", name="four")
-    deleted = await world.alice.slash(world.channel, "hog strategy delete", name="four")
+    asked = await world.alice.slash(world.channel, "hog strategy delete", name="four")
+    question = private(asked)
+    assert question.content.startswith(
+        "Delete your strategy **four** (Swine Align / Pig Pass) with its history (1 version)?"
+    )
+    await world.alice.click(question, label="Keep it")
+    assert (question.content, question.components) == ("Nothing deleted: **four** stays.", [])
+    assert await world.services.strategies.active(world.channel.guild.id) != []
+    asked = await world.alice.slash(world.channel, "hog strategy delete", name="four")
+    await world.alice.click(private(asked), label="Delete")
 
-    assert said(refused) == "Only alice can delete 'four'."
-    assert said(deleted) == "Deleted **four** and its history. Past games keep their copy."
+    assert said(refused) == "Only alice (or course staff) can delete 'four'."
+    assert private(asked).content == "Deleted **four** and its history. Past games keep their copy."
     assert world.domain_errors() == [said(refused)]
     assert await world.services.strategies.active(world.channel.guild.id) == []
 

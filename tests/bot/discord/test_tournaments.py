@@ -2,6 +2,7 @@
 standings, posted as text and as a picture, are the solver's (and `hog tournament`'s); progress shows."""
 
 import json
+import re
 import subprocess
 import sys
 from datetime import timedelta
@@ -10,7 +11,6 @@ from typing import Any, cast
 
 import discord
 import pytest
-from discord import app_commands
 
 from bot.discord.commands.records import Progress
 from bot.discord.contest_embeds import standings_rows, standings_text
@@ -71,12 +71,13 @@ async def test_the_standings_are_the_solvers(
     message = result.response
     assert message is not None and not message.ephemeral
     lines = message.content.splitlines()
-    assert lines[0] == (
-        "**exact tournament** of Swine Align / Pig Pass to 100: 4 strategies; the rate, mean win rate, "
-        "breaks ties."
-    )
+    assert lines[0] == "**exact tournament** of Swine Align / Pig Pass to 100: 4 strategies."
     assert lines[lines.index("```") + 1].split() == ["#", "strategy", "W\u2013L", "rate"]
     assert all(len(line) <= 32 for line in lines[lines.index("```") + 1 : lines.index("```", 3)])  # a phone
+    assert lines[lines.index("```", lines.index("```") + 1) + 1] == (  # what ranks it, in words under it
+        "Ranked by matches won (won: an exact win rate above one half; a tie loses), then by the last "
+        "column: the mean exact win rate against the others."
+    )
     rows = table_rows(message.content)
     expected = tournament_exact(RULES, entered)
     assert rows == [
@@ -108,7 +109,10 @@ async def test_the_sampled_format_breaks_ties_exactly_and_its_seed_replays_it(
     assert result.response is not None
     rows = table_rows(result.response.content)
     lines = result.response.content.splitlines()
-    assert "the rate, vs always_roll(5), breaks ties." in lines[0]  # what breaks ties, named
+    assert lines[lines.index("```", lines.index("```") + 1) + 1].startswith(  # what breaks ties, in words
+        "Ranked by matches won (most of 9 games), then by the last column: the exact win rate against "
+        "always_roll(5)"
+    )
     five = table_from_function(always_roll(5), RULES)
     tables = dict(entered)
     assert sorted(row[1] for row in rows) == sorted(tables)
@@ -178,13 +182,11 @@ async def test_names_in_the_public_standings_ping_no_one(
     assert shown.ping_user_ids == ([world.mod.id] if late else [])  # only who started a late one
 
 
-async def test_only_members_who_manage_the_server_start_one(world: World, entered: object) -> None:
+async def test_only_course_staff_start_one(world: World, entered: object) -> None:
     result = await world.alice.slash(world.channel, "hog tournament")
 
-    assert said(result) == "You are missing Manage Server permission(s) to run this command."
-    errors = world.env.errors_since(world.errors_seen)
-    world.errors_seen = world.env.error_cursor
-    assert [type(error) for error in errors] == [app_commands.MissingPermissions]
+    assert said(result) == "Only course staff can do this: members with Manage Server."
+    assert world.domain_errors() == [said(result)]
     assert await world.services.tournaments.latest(GUILD_ID) is None
 
 
@@ -206,7 +208,7 @@ async def test_anyone_sees_the_latest_standings_again_privately(world: World, en
     other_rules = await world.alice.slash(world.channel, "hog standings", rules="pork-chop")
 
     assert said(before) == (
-        "No tournament has been played on this server yet: someone who manages the server starts one with "
+        "No tournament has been played on this server yet: course staff start one with "
         f"{mention(world, 'hog tournament')}."
     )
     assert said(other_rules).startswith("No Pork Chop tournament has been played on this server yet")
@@ -258,7 +260,8 @@ def test_long_standings_fit_a_message_and_the_rest_is_in_the_picture() -> None:
     text = standings_text(tournament)
 
     assert len(text) <= 2000 and text.count("```") == 2  # names cannot close the code block early
-    assert text.endswith("```\n… and 3 more in the picture.")
+    assert all(len(line) <= 32 for line in text.splitlines()[2:23])  # cut names: 20 rows fit a phone
+    assert re.search(r"```\nRanked by [^\n]+\.\n… and 3 more in the picture\.$", text)
     assert len(standings_rows(tournament)) == 23
 
 
@@ -306,3 +309,29 @@ def test_the_text_standings_fit_32_columns_and_cut_only_a_long_name() -> None:
         "2 sixteen-letters! 0\u20131 39.0%",
     ]
     assert max(len(line) for line in lines[2:5]) <= 32
+
+
+def test_places_equal_on_both_share_a_rank_and_close_rates_show_the_digits_that_decide() -> None:
+    standings = (
+        Standing(1, "near", 1, "alice", 1, 2, 0.4521345),
+        Standing(2, "far", 2, "bob", 2, 2, 0.4520811),  # 45.2% both to one decimal: 45.213% and 45.208%
+        Standing(3, "twin", 3, "carol", 3, 1, 0.4),
+        Standing(4, "twin2", 4, "dan", 4, 1, 0.4),  # the same wins and rate: the same rank
+        Standing(5, "last", 5, "erin", 5, 0, 0.45),
+    )
+    tournament = Tournament(1, GUILD_ID, RULES, 100, "sampled", None, None, 0.0, 1.0, standings)
+
+    text = standings_text(tournament)
+
+    assert table_rows(text) == [
+        ["1", "near", "2\u20132", "45.213%"],
+        ["2", "far", "2\u20132", "45.208%"],
+        ["3", "twin", "1\u20133", "40.0%"],
+        ["3", "twin2", "1\u20133", "40.0%"],
+        ["5", "last", "0\u20134", "45.0%"],
+    ]
+    assert text.splitlines()[-1] == (
+        "Ranked by matches won (most of 9 games), then by the last column: the exact win rate against "
+        "always_roll(5), to more decimals where one would not tell two places apart; equal on both, they "
+        "share a rank."
+    )

@@ -22,7 +22,7 @@ from hogengine.sandbox.entry import check_entry
 from hogengine.solver import exact_winrate, solve
 from hogengine.strategies import BadStrategy, always_roll, table_from_function, table_from_json
 from tests.bot.discord.conftest import GUILD_ID, UPLOAD_TIME_LIMIT
-from tests.bot.discord.harness import World, picture, private_embed, said
+from tests.bot.discord.harness import World, modelled, picture, private_embed, said
 
 RULES = "swine-align"
 FREE = " Fix it and upload again right away."  # after every refusal here: these tests have no cooldown
@@ -365,6 +365,7 @@ async def test_a_team_name_names_the_upload_and_is_shown_without_markup(world: W
 
 async def test_a_random_strategy_is_accepted_under_pig_fest_only(world: World) -> None:
     dice = b"import random\ndef final_strategy(score, opponent):\n    return random.choice([3, 4, 5])\n"
+    modelled("pig-fest")
     accepted = private_embed(await world.upload(world.alice, "dice.py", dice, rules="pig-fest"))
     assert accepted.title == "Accepted: dice"
     assert "It answers at random: 9 tables of it were recorded" in (accepted.description or "")

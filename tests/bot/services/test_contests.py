@@ -2,6 +2,7 @@
 and the close: the final plays once, its results are the solver's, later uploads change nothing, and the
 record it keeps replays with `hog tournament --replay`."""
 
+import asyncio
 import json
 import subprocess
 from dataclasses import replace
@@ -14,9 +15,11 @@ from bot.domain.contests import ContestStatus
 from bot.domain.errors import (
     AlreadyEntered,
     AlreadyPaired,
+    AlreadyPartners,
     BadCloseTime,
     ContestAlreadyOpen,
     ContestClosed,
+    InvitationOvertaken,
     NoContest,
     NotEntered,
     NotYourEntry,
@@ -24,6 +27,7 @@ from bot.domain.errors import (
     PartnerYourself,
     RandomEntry,
     WhichContest,
+    YouHaveAnEntry,
 )
 from bot.domain.matches import Player
 from bot.domain.shards import Shards
@@ -43,6 +47,7 @@ from tests.helpers import ALICE, BOB, CAROL, GUILD, HOG, FakeClock, entries, upl
 RULES = "swine-align"
 DAN = Player(1004, "dan")
 CHANNEL = 4242
+HERE = (GUILD, CHANNEL)  # where invitations are made
 
 
 async def upload(
@@ -79,7 +84,7 @@ async def test_opening_says_when_it_closes_and_refuses_what_the_course_would_not
     )
     assert (contest.rules, contest.format, contest.title) == ("pork-chop", "sampled", "Pork Chop")
     assert contest.closes_at == clock() + 3 * 86400 and contest.status is ContestStatus.OPEN
-    with pytest.raises(ContestAlreadyOpen, match="A pork-chop contest is already open on this server"):
+    with pytest.raises(ContestAlreadyOpen, match="A Pork Chop contest is already open on this server"):
         await contests.open(GUILD, CHANNEL, BOB, rules="pork-chop", fmt="exact", closes="in 1 day")
     with pytest.raises(BadCloseTime, match="already passed"):
         await contests.open(GUILD, CHANNEL, ALICE, rules=RULES, fmt="exact", closes="2020-01-01 10:00")
@@ -93,7 +98,7 @@ async def test_opening_says_when_it_closes_and_refuses_what_the_course_would_not
         GUILD, CHANNEL, ALICE, rules=RULES, fmt="exact", closes="2023-11-20 12:00", time_zone="Europe/Paris"
     )
     assert second.closes_at == 1700478000.0  # 11:00 UTC
-    with pytest.raises(WhichContest, match="open here for pork-chop and swine-align"):
+    with pytest.raises(WhichContest, match="open here for Pork Chop and Swine Align / Pig Pass"):
         await contests.current(GUILD)
     assert (await contests.current(GUILD, "fa20")).id == second.id
 
@@ -102,11 +107,11 @@ async def test_one_entry_per_person_a_pair_shares_one_and_leaving_keeps_the_part
     services: Services, field: dict[str, Table]
 ) -> None:
     contests: ContestService = services.contests
-    with pytest.raises(NoContest, match="No contest is open for swine-align"):
+    with pytest.raises(NoContest, match="No contest is open for Swine Align / Pig Pass"):
         await contests.enter(GUILD, ALICE, "fours")
     contest_id = await opened(contests)
     await upload(services.strategies, ALICE, "chop", field["fours"], rules="pork-chop")
-    with pytest.raises(NoContest, match="No contest is open for pork-chop"):  # the wrong rule set
+    with pytest.raises(NoContest, match="No contest is open for Pork Chop"):  # the wrong rule set
         await contests.enter(GUILD, ALICE, "chop")
     _, entry = await contests.enter(GUILD, ALICE, "fours")
     assert (entry.owner_id, entry.strategy_name, [m.id for m in entry.members]) == (
@@ -118,19 +123,26 @@ async def test_one_entry_per_person_a_pair_shares_one_and_leaving_keeps_the_part
         await contests.enter(GUILD, ALICE, "sixes")
 
     with pytest.raises(PartnerYourself):
-        await contests.invite(GUILD, ALICE, ALICE, False)
+        await contests.invite(HERE, ALICE, ALICE, False)
     with pytest.raises(PartnerBot):
-        await contests.invite(GUILD, ALICE, Player(9, "housebot"), True)
+        await contests.invite(HERE, ALICE, Player(9, "housebot"), True)
     await contests.enter(GUILD, BOB, "sixes")
-    with pytest.raises(AlreadyEntered, match="bob is already in an entry"):
-        await contests.invite(GUILD, ALICE, BOB, False)
-    await contests.invite(GUILD, ALICE, CAROL, False)
+    with pytest.raises(AlreadyEntered, match="bob already has an entry in this contest: they would have"):
+        await contests.invite(HERE, ALICE, BOB, False)
+    await contests.invite(HERE, DAN, CAROL, False)
+    await contests.invite(HERE, ALICE, CAROL, False)
+    await contests.invite(HERE, ALICE, DAN, False)
     pair = await contests.accept(contest_id, ALICE, CAROL)
     assert [m.id for m in pair.members] == [ALICE.id, CAROL.id] and pair.strategy_name == "fours"
     with pytest.raises(AlreadyPaired, match="You already enter with carol"):
-        await contests.invite(GUILD, ALICE, DAN, False)
-    with pytest.raises(AlreadyEntered, match="carol is already in an entry"):
-        await contests.accept(contest_id, DAN, CAROL)  # an old invitation pressed after she joined alice
+        await contests.invite(HERE, ALICE, DAN, False)
+    # What each refusal says to the one who pressed: to carol, of dan's old invitation; to dan, of alice's.
+    with pytest.raises(YouHaveAnEntry, match="You already have an entry in this contest: leave it first"):
+        await contests.accept(contest_id, DAN, CAROL)
+    with pytest.raises(InvitationOvertaken, match="alice now enters with carol: this invitation is no"):
+        await contests.accept(contest_id, ALICE, DAN)
+    with pytest.raises(AlreadyPartners, match=r"You already enter with alice\."):
+        await contests.accept(contest_id, ALICE, CAROL)  # a second press
 
     _, changed = await contests.enter(GUILD, CAROL, "course")  # either partner may change it
     assert (changed.owner_id, changed.strategy_name) == (CAROL.id, "course")
@@ -141,7 +153,7 @@ async def test_one_entry_per_person_a_pair_shares_one_and_leaving_keeps_the_part
     assert [m.id for m in kept.members] == [ALICE.id] and kept.strategy_name is None
     await contests.leave(GUILD, BOB)
     await contests.leave(GUILD, ALICE)  # she made the entry: it is gone
-    with pytest.raises(NotEntered, match="You have no entry in the swine-align contest"):
+    with pytest.raises(NotEntered, match="You have no entry in the Swine Align / Pig Pass contest"):
         await contests.leave(GUILD, ALICE)
     await contests.enter(GUILD, CAROL, "course")
     assert (await contests.status(GUILD, CAROL.id)).entries == 1
@@ -178,7 +190,7 @@ async def test_the_close_runs_the_final_once_and_its_results_are_the_solvers(
     contest_id = await opened(contests, closes="in 1 hour")
     for person, name in ((ALICE, "fours"), (BOB, "sixes"), (CAROL, "course")):
         await contests.enter(GUILD, person, name)
-    await contests.invite(GUILD, CAROL, DAN, False)
+    await contests.invite(HERE, CAROL, DAN, False)
     await contests.accept(contest_id, CAROL, DAN)
     assert await contests.close_due() == []  # not yet
     clock.advance(3600)
@@ -198,20 +210,21 @@ async def test_the_close_runs_the_final_once_and_its_results_are_the_solvers(
     assert len(set(numbers)) == 3 and all(1 <= n < 100 for n in numbers)
     tables = {ALICE.id: field["fours"], BOB.id: field["sixes"], CAROL.id: field["course"]}
     expected = tournament_exact(RULES, [(str(e.result.number), tables[e.lead_id]) for e in placed])  # type: ignore[union-attr]
+    five = table_from_function(always_roll(5), RULES)
+    rate = {row.name: exact_winrate(RULES, tables[lead], five).average for row, lead in (
+        (row, next(e.lead_id for e in placed if str(e.result.number) == row.name))  # type: ignore[union-attr]
+        for row in expected.rows
+    )}  # fmt: skip
+    by_rate = sorted(expected.rows, key=lambda row: (-row.wins, -rate[row.name]))
     assert [(str(e.result.number), e.result.wins, e.result.losses) for e in placed] == [  # type: ignore[union-attr]
-        (row.name, row.wins, row.losses) for row in expected.rows
+        (row.name, row.wins, row.losses) for row in by_rate
     ]
     pair = next(e for e in placed if e.lead_id == CAROL.id)
     assert [m.name for m in pair.members] == ["carol", "dan"]
     assert [u.contest.id for u in await contests.unposted()] == [contest_id]
-    await contests.posted(contest_id)
+    await contests.posted(contest_id, 777)
     assert await contests.unposted() == []
-
-    csv_rows = (await contests.export_csv(contest_id)).splitlines()
-    assert csv_rows[0].startswith("entry,place,member_ids,member_names,team_name,wins,losses")
-    result = pair.result
-    assert result is not None
-    assert f"{result.number},{result.place},{CAROL.id} {DAN.id},carol & dan," in "\n".join(csv_rows)
+    assert (await contests.get(contest_id)).results_message_id == 777
     record = await contests.export_record(contest_id)
     assert record is not None
     played = {entry["name"]: entry["tables"] for entry in json.loads(record)["entries"]}
@@ -238,12 +251,16 @@ async def test_a_sampled_final_replays_from_its_record(
     contest_id = await opened(contests, "sampled", "in 1 hour")
     for person, name in ((ALICE, "fours"), (BOB, "sixes"), (CAROL, "course"), (DAN, "mixed")):
         await contests.enter(GUILD, person, name)
-    closed = await contests.close_early(GUILD)
+    closed = await contests.close_early(contest_id)
     assert closed.closes_at == clock()
+    with pytest.raises(ContestClosed):
+        await contests.close_early(contest_id)  # a second confirmation finds it closed
     await contests.close_due()
     final = await contests.final(GUILD, RULES)
     assert final.contest.seed is not None and len(final.placed) == 4
-    assert all(np.isclose(e.result.tiebreak, e.result.baseline) for e in final.placed)  # type: ignore[union-attr]
+    record = json.loads(await contests.export_record(contest_id) or "")
+    tie_break = {row["name"]: row["tie_break"] for row in record["standings"]}  # the sampled format's own
+    assert all(np.isclose(tie_break[str(e.result.number)], e.result.baseline) for e in final.placed)  # type: ignore[union-attr]
     (tmp_path / "final.json").write_text(await contests.export_record(contest_id) or "")
     done = subprocess.run(
         [*HOG, "tournament", "--replay", str(tmp_path / "final.json")],
@@ -273,7 +290,7 @@ async def test_random_entries_only_where_the_rule_sets_contest_took_them(
     contests = services.contests
     await opened(contests)
     at_random = await stored_at_random(services, Player(1005, "erin"), RULES, clock)
-    with pytest.raises(RandomEntry, match="answers at random, and swine-align contests take only"):
+    with pytest.raises(RandomEntry, match="answers at random, and Swine Align / Pig Pass contests take only"):
         await contests.enter(GUILD, Player(1005, "erin"), at_random)
 
     fest = await contests.open(GUILD, CHANNEL, ALICE, rules="pig-fest", fmt="sampled", closes="in 1 hour")
@@ -297,15 +314,65 @@ async def test_random_entries_only_where_the_rule_sets_contest_took_them(
     assert done.returncode == 0, done.stderr
 
 
-async def test_a_final_due_while_a_tournament_runs_waits_for_it(
-    services: Services, field: dict[str, Table], clock: FakeClock
-) -> None:
-    contests = services.contests
+async def two_entries_due(contests: ContestService, clock: FakeClock) -> None:
+    """A contest entered by alice and bob, whose close has come."""
     await opened(contests, closes="in 1 hour")
     for person, name in ((ALICE, "fours"), (BOB, "sixes")):
         await contests.enter(GUILD, person, name)
     clock.advance(3600)
+
+
+async def test_a_final_due_while_a_tournament_runs_waits_for_it(
+    services: Services, field: dict[str, Table], clock: FakeClock
+) -> None:
+    contests = services.contests
+    await two_entries_due(contests, clock)
     async with services.tournaments.reserve(GUILD, RULES):  # `/hog tournament` holds the server's lease
         assert await contests.close_due() == []
         assert (await contests.current(GUILD)).status is ContestStatus.OPEN
     assert len(await contests.close_due()) == 1
+
+
+@pytest.fixture
+def stand_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, list[asyncio.subprocess.Process]]:
+    """Finals computed by a process that never ends (final_stand_in.py): the file it makes once it has its
+    job, and every such process started."""
+    started: list[asyncio.subprocess.Process] = []
+    spawn = asyncio.create_subprocess_exec
+
+    async def spawned(*command: str, **options: object) -> asyncio.subprocess.Process:
+        child = await spawn(*command, **options)  # type: ignore[arg-type]
+        started.append(child)
+        return child
+
+    computing = tmp_path / "computing"
+    monkeypatch.setenv("HOG_TEST_COMPUTING", str(computing))
+    monkeypatch.setattr("bot.services.contests.service.FINAL_CHILD", "tests.bot.services.final_stand_in")
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", spawned)
+    return computing, started
+
+
+async def test_a_final_stopped_while_it_computes_ends_its_process_and_stores_nothing(
+    services: Services,
+    field: dict[str, Table],
+    clock: FakeClock,
+    stand_in: tuple[Path, list[asyncio.subprocess.Process]],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    contests = services.contests
+    await two_entries_due(contests, clock)
+    computing, started = stand_in
+    closing = asyncio.create_task(contests.close_due())
+    async with asyncio.timeout(HANG):
+        while not computing.exists():  # the process has its job and computes
+            await asyncio.sleep(0.01)
+    contests.stop()  # the bot is stopping
+    assert await closing == []
+    (child,) = started
+    assert child.returncode is not None  # ended, not left computing
+    assert (
+        await contests.current(GUILD)
+    ).status is ContestStatus.OPEN  # nothing stored: the next start plays it
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []  # stopped, not failed

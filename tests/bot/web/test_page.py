@@ -297,8 +297,10 @@ def test_what_the_server_refuses_is_said_on_the_page(
     assert alert.is_hidden()
     page.get_by_role("button", name="New game").click()
     start(page, RULES[0])
-    page.evaluate("play(42)")  # a choice no button offers, sent the way the buttons send theirs
-    settled(page)
+    page.route("**/moves", lambda route: route.continue_(post_data='{"turn": 0, "choice": 42}'))
+    page.get_by_role("button", name="Roll 4", exact=True).click()  # sent by the page, as choice 42: no
+    settled(page)  # button offers it
+    page.unroute("**/moves")
     assert alert.inner_text() == "42 is not a legal choice under swine-align: choose 0 to 10."
     assert page.locator("#log > li").count() == 0  # nothing was played
     shoot(page, screenshots, "refused-move")

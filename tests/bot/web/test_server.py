@@ -507,10 +507,16 @@ async def test_an_unexpected_failure_is_logged_and_answered_with_an_apology(clie
 
 async def test_the_page_and_its_files_are_served_under_a_strict_policy(client):
     page = await client.get("/")
-    assert page.status == 200 and '<script src="/static/app.js" defer></script>' in await page.text()
+    assert page.status == 200 and '<script src="/static/app.js" type="module"></script>' in await page.text()
     assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
     assert page.headers["X-Content-Type-Options"] == "nosniff"
-    for name, kind in [("app.js", "javascript"), ("style.css", "text/css"), ("favicon.svg", "image/svg")]:
+    files = [
+        ("app.js", "javascript"),
+        ("draw.js", "javascript"),
+        ("style.css", "text/css"),
+        ("favicon.svg", "image/svg"),
+    ]
+    for name, kind in files:
         response = await client.get(f"/static/{name}")
         assert response.status == 200 and kind in response.content_type
 

@@ -1,0 +1,83 @@
+"""A contest's final computed in a process of its own (`python -m bot.services.contests.final_child`): the
+bot's event loop then never waits for the final's Python work, as it would for a worker thread of its own
+process holding the interpreter's lock (and a thread of lowered priority holds it longest, on a busy
+machine). The process lowers its own priority, so the bot's games go first; it dies with the bot.
+
+stdin: one JSON line {"rules", "goal", "seed", "entries": [[name, tables], ...]} (an entry that answers at
+random has its recorded tables, the others one), then every table's 10,000 choices as bytes, in that
+order. stdout: one JSON line of the standings' rows [[name, wins, losses], ...] in their order, then the
+final's record as stored (see record.py). A failure: a traceback on stderr and a non-zero status."""
+
+import ctypes
+import json
+import os
+import signal
+import sys
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from bot.services.contests.record import stored_record
+from bot.services.tournaments.playing import play
+from hogengine.cli.specs import Entry
+from hogengine.game import MAX_GOAL
+from hogengine.strategies import Table
+
+NICENESS = 19  # the lowest priority: the bot's event loop (0) answers players first
+PR_SET_PDEATHSIG = 1
+TABLE_BYTES = MAX_GOAL * MAX_GOAL
+
+
+def dies_with_parent() -> None:
+    """Linux: be killed when the process that started this one ends (a bot killed with -9 leaves no final
+    computing on); elsewhere the closed stdin ends a child that has not read its job yet."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _yields() -> None:
+    """Take the lowest priority, below the bot's event loop. The process also runs in a session of its own
+    (its parent starts it so): where Linux schedules a session's processes as a group (autogroups), its
+    work is then not charged to the bot's group, whose event loop would wait for its share while other
+    programs run. (Its group keeps its weight: lowered, a final would crawl on a machine running other
+    work, as the benchmark saw.)"""
+    os.nice(NICENESS)
+
+
+def job(header: dict[str, object], entries: list[tuple[str, list[Table]]]) -> bytes:
+    """What to send: the header's line, then the tables in the order it lists them (one copy of them)."""
+    line = json.dumps(header).encode() + b"\n"
+    return b"".join([line, *(table.astype(np.int8).tobytes() for _, tables in entries for table in tables)])
+
+
+def _read(source: BinaryIO) -> tuple[dict[str, Any], list[Entry]]:
+    header = json.loads(source.readline())
+    entries = []
+    for name, count in header["entries"]:
+        data = source.read(count * TABLE_BYTES)
+        tables = [
+            np.frombuffer(data, np.int8, TABLE_BYTES, n * TABLE_BYTES).reshape(MAX_GOAL, MAX_GOAL)
+            for n in range(count)
+        ]
+        entries.append(Entry(name, tables[0], tuple(tables) if count > 1 else ()))
+    return header, entries
+
+
+def main() -> int:
+    dies_with_parent()
+    _yields()
+    header, entries = _read(sys.stdin.buffer)
+    rules, goal, seed = str(header["rules"]), int(header["goal"]), header["seed"]
+    played = [(entry.name, entry.table) for entry in entries]
+    recorded = {entry.name: entry.tables for entry in entries if entry.tables}
+    standings = play(rules, seed, played, recorded, goal=goal)
+    rows = [[row.name, row.wins, row.losses] for row in standings.rows]
+    out = sys.stdout.buffer
+    out.write(json.dumps(rows).encode() + b"\n")
+    out.write(stored_record(rules, goal, seed, entries, standings).encode())
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
