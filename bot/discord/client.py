@@ -13,7 +13,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.activity.discord_api import DiscordApi
-from bot.activity.pacing import BURST, REQUESTS_PER_SECOND, Bucket, Pacer
+from bot.activity.pacing import Pacer
 from bot.activity.server import Activity
 from bot.config import Settings
 from bot.discord.boards import Boards
@@ -88,6 +88,7 @@ class HogBot(commands.AutoShardedBot):
         self._lagging = Lagging()
         self.command_mentions = CommandMentions()  # the commands as clickable mentions, once synced
         self.budget = Budget(settings.rate_share)  # this process's share of Discord's global rate limit
+        self.budget.install(self.http)  # before the first call: logging in is one
         self._swept = self._reported = 0.0  # when the clock last forgot tokens, and reported the budget
         self.activity_server: Activity | None = None  # served when its settings are set: `serve_activity`
         self._pacer: Pacer | None = None  # then the bot's own redraws are paced (bot/activity/pacing.py)
@@ -110,7 +111,6 @@ class HogBot(commands.AutoShardedBot):
         """Open the services, add commands and buttons, start the clock (its first tick resumes the house
         bot's turns), show what the last run stored but did not show, sync."""
         make_undumpable()  # no other process of this user may read the token from our memory
-        self.budget.install(self.http)
         started = self._reported = now()
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
@@ -162,10 +162,10 @@ class HogBot(commands.AutoShardedBot):
         settings = self.settings.activity
         if settings is None:
             return
-        budget = Bucket(BURST, REQUESTS_PER_SECOND)
-        self._pacer = Pacer(self._show, budget)
+        self._pacer = Pacer(self._show)
         base = discord.http.Route.BASE  # Discord's API (a test's fake Discord, when it points the bot there)
-        api = DiscordApi(base, settings.client_id, settings.client_secret, self.http.token or "", budget)
+        token = self.http.token or ""
+        api = DiscordApi(base, settings.client_id, settings.client_secret, token, self.budget.spend)
         parts = self.parts
         self.activity_server = Activity(
             settings,
@@ -187,20 +187,20 @@ class HogBot(commands.AutoShardedBot):
         """Show a match on its board when no press is being answered (the house bot's move: a person waits
         for it; the clock's work: nobody does, `priority`): at once, or soon when the Activity is served
         (paced). Never raises (see `_show`)."""
-        if self._pacer is None:
-            await self._show(match_id, priority)
-        else:
-            await self._pacer.ask(match_id)
+        with spending(priority):  # a paced redraw runs in the context it was asked in: at this priority
+            if self._pacer is None:
+                await self._show(match_id)
+            else:
+                await self._pacer.ask(match_id)
 
     async def catch_up_redraw(self, match_id: int) -> None:
         """Show a match the last run left unshown (nobody is waiting for this one more than for the rest)."""
         await self.redraw(match_id, Priority.BACKGROUND)
 
-    async def _show(self, match_id: int, priority: Priority = Priority.URGENT) -> None:
-        """Show a match on its board, its calls to Discord waiting in the budget at `priority`; a failure is
-        logged, not raised (the game is safe in the database, and the next render tries again)."""
-        with spending(priority):
-            await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
+    async def _show(self, match_id: int) -> None:
+        """Show a match on its board; a failure is logged, not raised (the game is safe in the database, and
+        the next render tries again)."""
+        await _logged(self.parts.boards.show(match_id), "could not show the board", match_id)
 
     @property
     def connected(self) -> bool:
@@ -274,9 +274,14 @@ class HogBot(commands.AutoShardedBot):
                 log.exception("could not delete the press tokens past their use")
         if moment - self._reported >= REPORT_SECONDS:
             self._reported = moment
-            report = self.budget.report()
-            if report is not None:
-                log.info("in the last %d minutes: %s", REPORT_SECONDS // 60, report)
+            self._report_spent()
+
+    def _report_spent(self) -> None:
+        """Log what the budget of Discord's global limit spent since the last report, if anything: the
+        cost of the calls that could not go through a press (a token expired, a clock's moment)."""
+        report = self.budget.report()
+        if report is not None:
+            log.info("since the last report: %s", report)
 
     async def close(self) -> None:
         """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits
@@ -297,6 +302,7 @@ class HogBot(commands.AutoShardedBot):
             await self.parts.in_flight.settle(grace, self.parts.services.stop)
         if self._pacer is not None:
             await self._pacer.close()  # redraws not made: the next start shows the boards that lag
+        self._report_spent()
         await super().close()
         if self._opening is not None:
             self._opening.cancel()
