@@ -208,7 +208,9 @@ async def test_a_rating_that_fails_is_logged_and_the_game_still_ends_on_its_boar
 
     pressed = await world.alice.click(board, label="Roll 3")
 
-    assert pressed.acknowledged and not pressed.followups  # no apology: the game is over and stored
+    assert pressed.acknowledged  # and no apology: the game is over and stored; what follows her press is
+    (told,) = pressed.followups  # bob's notice that it is over (a follow-up: free of the global limit)
+    assert told.content.startswith(f"{world.bob.mention}, you lost to **alice**, 0\u2013")
     assert text(world.message(board.id)).startswith("🏆 **alice** reached 1 and wins")
     (logged,) = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert (logged.getMessage(), logged.match) == ("could not rate a finished game", match.id)
