@@ -255,13 +255,14 @@ async def phase(args: argparse.Namespace, url: str, through: bool) -> dict[str, 
             await asyncio.gather(*(start(game) for game in games))
             tally = Tally()
             since, throttled = len(fake.about), len(fake.throttled)
-            cpu = sum(cpu_seconds(bot.pid) for bot in bots)
+            cpu, own = sum(cpu_seconds(bot.pid) for bot in bots), time.process_time()
             begun = time.perf_counter()
             until = begun + args.seconds
             think = tuple(float(part) for part in args.think.split(":"))
             await asyncio.gather(*(game.play(tally, (think[0], think[1]), until) for game in games))
             elapsed = time.perf_counter() - begun
             used = sum(cpu_seconds(bot.pid) for bot in bots) - cpu
+            own = time.process_time() - own
             window = fake.about[since:]
         finally:
             for bot in bots:
@@ -283,6 +284,7 @@ async def phase(args: argparse.Namespace, url: str, through: bool) -> dict[str, 
         "throttled": len(fake.throttled) - throttled,
         "elapsed": elapsed,
         "cpu": used,
+        "own": own,
     }
 
 
@@ -294,7 +296,8 @@ def report(result: dict[str, Any], games: int) -> float:
     way = "through the presses (this budget)" if result["through"] else "by the channel (as before)"
     print(
         f"{way}: {games} games, {turns} turns in {result['elapsed']:.1f} s = {turns / result['elapsed']:.1f}"
-        f" turns/s; bots' CPU {result['cpu']:.1f} s"
+        f" turns/s; CPU: the two bots {result['cpu']:.1f} s, this process (the fake Discord and the"
+        f" players) {result['own']:.1f} s"
     )
     for kind in ("two-person", "vs-bot"):
         made = tally.turns[kind]
