@@ -29,6 +29,10 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     HOG_DATABASE_PATH=/app/data/hog.sqlite3
+# Fonts for names drawn in pictures beyond matplotlib's own: emoji, Chinese, Japanese and Korean.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-symbola fonts-wqy-zenhei \
+ && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 hog \
  && mkdir -p /app/data \
  && chown hog:hog /app/data

@@ -215,7 +215,13 @@ async def alone() -> None:
 
 
 async def phase(
-    service: GameService, *, games: int, think: float, seconds: float, first_channel: int, ready: Ready
+    service: GameService,
+    *,
+    games: int,
+    think: float,
+    seconds: float,
+    first_channel: int,
+    ready: Ready = alone,
 ) -> Run:
     """`games` concurrent clients, each playing matches back to back for `seconds`, then checked; the
     clients start once the games are set up and `ready` returns."""

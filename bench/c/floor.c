@@ -303,25 +303,31 @@ static Model build(void) {
  * 1 - the opponent's win chance moving in state t against the mover; rows S and S + 1 hold 1 and 0 (won,
  * lost); row S + 2 + own[s] the mover's own win chance moving again in state s. A mover's row of the model is
  * then, per outcome, p times a contiguous run of values (one per opponent), with no branch per outcome.
- * A round robin sweeps blocks of eight tables against eight: each outcome reads one 64-byte line, and the
- * sums stay in registers (blocks of 4 and 16 measured slower here). */
+ * A round robin sweeps blocks of at most eight tables against eight: each outcome reads one 64-byte line, and
+ * the sums stay in registers (blocks of 4 and 16 measured slower here). The tables are cut into nearly equal
+ * groups (77 into seven of 8 and three of 7), as the solver cuts them, so that neither sweeps a table more
+ * than the other: padding the last group to 8 with copies swept 80 tables' worth for 77. */
 
 #define BLOCK 8
 
 typedef int8_t Table[SIZE][SIZE];
 
-/* A side's matrix for `cells` (mover, opponent) cells, with its won and lost rows filled in (and every page
- * touched, so that a sweep's time is the sweep's). */
+/* A side's matrix, room for `cells` (mover, opponent) cells (every page touched, so that a sweep's time is
+ * the sweep's); `lay` readies it for a block. */
 static double *matrix(const Model *m, int cells) {
     size_t bytes = (sizeof(double) * m->span * cells + 63) / 64 * 64;
     double *values = aligned_alloc(64, bytes);
     if (!values) fail("out of memory", "");
     memset(values, 0, bytes);
+    return values;
+}
+
+/* A block's matrix of `cells` cells: its won and lost rows filled in. */
+static void lay(const Model *m, double *values, int cells) {
     for (int c = 0; c < cells; c++) {
         values[(int64_t)m->states * cells + c] = 1.0;
         values[(int64_t)(m->states + 1) * cells + c] = 0.0;
     }
-    return values;
 }
 
 /* Per table, its column (choice - choice_low) in every state, in sweep order. */
@@ -331,9 +337,14 @@ static int8_t *columns(const Model *m, const Table table) {
     return column;
 }
 
+/* Group g of `groups` nearly equal consecutive groups of `count` tables begins at this table. */
+static int group_start(int g, int groups, int count) {
+    return g * (count / groups) + (g < count % groups ? g : count % groups);
+}
+
 /* One side in state s: each mover i (choosing column[i][s]) against every opponent j reads its matrix
  * `mine` and writes 1 - its values into the partner's matrix `theirs` (row s, [j][i]) and its values
- * into its own extra-turn row. Inlined with constant sizes, so the sums over opponents are unrolled. */
+ * into its own extra-turn row. Inlined with a constant number of opponents, so the sums are unrolled. */
 static inline __attribute__((always_inline)) void side(const Model *m, int s, int movers, int opponents,
                                                        int8_t *const *column, double *mine, double *theirs) {
     int64_t cells = movers * opponents;
@@ -355,27 +366,34 @@ static inline __attribute__((always_inline)) void side(const Model *m, int s, in
     }
 }
 
-/* Movers against opponents (each side's columns and matrix; one side when both are the same tables) over
- * every state in sweep order. */
-static inline __attribute__((always_inline)) void sweep(const Model *m, int movers, int opponents,
-                                                        int8_t *const *mover_columns, int8_t *const *opponent_columns,
-                                                        double *mine, double *theirs) {
-    for (int s = 0; s < m->states; s++) {
-        side(m, s, movers, opponents, mover_columns, mine, theirs);
-        if (mine != theirs) side(m, s, opponents, movers, opponent_columns, theirs, mine);
+typedef void (*Side)(const Model *, int, int, int8_t *const *, double *, double *);
+
+#define SIDE(n)                                                                                           \
+    static void side_##n(const Model *m, int s, int movers, int8_t *const *column, double *mine,        \
+                         double *theirs) {                                                                \
+        side(m, s, movers, n, column, mine, theirs);                                                      \
     }
-}
+SIDE(1)
+SIDE(2)
+SIDE(3)
+SIDE(4)
+SIDE(5)
+SIDE(6)
+SIDE(7)
+SIDE(8)
+static const Side SIDES[BLOCK + 1] = {NULL, side_1, side_2, side_3, side_4, side_5, side_6, side_7, side_8};
 
-static void sweep_blocks(const Model *m, int8_t *const *a, int8_t *const *b, double *ab, double *ba) {
-    sweep(m, BLOCK, BLOCK, a, b, ab, ba);
-}
-
-static void sweep_pair(const Model *m, int8_t *const *a, int8_t *const *b, double *ab, double *ba) {
-    sweep(m, 1, 1, a, b, ab, ba);
-}
-
-static void sweep_against_one(const Model *m, int8_t *const *a, int8_t *const *b, double *ab, double *ba) {
-    sweep(m, BLOCK, 1, a, b, ab, ba);
+/* Movers against opponents (each side's columns and matrix, laid for this block; one side when both are
+ * the same tables) over every state in sweep order. */
+static void sweep(const Model *m, int movers, int opponents, int8_t *const *mover_columns,
+                  int8_t *const *opponent_columns, double *mine, double *theirs) {
+    Side left = SIDES[opponents], right = SIDES[movers];
+    lay(m, mine, movers * opponents);
+    if (mine != theirs) lay(m, theirs, movers * opponents);
+    for (int s = 0; s < m->states; s++) {
+        left(m, s, movers, mover_columns, mine, theirs);
+        if (mine != theirs) right(m, s, opponents, opponent_columns, theirs, mine);
+    }
 }
 
 /* The mover's win chance under optimal play in every state (its matrix laid as a side's, for one cell). */
@@ -488,21 +506,24 @@ int main(int argc, char **argv) {
         Model model = timed_build();
         int64_t start = model.rank[cell(0, 0, 0)];
         /* first[i][j]: i's win chance moving first against j (the diagonal is never used). */
-        int width = pair ? 1 : BLOCK, blocks = (count + width - 1) / width, cells = width * width;
+        int width = pair ? 1 : BLOCK, groups = (count + width - 1) / width;
         double *first = malloc(sizeof(double) * count * count);
-        double *ab = matrix(&model, cells), *ba = matrix(&model, cells), begin = now();
-        int8_t **column = malloc(sizeof(int8_t *) * blocks * width);
-        for (int n = 0; n < blocks * width; n++) column[n] = n < count ? columns(&model, tables[n]) : column[0];
-        for (int x = 0; x < blocks; x++)
-            for (int y = x; y < blocks; y++) {
+        double *ab = matrix(&model, width * width), *ba = matrix(&model, width * width), begin = now();
+        int8_t **column = malloc(sizeof(int8_t *) * count);
+        for (int n = 0; n < count; n++) column[n] = columns(&model, tables[n]);
+        for (int x = 0; x < groups; x++)
+            for (int y = x; y < groups; y++) {
+                int a0 = group_start(x, groups, count), b0 = group_start(y, groups, count);
+                int movers = group_start(x + 1, groups, count) - a0;
+                int opponents = group_start(y + 1, groups, count) - b0, cells = movers * opponents;
                 double *back = x == y ? ab : ba;
-                (pair ? sweep_pair : sweep_blocks)(&model, column + x * width, column + y * width, ab, back);
-                for (int i = 0; i < width; i++)
-                    for (int j = 0; j < width; j++) {
-                        int a = x * width + i, b = y * width + j;
-                        if (a >= count || b >= count || a == b) continue;
-                        first[a * count + b] = 1.0 - back[start * cells + j * width + i];
-                        first[b * count + a] = 1.0 - ab[start * cells + i * width + j];
+                sweep(&model, movers, opponents, column + a0, column + b0, ab, back);
+                for (int i = 0; i < movers; i++)
+                    for (int j = 0; j < opponents; j++) {
+                        int a = a0 + i, b = b0 + j;
+                        if (a == b) continue;
+                        first[a * count + b] = 1.0 - back[start * cells + j * movers + i];
+                        first[b * count + a] = 1.0 - ab[start * cells + i * opponents + j];
                     }
             }
         fprintf(stderr, "time sweep %.6f\n", now() - begin);
@@ -528,20 +549,21 @@ int main(int argc, char **argv) {
         Model model = timed_build();
         double *ab = matrix(&model, BLOCK), *ba = matrix(&model, BLOCK);
         begin = now();
-        /* Tie-breaks: every entry against always_roll(5), a block of entries at a time. */
+        /* Tie-breaks: every entry against always_roll(5), a group of entries at a time. */
         Table five;
         memset(five, 5, sizeof five);
         int8_t *five_column = columns(&model, five);
-        int blocks = (count + BLOCK - 1) / BLOCK;
-        int8_t **column = malloc(sizeof(int8_t *) * blocks * BLOCK);
-        for (int n = 0; n < blocks * BLOCK; n++) column[n] = n < count ? columns(&model, tables[n]) : column[0];
+        int groups = (count + BLOCK - 1) / BLOCK;
+        int8_t **column = malloc(sizeof(int8_t *) * count);
+        for (int n = 0; n < count; n++) column[n] = columns(&model, tables[n]);
         int64_t start = model.rank[cell(0, 0, 0)];
-        for (int x = 0; x < blocks; x++) {
-            sweep_against_one(&model, column + x * BLOCK, &five_column, ab, ba);
-            for (int i = 0; i < BLOCK && x * BLOCK + i < count; i++) {
-                double ahead = 1.0 - ba[start * BLOCK + i], behind = 1.0 - ab[start * BLOCK + i];
+        for (int x = 0; x < groups; x++) {
+            int a0 = group_start(x, groups, count), movers = group_start(x + 1, groups, count) - a0;
+            sweep(&model, movers, 1, column + a0, &five_column, ab, ba);
+            for (int i = 0; i < movers; i++) {
+                double ahead = 1.0 - ba[start * movers + i], behind = 1.0 - ab[start * movers + i];
                 /* entry, match points, exact rate vs always_roll(5) averaged over seats */
-                printf("%d %d %.17g\n", x * BLOCK + i, wins[x * BLOCK + i], (ahead + 1.0 - behind) / 2);
+                printf("%d %d %.17g\n", a0 + i, wins[a0 + i], (ahead + 1.0 - behind) / 2);
             }
         }
         fprintf(stderr, "time sweep %.6f\n", now() - begin);

@@ -17,7 +17,10 @@ from hogengine.rules import get_rules
 from hogengine.text import counted, percent
 
 LIMIT = 2000  # characters in one Discord message
-HEADER = f"{'Rank':>4}  {'Entry':>5}  {'Wins':>4}  {'Losses':>6}  vs {BASELINE}"
+# The seeds' columns, at most 32 characters a row so a phone shows the table whole (the rate's column is
+# named in words under it).
+COLUMNS = (("Rank", 4), ("Entry", 5), ("Wins", 4), ("Losses", 6))
+RATE = "Rate"
 RANKING = f"Ranked by matches won, then by the last column: the exact win rate against {BASELINE}"
 PLACES = ("1st", "2nd", "3rd")
 JUMP = "https://discord.com/channels"
@@ -130,8 +133,9 @@ def table(final: Final) -> tuple[list[str], str]:
     that decide a place where one decimal would not), and what ranks it, in words to go under it."""
     results = [entry.result for entry in final.placed if entry.result is not None]
     rates = tie_breaks_shown([(r.wins, r.baseline) for r in results])
+    width = max(map(len, [RATE, *rates]))
     rows = [
-        f"{r.place:>4}  {r.number:>5}  {r.wins:>4}  {r.losses:>6}  {rate}"
+        _row((r.place, r.number, r.wins, r.losses), rate, width)
         for r, rate in zip(results, rates, strict=True)
     ]
     note = RANKING
@@ -139,7 +143,14 @@ def table(final: Final) -> tuple[list[str], str]:
         note += ", to more decimals where one would not tell two places apart"
     if len({r.place for r in results}) < len(results):
         note += "; entries equal on both share a place"
-    return [HEADER, *rows], f"{note}."
+    return [_row([name for name, _ in COLUMNS], RATE, width), *rows], f"{note}."
+
+
+def _row(cells: Sequence[object], rate: str, width: int) -> str:
+    """One row of the results table: each cell right-aligned under its column's head, the rate last."""
+    return " ".join(
+        [*(f"{cell:>{size}}" for cell, (_, size) in zip(cells, COLUMNS, strict=True)), f"{rate:>{width}}"]
+    )
 
 
 def _top(final: Final) -> list[str]:

@@ -8,8 +8,10 @@ with both #313338 and #ffffff, and no colour does that well (mid-grey is weak on
 """
 
 import io
+import logging
 from dataclasses import dataclass
 
+from matplotlib import font_manager, rcParams
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -28,6 +30,21 @@ WIDTH = 4.8  # inches: Discord's phone preview (about 400 px wide) shows FONT po
 DPI = 150  # pixels per inch: about 720 px wide, sharp when opened full size
 FONT = 11  # points of titles and labels
 SMALL = 10  # points of tick labels and legends
+# Names are drawn as written: what matplotlib's DejaVu Sans lacks (emoji, Chinese, Japanese, Korean) comes
+# from these Debian fonts (fonts-symbola, fonts-wqy-zenhei) where installed, as the image and CI install them.
+FALLBACK_FONTS = ("Symbola", "WenQuanYi Zen Hei")
+
+
+def _with_fallbacks() -> None:
+    """Every picture's text in DejaVu Sans, then each installed fallback font glyph by glyph. Set once, as
+    the module loads, never changed after: pictures rendered in threads still cannot mix settings."""
+    installed = {entry.name for entry in font_manager.fontManager.ttflist}
+    rcParams["font.family"] = ["DejaVu Sans", *(name for name in FALLBACK_FONTS if name in installed)]
+    # WenQuanYi's one face is weight 500: matplotlib would log that it found no "normal" weight of it.
+    logging.getLogger(font_manager.__name__).setLevel(logging.ERROR)
+
+
+_with_fallbacks()
 
 
 @dataclass(frozen=True)

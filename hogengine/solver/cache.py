@@ -13,8 +13,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hogengine.rules import RuleSet
+from hogengine.solver.compiled import COMPILED
 from hogengine.solver.model import Model, Progress, build, model
-from hogengine.solver.sweep import COMPILED
 
 ENGINE = Path(__file__).resolve().parents[1]
 # The sources a result depends on: the rules, the dice distributions and the solver itself; and the
@@ -127,7 +127,7 @@ def _store_folder(folder: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
 # The arrays of a Model, as stored; its dice and their outcome probabilities are stored apart.
 MODEL_ARRAYS = (
     *("choices", "layer", "mover", "opponent", "index", "stages"),
-    *("kind", "row_start", "target", "constant", "again"),
+    *("kind", "row_start", "target", "again"),
 )
 
 

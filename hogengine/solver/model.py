@@ -31,12 +31,15 @@ from hogengine.game import MAX_GOAL
 from hogengine.numeric import FloatArray, IntArray, Num
 from hogengine.position import Position
 from hogengine.rules import RuleSet
+from hogengine.solver.compiled import kernel
+from hogengine.solver.pages import keep_freed_memory, plain_pages
 from hogengine.solver.stepping import (
     BLOCK_CELLS,
     STEP_DTYPE,
     Grid,
     Int32Array,
     NoProgress,
+    Stepped,
     Targets,
     UInt8Array,
     fields_of,
@@ -44,6 +47,7 @@ from hogengine.solver.stepping import (
     positions,
     step_rows,
 )
+from hogengine.solver.threads import in_order
 
 # Called with (done, total) while a long computation runs.
 Progress = Callable[[int, int], None]
@@ -66,10 +70,6 @@ class Model:
     target: Int32Array  # (E,) per outcome of each row, coded as in the module's docstring
     dice: tuple[tuple[int, int], ...]  # per kind: (count, sides)
     outcomes: tuple[FloatArray, ...]  # per kind: the probability of each outcome
-    # Per row: the chance that the mover wins at once or the opponent moves next, so that the row's value
-    # is also constant + sum(p * W) over extra turns - sum(p * W) over the opponent's turns (W: the win
-    # probability of whoever moves there); optimal play sums rows that way (rows.signed_rows).
-    constant: FloatArray
     again: IntArray  # (A,) the states some turn repeats into, in sweep order
 
     @property
@@ -120,6 +120,25 @@ class Model:
         return np.concatenate(self.outcomes)
 
     @cached_property
+    def constant(self) -> FloatArray:
+        """Per row: the chance that the mover wins at once or the opponent moves next, so that the row's
+        value is also constant + sum(p * W) over extra turns - sum(p * W) over the opponent's turns (W: the
+        win probability of whoever moves there); optimal play sums rows that way (rows.signed_rows), so it
+        is worked out when first asked, not by every build. Each row is summed as one row of a
+        [row, outcome] block of its kind, the same sum in the same order (rounding included) however the
+        rows were numbered."""
+        constant = np.empty(self.size * self.width, dtype=np.float64)
+        size = self.size
+        for number, weights in enumerate(self.outcomes):
+            rows = np.flatnonzero(self.kind == number)
+            step = max(1, BLOCK_CELLS // len(weights))
+            for begin in range(0, len(rows), step):
+                chosen = rows[begin : begin + step]
+                target = self.target[self.row_start[chosen][:, None] + np.arange(len(weights))]
+                constant[chosen] = (weights * (target <= size)).sum(axis=1)
+        return constant
+
+    @cached_property
     def start(self) -> int:
         """The state at which a game starts: both scores 0, every hidden part at its beginning."""
         return int(self.index[int(self.rules.layer(self.rules.start_position(0, 0))), 0, 0])
@@ -158,9 +177,8 @@ def _reorder(
     kind: UInt8Array,
     row_start: IntArray,
     target: Int32Array,
-    constant: FloatArray,
-) -> tuple[UInt8Array, IntArray, Int32Array, FloatArray]:
-    """The rows (kind, row_start, target, constant) with states renumbered: new state n is old order[n]."""
+) -> tuple[UInt8Array, IntArray, Int32Array]:
+    """The rows (kind, row_start, target) with states renumbered: new state n is old order[n]."""
     size = len(order)
     width = len(kind) // size
     rank = np.empty(size, dtype=np.int64)
@@ -173,23 +191,24 @@ def _reorder(
     picked = np.repeat(row_start[picked_rows] - new_start[:-1], lengths)
     picked += np.arange(len(picked))
     relabel = np.concatenate([rank, [size, size + 1], rank + size + 2]).astype(np.int32)
-    return kind, new_start, relabel[target[picked]], constant[picked_rows]
+    return kind, new_start, relabel[target[picked]]
 
 
 def _compact_again(size: int, target: Int32Array) -> IntArray:
     """Renumber extra-turn targets (`mine + state`) to `mine + k` over the states turns repeat into, in
     place, and return those states: few states give extra turns, so a sweep keeps few own values."""
-    if int(target.max()) < size + 2:  # one pass without a mask as large as the model: no extra turns
-        return np.empty(0, dtype=np.int64)
     extra = np.flatnonzero(target >= size + 2)
     reached = target[extra] - (size + 2)
-    again = np.unique(reached).astype(np.int64)
-    target[extra] = size + 2 + np.searchsorted(again, reached).astype(np.int32)
-    return again
+    repeated = np.zeros(size, dtype=np.bool_)
+    repeated[reached] = True
+    number = np.cumsum(repeated, dtype=np.int32)  # the states repeated into up to each, itself included
+    target[extra] = size + 1 + number[reached]
+    return np.flatnonzero(repeated)
 
 
 def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     """Build the model from the rule set's own vectorised dice and step functions."""
+    keep_freed_memory()
     layer, mover, opponent = positions(rules, goal)
     size = len(layer)
     index = np.empty((rules.layers, goal, goal), dtype=np.int64)
@@ -200,32 +219,41 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
     kind, dice = kinds(rules, fields, choices)
     probabilities = tuple(outcomes(rules, c, s).prob for c, s in dice)
     kind_size = np.array([len(p) for p in probabilities], dtype=np.int64)
-    row_start = np.zeros(size * width + 1, dtype=np.int64)
-    np.cumsum(kind_size[kind], out=row_start[1:])
-    target = np.empty(int(row_start[-1]), dtype=np.int32)
-    constant = np.empty(size * width, dtype=np.float64)
+    row_start = plain_pages(size * width + 1, np.int64)
+    row_start[0] = 0
+    np.take(kind_size, kind, out=row_start[1:])  # each row's length, then summed where it lies
+    np.cumsum(row_start[1:], out=row_start[1:])
+    target = plain_pages(int(row_start[-1]), np.int32)
     grid = Grid(
         rules,
         goal,
         [field.astype(STEP_DTYPE) for field in fields],
         Targets(index, goal),
         choices.astype(STEP_DTYPE),
-        mover + opponent,
+        (mover + opponent).astype(STEP_DTYPE),
     )
-    keeps: list[tuple[IntArray, IntArray]] = []
-    done = 0
-    for number, (count, sides) in enumerate(dice):
+    parts = []
+    for number in range(len(dice)):
         rows = np.flatnonzero(kind == number)
         step = max(1, BLOCK_CELLS // int(kind_size[number]))
-        for begin in range(0, len(rows), step):
-            chosen = rows[begin : begin + step]
-            found, constant[chosen], source, kept = step_rows(grid, chosen, count, sides)
-            target[row_start[chosen][:, None] + np.arange(kind_size[number])] = found
-            if len(source):
-                keeps.append((source, kept))
-            done += len(chosen)
-            if progress:
-                progress(done, size * width)
+        parts += [(number, rows[begin : begin + step]) for begin in range(0, len(rows), step)]
+
+    def stepped(part: tuple[int, IntArray]) -> tuple[int, Stepped]:
+        """Step the rows of one part and lay their targets in place (parts lay disjoint rows)."""
+        number, chosen = part
+        found = step_rows(grid, chosen, *dice[number])
+        kernel.lay(found.codes, found.place, row_start, chosen, target)
+        return len(chosen), found
+
+    keeps: list[tuple[IntArray, IntArray]] = []
+    done, repeats = 0, False
+    for length, found in in_order(stepped, parts, "hog-model"):
+        if len(found.source):
+            keeps.append((found.source, found.kept))
+        repeats |= found.repeats
+        done += length
+        if progress:
+            progress(done, size * width)
     source = np.concatenate([pair[0] for pair in keeps]) if keeps else np.empty(0, dtype=np.int64)
     kept = np.concatenate([pair[1] for pair in keeps]) if keeps else np.empty(0, dtype=np.int64)
     level = _sublevels(size, source, kept)
@@ -236,11 +264,10 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
             part[order] for part in (layer, mover, opponent, total, level)
         )
         index = np.argsort(order)[index]
-        kind, row_start, target, constant = _reorder(
-            order, kind_size, kind=kind, row_start=row_start, target=target, constant=constant
-        )
+        kind, row_start, target = _reorder(order, kind_size, kind=kind, row_start=row_start, target=target)
     boundary = np.flatnonzero((np.diff(total) != 0) | (np.diff(level) != 0)) + 1
-    again = _compact_again(size, target)
+    # No turn repeats (pig-fest, pork-chop): no pass over every target to look for extra turns.
+    again = _compact_again(size, target) if repeats else np.empty(0, dtype=np.int64)
     return Model(
         rules=rules,
         goal=goal,
@@ -255,7 +282,6 @@ def build(rules: RuleSet, goal: int, progress: Progress | None = None) -> Model:
         target=target,
         dice=tuple(dice),
         outcomes=probabilities,
-        constant=constant,
         again=again,
     )
 

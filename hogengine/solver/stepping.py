@@ -1,15 +1,16 @@
 """The rules stepped on arrays of states: every position of a model and the target of every outcome of
 every (state, choice) row, from the rule set's own vectorised `dice` and `step`."""
 
+import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from hogengine.dice import outcomes
 from hogengine.errors import HogError
-from hogengine.numeric import Flag, FloatArray, IntArray, Num
+from hogengine.numeric import Flag, IntArray, Num
 from hogengine.position import Position
 from hogengine.rules import RuleSet
 
@@ -59,19 +60,18 @@ class Targets:
     """The target of the position after a turn, read from a table over (next mover, layer, both scores).
 
     The table runs past the goal (a turn may overshoot it), where it holds the won and lost targets, so a
-    turn's target is one lookup; it grows when a turn reaches a score it does not cover yet.
+    turn's target is one lookup; it grows when a turn reaches a score it does not cover yet. Threads may
+    look up at once: each lookup reads the table it started with, which a growth replaces whole.
     """
 
     def __init__(self, index: IntArray, goal: int) -> None:
         self.index, self.goal = index, goal
         self.size = int(index.size)
-        self.span = 0
-        self.table = np.empty(0, dtype=np.int32)
-        self.dtype: type[np.signedinteger[Any]] = np.int32
-        self.grow(2 * goal)
+        self.growing = threading.Lock()
+        self.covered = self._made(2 * goal)
 
-    def grow(self, span: int) -> None:
-        """Cover scores below `span`."""
+    def _made(self, span: int) -> tuple[int, Int32Array]:
+        """The table for scores below `span`, and that span."""
         goal, size = self.goal, self.size
         layers = self.index.shape[0]
         table = np.empty((2, layers, span, span), dtype=np.int32)
@@ -84,25 +84,30 @@ class Targets:
         mine[:, :goal, :goal] = self.index + size + 2
         mine[:, :, goal:] = size + 1
         mine[:, goal:, :] = size
-        self.table = table.ravel()
-        self.span = span
-        self.dtype = np.int32 if len(self.table) < 1 << 31 else np.int64
+        return span, table.ravel()
 
-    def __call__(self, again: Flag, layer: Num, mover: IntArray, opponent: IntArray) -> Int32Array:
-        """Targets of positions after turns, seen from whoever moves next (`again`: the same mover)."""
+    def places(
+        self, again: Flag, layer: Num, mover: IntArray, opponent: IntArray
+    ) -> tuple[Int32Array, IntArray]:
+        """Where the targets of positions after turns (seen from whoever moves next; `again`: the same
+        mover) lie in a table of target codes: that table, and the places."""
         highest = max(int(mover.max()), int(opponent.max()))
         if min(int(mover.min()), int(opponent.min())) < 0:
             raise NoProgress("A turn left a negative score: the solver cannot sweep these rules.")
-        if highest >= self.span:
-            self.grow(max(highest + 1, self.span * 3 // 2))
+        span, table = self.covered
+        if highest >= span:
+            with self.growing:
+                if highest >= self.covered[0]:
+                    self.covered = self._made(max(highest + 1, self.covered[0] * 3 // 2))
+                span, table = self.covered
         layers = self.index.shape[0]
-        place = np.asarray(again, dtype=self.dtype) * layers + layer
-        place *= self.span
+        place: IntArray = np.asarray(again, dtype=np.int32 if len(table) < 1 << 31 else np.int64) * layers
+        place = place + layer
+        place *= span
         place += mover
-        place *= self.span
+        place *= span
         place += opponent
-        found: Int32Array = self.table[place]
-        return found
+        return table, place
 
 
 @dataclass(frozen=True)
@@ -114,18 +119,27 @@ class Grid:
     fields: list[IntArray]  # every state's Position values (as STEP_DTYPE), from `fields_of`
     targets: Targets
     choices: IntArray
-    total: IntArray  # per state: the sum of both scores
+    total: IntArray  # per state: the sum of both scores (as STEP_DTYPE, as the stepped scores are)
 
     @property
     def size(self) -> int:
         return len(self.total)
 
 
-def step_rows(
-    grid: Grid, rows: IntArray, count: int, sides: int
-) -> tuple[Int32Array, FloatArray, IntArray, IntArray]:
-    """Targets [row, outcome] of rows of one dice kind, their constants, and (state, successor) of turns
-    keeping the total."""
+class Stepped(NamedTuple):
+    """Rows of one dice kind stepped: their targets, as a table of target codes and the place [row,
+    outcome] of each in it (kernel.lay puts them in the model); (state, successor) of the turns that keep
+    the total; and whether any turn may repeat (else no target is an extra turn's)."""
+
+    codes: Int32Array
+    place: IntArray
+    source: IntArray
+    kept: IntArray
+    repeats: bool
+
+
+def step_rows(grid: Grid, rows: IntArray, count: int, sides: int) -> Stepped:
+    """Step rows of one dice kind through the rules (see Stepped)."""
     rules, size = grid.rules, grid.size
     width = len(grid.choices)
     states = rows // width
@@ -141,27 +155,28 @@ def step_rows(
     after = turn.position
     extra = turn.extra
     if np.ndim(extra) == 0:
-        again: Flag = bool(extra)
+        repeats = bool(extra)
+        again: Flag = repeats
         following = after if again else after.flipped()
     else:
         again = np.broadcast_to(np.asarray(extra, dtype=np.bool_), cells)
+        repeats = bool(np.any(extra))
         flipped = after.flipped().values()
         following = after.with_values(
             np.where(again, a, b) for a, b in zip(after.values(), flipped, strict=True)
         )
     mover, opponent = _spread(following.mover, cells), _spread(following.opponent, cells)
-    target = grid.targets(again, _spread(rules.layer(following), cells), mover, opponent)
-    constant = (dice.prob * (target <= size)).sum(axis=1)
+    codes, place = grid.targets.places(again, _spread(rules.layer(following), cells), mover, opponent)
     total = mover + opponent
     low = total <= grid.total[states][:, None]
     if np.any(low):
         row, _ = np.nonzero(low)
-        reached = target[low].astype(np.int64)
+        reached = codes[place[low]].astype(np.int64)
         live = (reached < size) | (reached >= size + 2)
         if np.any(total[low][live] < grid.total[states[row]][live]):
             raise NoProgress("A turn lowered the total score: the solver cannot sweep these rules.")
-        return target, constant, states[row][live], reached[live] % (size + 2)
-    return target, constant, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return Stepped(codes, place, states[row][live], reached[live] % (size + 2), repeats)
+    return Stepped(codes, place, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), repeats)
 
 
 def kinds(
@@ -169,7 +184,7 @@ def kinds(
 ) -> tuple[UInt8Array, list[tuple[int, int]]]:
     """Per row, the number of its dice kind, and each kind's (count, sides), from the rules' `dice`."""
     size, width = len(fields[0]), len(choices)
-    code = np.empty((size, width), dtype=np.int64)
+    code = np.empty((size, width), dtype=np.int32)  # count * 1000 + sides: a handful of dice kinds
     step = max(1, BLOCK_CELLS // width)
     for begin in range(0, size, step):
         part = slice(begin, begin + step)

@@ -6,30 +6,18 @@ strategies' choices, and the value matrices winrate.py lays out, and lets go of 
 sweeps, so blocks run on as many threads as the process has cores (at most two).
 """
 
-import os
 import queue
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from hogengine.numeric import FloatArray
+from hogengine.solver.compiled import kernel
 from hogengine.solver.model import Model
-
-try:  # by its full name, so that Python's message names the missing module (not a circular import)
-    import hogengine.solver._kernel as _kernel  # noqa: PLR0402
-except ImportError as error:  # a source tree used without installing it
-    raise ImportError(
-        "The solver's compiled sweep (hogengine/solver/_kernel.c) is not built: install the project "
-        "(`pip install .`, or `pip install -e .` in a source tree; either compiles it with the system's C "
-        f"compiler and Python's headers). ({error})"
-    ) from error
-
-# The compiled sweep's file: the solver cache keys stored results on it.
-COMPILED = Path(_kernel.__file__)
+from hogengine.solver.pages import plain_pages
+from hogengine.solver.threads import THREADS, in_order
 
 Block = TypeVar("Block")
 Result = TypeVar("Result")
@@ -37,19 +25,7 @@ Result = TypeVar("Result")
 # Per strategy and state: the column of its choice (the kernel reads int8 [strategy, state]).
 Columns = npt.NDArray[np.int8]
 # The most strategies of one side of a block (the kernel's opponents of a mover: one cache line of values).
-BLOCK = _kernel.MAX_OPPONENTS
-
-
-def _cores() -> int:
-    """The cores this process may run on: its CPU affinity where the system has one (`taskset`, a
-    container's cpuset), so a process held to one core does not sweep on two threads competing for it."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-# Blocks swept at once: the cores this process may use, at most two.
-THREADS = min(2, _cores())
+BLOCK = kernel.MAX_OPPONENTS
 
 
 def sweep(
@@ -58,7 +34,7 @@ def sweep(
     """Fill both sides' value matrices [target, mover, opponent] (their won and lost rows already set) for
     the left strategies [mover, state] against the right ones; a group against itself passes itself as
     both sides."""
-    _kernel.sweep(
+    kernel.sweep(
         model.target,
         model.row_start,
         model.kind,
@@ -79,7 +55,7 @@ def in_threads(
     its own (reused from block to block: fresh pages cost more than the sweep spends reading them)."""
     spare: queue.SimpleQueue[FloatArray] = queue.SimpleQueue()
     for _ in range(min(THREADS, len(blocks))):
-        spare.put(np.empty(memory))
+        spare.put(plain_pages(memory, np.float64))
 
     def one(block: Block) -> Result:
         held = spare.get()
@@ -88,8 +64,4 @@ def in_threads(
         finally:
             spare.put(held)
 
-    if THREADS < 2 or len(blocks) < 2:
-        yield from map(one, blocks)
-        return
-    with ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="hog-sweep") as pool:
-        yield from pool.map(one, blocks)
+    yield from in_order(one, blocks, "hog-sweep")

@@ -24,7 +24,8 @@ import numpy.typing as npt
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
-from hogengine.solver.sweep import BLOCK, THREADS, Columns, in_threads, sweep
+from hogengine.solver.sweep import BLOCK, Columns, in_threads, sweep
+from hogengine.solver.threads import THREADS
 from hogengine.strategies import BadStrategy, legal_cells
 
 # A player of an exact match: a Table [score][opponent score] (at least goal x goal), or a full-state
@@ -47,23 +48,28 @@ class WinRate:
 
 
 def columns(model: Model, strategy: Player) -> IntArray:
-    """Per state of the model, the column of the strategy's choice; checks shape and legality."""
+    """Per state of the model, the column of the strategy's choice; checks shape and legality. Every cell
+    of the (goal x goal, or full-state) table is some state's, so the table is checked and turned into
+    columns as it is, then spread over the states (ten thousand cells, not every state, for pig-fest's
+    32 layers)."""
     goal = model.goal
     array = np.asarray(strategy)
     if array.dtype.kind not in "iu":  # 4.5 would play 4, True would play 1
         raise BadStrategy(f"A strategy's choices must be whole numbers, not {array.dtype} values.")
+    where: tuple[IntArray, ...]
     if array.ndim == 2 and array.shape[0] >= goal and array.shape[1] >= goal:
-        chosen = array[:goal, :goal][model.mover, model.opponent]
+        cells, where = array[:goal, :goal], (model.mover, model.opponent)
     elif array.shape == (model.rules.layers, goal, goal):
-        chosen = array[model.layer, model.mover, model.opponent]
+        cells, where = array, (model.layer, model.mover, model.opponent)
     else:
         raise BadStrategy(f"A strategy must be a table of at least {goal}x{goal} choices, not {array.shape}.")
     legal = model.rules.choices
-    if not legal_cells(chosen, model.rules).all():
+    if not legal_cells(cells, model.rules).all():
         raise BadStrategy(
             f"A strategy may only choose {legal.start} to {legal.stop - 1} under {model.rules.id}."
         )
-    return model.choice_column(chosen.astype(np.int64))
+    column: IntArray = model.choice_column(cells.astype(np.int64))[where]
+    return column
 
 
 def _span(model: Model) -> int:
@@ -256,7 +262,7 @@ def exact_winrates(
         return []
     everyone, number = _unique(_columns(built, [player for pair in pairs for player in pair]))
     a, b = number[0::2], number[1::2]
-    if len(everyone) > 2 and len(everyone) ** 2 <= max(16, 2 * len(np.unique(a)) * len(np.unique(b))):
+    if len(everyone) > 2 and len(everyone) ** 2 <= max(16, 2 * len(set(a.tolist())) * len(set(b.tolist()))):
         first = _matrix(built, everyone, progress)
         return [WinRate(float(first[i, j]), float(1 - first[j, i])) for i, j in zip(a, b, strict=True)]
     left, a_of = np.unique(a, return_inverse=True)

@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hogengine.text import RepeatedKey, counted, is_whole, listed, read_json, shown, whole_number
+from hogengine.text import (
+    NumberTooLong,
+    RepeatedKey,
+    counted,
+    is_whole,
+    listed,
+    read_json,
+    shown,
+    whole_number,
+)
 
 
 @given(st.integers(-(10**17), 10**18))
@@ -74,3 +83,18 @@ def test_an_object_that_gives_a_key_twice_is_refused(text, key):
 )
 def test_a_count_agrees_with_its_noun(words, expected):
     assert words == expected
+
+
+@pytest.mark.parametrize("digits", [1, 640])
+def test_a_number_as_long_as_a_number_may_be_is_read(digits):
+    number = int("7" * digits)
+    assert read_json(f'{{"a": [1, -{number}], "b": "{number}"}}') == {"a": [1, -number], "b": str(number)}
+
+
+@pytest.mark.parametrize("digits", [641, 5000])
+def test_a_longer_number_is_refused_wherever_it_stands(digits):
+    number = "7" * digits
+    for text in (f"[{number}]", f'{{"a": [1, -{number}]}}', f"\ufeff[[1, 2], [{number}]]"):
+        with pytest.raises(NumberTooLong, match=f"a number {digits} digits long"):
+            read_json(text)
+    assert read_json(f'["{number}"]') == [number]  # digits in a string are no number

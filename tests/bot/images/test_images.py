@@ -3,6 +3,7 @@ draw what a player looks for: one line of their own chance with their mistakes o
 a distinct colour per strategy choice, every place of a tournament."""
 
 import io
+import warnings
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -291,3 +292,15 @@ def test_names_are_drawn_as_written_never_as_tex(figures: list[Figure]) -> None:
         assert decoded(picture).width > 200
     assert figures[0].axes[0].get_title() == "\\$\\frac\\$'s chance to win"
     assert pictures[0].alt.startswith(f"{tex}'s chance to win over 2 turns")
+
+
+@pytest.mark.parametrize("name", ["Zoë's Pig Pen 🐷", "小猪队", "돼지 팀", "ブタ🎲"])
+def test_names_in_any_script_or_with_emoji_are_drawn_not_boxed(name: str) -> None:
+    """A name keeps its emoji and letters in every picture: each glyph DejaVu Sans lacks comes from a
+    fallback font (matplotlib warns of each it draws as an empty box). Needs Debian's fonts-symbola and
+    fonts-wqy-zenhei, which .ci/run and the image install."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        strategy_heatmap(np.full((100, 100), 4).tolist(), f"{name} (Swine Align / Pig Pass)", LABELS)
+        standings_chart(name, [Place(1, name, 1, 0.6), Place(2, "bob", 0, 0.4)], "mean win rate")
+    assert [str(warning.message) for warning in caught if "missing from font" in str(warning.message)] == []

@@ -63,6 +63,21 @@ def test_a_block_fills_both_matrices_with_the_pairs_win_rates() -> None:
             assert 1 - ahead[: built.size, i, j] == pytest.approx(theirs, abs=1e-12)
 
 
+@pytest.mark.parametrize(("movers", "opponents"), [(8, 8), (3, 5), (6, 1), (1, 1)])
+def test_the_avx2_sweep_gives_the_baselines_bits(movers: int, opponents: int) -> None:
+    """Where the processor has AVX2 the sweep runs it (`WIDE`), and every value is the baseline's to the last
+    bit (no fused multiply-add): figures do not depend on the machine that swept them."""
+    built = model(get_rules("swine-align"), 100)  # extra turns and every number of dice
+    wide, plain = block(built, movers, opponents), block(built, movers, opponents)
+    _kernel.sweep(*wide)
+    _kernel.sweep(*plain, False)
+    for found, expected in ((wide[7], plain[7]), (wide[9], plain[9])):
+        assert np.array_equal(found.view(np.uint64), expected.view(np.uint64))
+    assert isinstance(_kernel.WIDE, bool)
+    if Path("/proc/cpuinfo").exists() and " avx2 " in Path("/proc/cpuinfo").read_text():
+        assert _kernel.WIDE  # and the comparison above held the two apart
+
+
 BAD_ARRAYS = [
     (0, lambda a: a.astype(np.int64), "target must be a C-contiguous 1-dimensional array of int32"),
     (1, lambda a: a.astype(np.float64), "row_start must be"),
@@ -91,7 +106,7 @@ def test_read_only_matrices_and_a_wrong_count_of_arguments_are_refused() -> None
     args[9].flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         _kernel.sweep(*args)
-    with pytest.raises(TypeError, match="takes 10 arguments, not 9"):
+    with pytest.raises(TypeError, match="takes 10 or 11 arguments, not 9"):
         _kernel.sweep(*args[:9])
 
 
@@ -304,3 +319,53 @@ def test_a_built_wheel_carries_the_compiled_sweep(wheel: Path, tmp_path: Path) -
     assert found[0] == "True"
     assert float(found[1]) == pytest.approx(0.463034878620, abs=1e-12)
     assert found[2] == "True"
+
+
+def _laid(rows: list[int], place: np.ndarray, row_start: np.ndarray, size: int = 10) -> np.ndarray:
+    target = np.full(size, -1, dtype=np.int32)
+    codes = np.arange(100, 120, dtype=np.int32)
+    _kernel.lay(codes, place, row_start, np.array(rows, dtype=np.int64), target)
+    return target
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_lay_puts_each_rows_codes_at_its_run(dtype: type) -> None:
+    """Rows of one kind lie apart in the model: each gets its codes at its own run, and nothing else moves."""
+    row_start = np.array([0, 2, 5, 7, 10], dtype=np.int64)  # runs of 2, 3, 2 and 3
+    place = np.array([[4, 5, 6], [7, 8, 9]], dtype=dtype)
+    assert _laid([3, 1], place, row_start).tolist() == [-1, -1, 107, 108, 109, -1, -1, 104, 105, 106]
+
+
+@pytest.mark.parametrize(
+    ("rows", "place", "size", "message"),
+    [
+        ([3], [[4, 5, 20]], 10, "a place, row or run lies outside"),  # a code past the table
+        ([3], [[4, -1, 6]], 10, "a place, row or run lies outside"),
+        ([4], [[4, 5, 6]], 10, "a place, row or run lies outside"),  # a row past the starts
+        ([-1], [[4, 5, 6]], 10, "a place, row or run lies outside"),
+        ([0], [[4, 5, 6]], 10, "a place, row or run lies outside"),  # a run of 2 for 3 outcomes
+        ([3], [[4, 5, 6]], 9, "a place, row or run lies outside"),  # the run past the target
+        ([3, 1], [[4, 5, 6]], 10, "as long as each other"),
+    ],
+)
+def test_lay_refuses_what_lies_outside_its_arrays(
+    rows: list[int], place: list[list[int]], size: int, message: str
+) -> None:
+    row_start = np.array([0, 2, 5, 7, 10], dtype=np.int64)
+    with pytest.raises(ValueError, match=message):
+        _laid(rows, np.array(place, dtype=np.int32), row_start, size)
+
+
+def test_lay_refuses_a_target_over_its_codes_and_other_types() -> None:
+    codes = np.arange(20, dtype=np.int32)
+    place, row_start, rows = (
+        np.zeros((1, 2), dtype=np.int32),
+        np.array([0, 2], dtype=np.int64),
+        np.zeros(1, np.int64),
+    )
+    with pytest.raises(ValueError, match="shares memory"):
+        _kernel.lay(codes, place, row_start, rows, codes[:4])
+    with pytest.raises(TypeError, match="place must be a C-contiguous 2-dimensional array of int32 or int64"):
+        _kernel.lay(codes, place.astype(np.int16), row_start, rows, np.zeros(4, np.int32))
+    with pytest.raises(TypeError, match="takes 5 arguments"):
+        _kernel.lay(codes, place, row_start, rows)  # type: ignore[call-arg]

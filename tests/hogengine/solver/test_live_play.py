@@ -50,6 +50,20 @@ def test_every_live_turn_is_a_transition_of_the_model(rules: RuleSet) -> None:
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
+def test_a_rows_constant_is_its_chance_to_win_at_once_or_hand_over_the_turn(rules: RuleSet) -> None:
+    """The part of a row's value that optimal play adds whole (worked out when first asked, not by the
+    build): the probability of its outcomes that win or let the opponent move."""
+    built = model(rules, GOAL)
+    rng = np.random.default_rng(len(rules.id))
+    for state, column in zip(
+        rng.integers(built.size, size=300), rng.integers(built.width, size=300), strict=True
+    ):
+        targets, probability = built.transitions(int(state), int(column))
+        expected = probability[(targets < built.size) | (targets == built.won)].sum()
+        assert built.constant[state * built.width + column] == pytest.approx(expected, abs=1e-15)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.id)
 def test_exact_win_rates_match_monte_carlo_games(rules: RuleSet) -> None:
     """A table that hides nothing from the rules (the projected optimum) against always_roll(5)."""
     table = solve(rules, GOAL).policy[0]

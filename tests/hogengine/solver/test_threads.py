@@ -1,4 +1,5 @@
-"""The sweep's threads follow the cores a process may use, and change no figure."""
+"""The solver's threads (the model's build, the sweep's blocks) follow the cores a process may use, and
+change no figure."""
 
 import json
 import subprocess
@@ -6,17 +7,20 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from hogengine.rules import get_rules
-from hogengine.solver import winrate_matrix
+from hogengine.solver import threads, winrate_matrix
+from hogengine.solver.cache import MODEL_ARRAYS
+from hogengine.solver.model import build
 
 ONE_CORE_ROUND_ROBIN = """
 import json, os, sys
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 import numpy as np
-from hogengine.solver import sweep, winrate_matrix
+from hogengine.solver import threads, winrate_matrix
 tables = list(np.load(sys.argv[1]))
-print(json.dumps({"threads": sweep.THREADS, "first": winrate_matrix("swine-align", tables).first.tolist()}))
+print(json.dumps({"threads": threads.THREADS, "first": winrate_matrix("swine-align", tables).first.tolist()}))
 """
 
 
@@ -37,3 +41,19 @@ def test_a_process_held_to_one_core_sweeps_alone_to_the_same_figures(tmp_path: P
     found = json.loads(child.stdout)
     assert found["threads"] == 1
     np.testing.assert_allclose(found["first"], winrate_matrix(rules, list(tables)).first, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("rules", ["pig-fest", "pork-chop"])
+def test_a_model_built_on_two_threads_is_the_one_built_on_one(
+    rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Threads step parts of rows at once and lay them in place, the table of targets growing under one of
+    them while the other reads it (pig-fest's turns pass 200): every array is the same, to the bit, and
+    in the same order (pork-chop's sublevels renumber the states afterwards)."""
+    built = {}
+    for count in (1, 2):
+        monkeypatch.setattr(threads, "THREADS", count)
+        built[count] = build(get_rules(rules), 60)
+    for name in MODEL_ARRAYS:
+        one, two = getattr(built[1], name), getattr(built[2], name)
+        assert one.dtype == two.dtype and np.array_equal(one, two), name
