@@ -116,6 +116,12 @@ class Settings(BaseSettings):
     upload_max_waiting: int = Field(default=8, ge=1)  # uploads checked or queued; more are turned away
     upload_time_limit_seconds: float = Field(default=10.0, gt=0, le=600)  # CPU seconds per upload
     strategies_per_person: int = Field(default=3, ge=1)  # kept per server and rule set by one person
+    # Requests a second Discord allows the bot's token in all, every process together (its global rate
+    # limit: 50 unless Discord raised it for the bot); each process keeps to its shards' share of it.
+    global_rate_limit: float = Field(default=50.0, gt=0)
+    # Answer through each press's own interaction (free of the global limit for 15 minutes): its turn
+    # notice a follow-up, the house's move an edit through it. False: by the channel as before (to measure).
+    answer_through_presses: bool = True
     log_level: LogLevel = "INFO"
     heartbeat_path: Path | None = None  # the health check's heartbeat file; default: beside the database
     solver_cache_path: Path | None = (
@@ -179,6 +185,13 @@ class Settings(BaseSettings):
             if self.shard_ids is None or self.shard_count is None
             else Shards(self.shard_count, self.shard_ids)
         )
+
+    @property
+    def rate_share(self) -> float:
+        """This process's share of Discord's global rate limit: as many parts as the shards it runs."""
+        if self.shard_ids is None or self.shard_count is None:
+            return self.global_rate_limit
+        return self.global_rate_limit * len(self.shard_ids) / self.shard_count
 
     @property
     def heartbeat_file(self) -> Path:

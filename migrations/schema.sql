@@ -135,7 +135,7 @@ CREATE TABLE matches (
     version INTEGER NOT NULL DEFAULT 0,
     created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL,
-    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}', shown_version INTEGER, notice_id BIGINT, notice_turn INTEGER, notice_kind SMALLINT NOT NULL DEFAULT 0,
+    finished_at DOUBLE PRECISION, hidden TEXT NOT NULL DEFAULT '{}', shown_version INTEGER, notice_id BIGINT, notice_turn INTEGER, notice_kind SMALLINT NOT NULL DEFAULT 0, notice_attempt DOUBLE PRECISION,
     CHECK (player0_id IS NOT NULL OR player1_id IS NOT NULL)
 );
 
@@ -145,6 +145,16 @@ CREATE TABLE players (
     created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL
 , turn_notices SMALLINT NOT NULL DEFAULT 1 CHECK (turn_notices IN (0, 1)), coach SMALLINT NOT NULL DEFAULT 0 CHECK (coach IN (0, 1)));
+
+CREATE TABLE press_tokens (
+    match_id BIGINT NOT NULL REFERENCES matches (id),
+    reaches SMALLINT NOT NULL CHECK (reaches IN (0, 1)),
+    token TEXT NOT NULL,
+    message_id BIGINT NOT NULL,
+    original SMALLINT NOT NULL CHECK (original IN (0, 1)),
+    usable_until DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (match_id, reaches)
+);
 
 CREATE TABLE rating_history (
     match_id INTEGER NOT NULL REFERENCES matches (id),
@@ -273,6 +283,8 @@ CREATE INDEX matches_by_turn_deadline ON matches (status, turn_deadline);
 CREATE INDEX matches_unposted ON matches (id) WHERE message_id IS NULL AND status IN ('pending', 'active');
 
 CREATE INDEX matches_unshown ON matches (id) WHERE shown_version < version;
+
+CREATE INDEX press_tokens_usable_until ON press_tokens (usable_until);
 
 CREATE INDEX rating_history_by_player ON rating_history (player_id, rated_at);
 

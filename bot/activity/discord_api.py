@@ -4,11 +4,11 @@
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
 
-from bot.activity.pacing import Bucket
 from bot.domain.activities import Instance
 from bot.domain.errors import ActivityGone, DiscordUnavailable, SignInRefused
 from bot.domain.matches import Player
@@ -26,12 +26,19 @@ DISCORD_FAILURES = (aiohttp.ClientError, TimeoutError, ValueError, KeyError, Typ
 class DiscordApi:
     """Discord's API at `base` (https://discord.com/api/v10, or a test's), for one application."""
 
-    def __init__(self, base: str, client_id: int, client_secret: str, bot_token: str, budget: Bucket) -> None:
+    def __init__(
+        self,
+        base: str,
+        client_id: int,
+        client_secret: str,
+        bot_token: str,
+        spend: Callable[[], Awaitable[None]],
+    ) -> None:
         self._base = base.rstrip("/")
         self._client_id = client_id
         self._client_secret = client_secret
         self._bot_token = bot_token
-        self._budget = budget  # the bot's requests (Discord's global limit) share it with the boards
+        self._spend = spend  # awaited before each call with the bot's token: its budget (the global limit)
         self._session: aiohttp.ClientSession | None = None
         self._instances: dict[str, tuple[Instance, float]] = {}
 
@@ -63,7 +70,7 @@ class DiscordApi:
         cached, since = self._instances.get(instance_id, (None, 0.0))
         if cached is not None and person_id in cached.users and time.monotonic() - since < INSTANCE_SECONDS:
             return cached
-        await self._budget.acquire(1)
+        await self._spend()
         path = f"/applications/{self._client_id}/activity-instances/{instance_id}"
         headers = {"Authorization": f"Bot {self._bot_token}"}
         found = _instance(await self._call("GET", path, refused=ActivityGone, headers=headers))

@@ -1,25 +1,22 @@
 """The bot's own redraws of boards, within Discord's rate limits, once the Activity can make games move
 faster than people press buttons.
 
-Discord takes at most 50 requests a second from a bot in all (its global limit; answers to interactions,
-the buttons' edits, are not counted) and about 5 edits of messages in a channel per 5 seconds. A redraw the
-bot makes of its own accord (a move played in the Activity, the house bot's move, the clock's) costs up to
-three requests: the board's edit, and for a game between people the turn notice posted and the previous one
-deleted. So every such redraw waits for its share of the Activity's budget (a token bucket of BURST tokens
-refilled at REQUESTS_PER_SECOND: at most 40 of the 50 in any second, the rest left to everything else), and
-each board for its own: a burst of BOARD_BURST, then one a second. A
-redraw asked for while the board's is waiting is that same redraw: it shows the match as it is when it runs,
-so under load a board skips the moves in between and shows the latest."""
+Discord takes about 5 edits of messages in a channel per 5 seconds, so each board is redrawn at its own
+pace: a burst of BOARD_BURST, then one a second. A redraw asked for while the board's is waiting is that
+same redraw: it shows the match as it is when it runs, so under load a board skips the moves in between
+and shows the latest. Discord's global limit (50 requests a second from the bot in all) is the budget's
+(bot/discord/budget.py), which every call made with the bot's token waits in, the Activity's included: a
+redraw runs in the context it was first asked in, so its calls wait there at the priority of the work that
+asked for it (the house bot's move, the clock's redraws), not as one of their own.
+"""
 
 import asyncio
 import contextlib
+import contextvars
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-REQUESTS_PER_SECOND = 30.0  # the Activity's share of Discord's 50 a second...
-BURST = 10.0  # ... and of a burst: in any second at most BURST + REQUESTS_PER_SECOND, the rest left to others
-REDRAW_COST = 3  # requests a redraw may make: the board's edit, a notice posted, the old one deleted
 BOARD_BURST = 5  # redraws of one board at once (Discord's limit on a channel's edits: 5 per 5 seconds)
 BOARD_PER_SECOND = 1.0  # ... then one a second
 AT_ONCE = 8  # redraws under way at the same time (each a few round trips to Discord)
@@ -56,24 +53,18 @@ class Bucket:
     def full(self) -> bool:
         return self._refill() >= self.capacity
 
-    async def acquire(self, tokens: float) -> None:
-        """Wait until `tokens` are in the bucket, and take them."""
-        while (pause := self.wait_for(tokens)) > 0:
-            await asyncio.sleep(pause)
-        self.take(tokens)
-
 
 class Pacer:
-    """Redraws of boards asked for by the bot itself, run within `budget` (the Activity's share of Discord's
-    global limit, shared with its sign-ins) and each board's own limit, the oldest asked first."""
+    """Redraws of boards asked for by the bot itself, each within its board's own limit, the oldest asked
+    first, each in the context it was first asked in."""
 
-    def __init__(self, show: Show, budget: Bucket, clock: Clock = time.monotonic) -> None:
+    def __init__(self, show: Show, clock: Clock = time.monotonic) -> None:
         self._show = show
-        self._budget = budget
         self._clock = clock
-        self._waiting: OrderedDict[int, None] = OrderedDict()  # match ids, in the order first asked
+        # match ids, in the order first asked, and the context each was first asked in
+        self._waiting: OrderedDict[int, contextvars.Context] = OrderedDict()
         self._running: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()  # asked for while being redrawn: redrawn once more after
+        self._again: dict[int, contextvars.Context] = {}  # asked for while being redrawn: once more after
         self._boards: dict[int, Bucket] = {}
         self._asked = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
@@ -81,9 +72,9 @@ class Pacer:
     async def ask(self, match_id: int) -> None:
         """Redraw this match's board soon (the `Shown` of the follow-up and of the clock)."""
         if match_id in self._running:
-            self._again.add(match_id)
+            self._again.setdefault(match_id, contextvars.copy_context())
         else:
-            self._waiting[match_id] = None
+            self._waiting.setdefault(match_id, contextvars.copy_context())
         self._asked.set()
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._work(), name="hog-board-pacer")
@@ -98,10 +89,10 @@ class Pacer:
                 continue
             while len(self._running) >= AT_ONCE:
                 await asyncio.wait(list(self._running.values()), return_when=asyncio.FIRST_COMPLETED)
-            await self._budget.acquire(REDRAW_COST)
-            del self._waiting[ready]
+            asked = self._waiting.pop(ready)
             self._board(ready).take(1)
-            self._running[ready] = asyncio.create_task(self._redraw(ready), name=f"hog-redraw-{ready}")
+            redraw = self._redraw(ready)
+            self._running[ready] = asyncio.create_task(redraw, name=f"hog-redraw-{ready}", context=asked)
 
     def _next(self) -> int | None:
         """The first match asked for whose board may be redrawn now."""
@@ -131,8 +122,7 @@ class Pacer:
         finally:
             del self._running[match_id]
             if match_id in self._again:
-                self._again.discard(match_id)
-                self._waiting[match_id] = None
+                self._waiting[match_id] = self._again.pop(match_id)
             self._forget_idle()
             self._asked.set()
 

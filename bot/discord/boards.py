@@ -32,9 +32,11 @@ import discord
 
 from bot.discord import embeds, notices
 from bot.discord.errors import DISCORD_FAILURES
-from bot.discord.notices import Notices
+from bot.discord.notices import Notices, Posted
+from bot.discord.routes import Routes, answered_with, press_token, usable
 from bot.domain.errors import CalledOff
-from bot.services import GameService, Match, MatchStatus
+from bot.domain.tokens import PressToken, PressTokens
+from bot.services import GameService, Match, MatchStatus, Notice
 from bot.services.keyed_locks import KeyedLocks
 
 log = logging.getLogger(__name__)
@@ -50,13 +52,20 @@ class Boards:
     """Render matches into their messages: in answer to a press, or on the bot's own initiative."""
 
     def __init__(
-        self, client: discord.Client, service: GameService, controls: Controls, shown: Shown | None = None
+        self,
+        client: discord.Client,
+        service: GameService,
+        controls: Controls,
+        shown: Shown | None = None,
+        through_presses: bool = True,
     ) -> None:
         self.client = client
         self.service = service
-        self.notices = Notices(client)
+        self.routes = Routes(client)
+        self.notices = Notices(self.routes)
         self._controls = controls
         self._shown = shown
+        self._through = through_presses  # answer through presses' tokens (else by the channel, as before)
         self._lock = KeyedLocks()  # by match id: one message edit of a match at a time
 
     async def _render(self, match: Match) -> dict[str, Any]:
@@ -81,6 +90,14 @@ class Boards:
             "allowed_mentions": mentions,
         }
 
+    def _press(self, interaction: discord.Interaction[Any] | None) -> PressToken | None:
+        """The token of the press (or command) being answered, if any and if presses are answered through."""
+        return press_token(interaction) if interaction is not None and self._through else None
+
+    async def _stored(self, match_id: int) -> PressTokens:
+        """The game's stored press tokens still usable (none if presses are not answered through)."""
+        return await self.service.tokens(match_id) if self._through else PressTokens()
+
     async def show(self, match_id: int, interaction: discord.Interaction[Any] | None = None) -> None:
         """Show the match as it is now: on the pressed message, else by editing or re-posting its own."""
         async with self._lock(match_id):
@@ -94,25 +111,30 @@ class Boards:
         async with self._lock(match_id):
             match = self.service.on_screen(await self.service.get(match_id))
             if match.message_id is not None:
-                await self._notify(match, match.message_id, None)
+                stored = await self._stored(match_id)
+                await self._notify(match, match.message_id, None, stored.board)
 
     async def _show(self, match_id: int, interaction: discord.Interaction[Any] | None) -> Match:
-        """`show` under the match's lock: the match as shown."""
+        """`show` under the match's lock: the match as shown. A press on the board is answered on it (free
+        of the global limit); else the board is edited through the token of the press it last answered
+        while that works (the house bot's move, the clock), else by the channel."""
         match = self.service.on_screen(await self.service.get(match_id))
         message = await self._render(match)
-        pressed = interaction.message if interaction else None
+        press = self._press(interaction)
         acting = interaction.user.id if interaction else None
+        pressed = interaction.message if interaction else None
         if interaction is None or pressed is None or pressed.id != match.message_id or _too_old(pressed.id):
-            await self._publish(match, message, acting)  # the press was not on the current board
+            stored = await self._stored(match_id)  # the press was not on the current board, or there is none
+            await self._publish(match, message, acting, press or stored.board, stored.board)
             return match
         try:
             await interaction.edit_original_response(**message)
         except DISCORD_FAILURES as error:
             log.warning("answering a press failed: %s", error, extra={"match": match_id})
-            await self._publish(match, message, acting)
+            await self._publish(match, message, acting, press, None)
             return match
-        if await self._notify(match, pressed.id, acting):
-            await self.service.shown(match)
+        if await self._notify(match, pressed.id, acting, press):
+            await self.service.shown(match, press)
         return match
 
     async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
@@ -122,8 +144,9 @@ class Boards:
             match = self.service.on_screen(await self.service.get(match_id))
             message = {key: value for key, value in (await self._render(match)).items() if value is not None}
             sent: object
+            followed_up = interaction.response.is_done()
             try:
-                if interaction.response.is_done():
+                if followed_up:
                     sent = await interaction.followup.send(**message, wait=True)
                 else:  # Discord answers with the message it posted: no second call that could fail
                     sent = (await interaction.response.send_message(**message)).resource
@@ -133,31 +156,46 @@ class Boards:
                 raise CalledOff from None
             if not isinstance(sent, discord.Message):
                 raise RuntimeError("Discord did not return the message it posted")
-            await self.service.set_message(match, sent.channel.id, sent.id)
-            await self._notify(match, sent.id, interaction.user.id)
+            press = self._press(interaction)
+            board = None
+            if press is not None:  # a follow-up of the press, or the command's own message
+                board = press.reaching(sent.id) if followed_up else answered_with(interaction, sent.id)
+            await self.service.set_message(match, sent.channel.id, sent.id, board)
+            await self._notify(match, sent.id, interaction.user.id, press)
 
-    async def _publish(self, match: Match, message: dict[str, Any], acting: int | None) -> None:
-        channel = self.client.get_partial_messageable(match.channel_id)
+    async def _publish(
+        self,
+        match: Match,
+        message: dict[str, Any],
+        acting: int | None,
+        through: PressToken | None,
+        board: PressToken | None,
+    ) -> None:
+        """Show the match on its own message: edited through `board` (the token of the press it last
+        answered) while that reaches it and works, else by the channel. A message too old to edit, or one
+        Discord would not edit, is posted again: as a follow-up of `through`'s press while usable, else in
+        the channel."""
         if match.message_id is not None:
-            old = channel.get_partial_message(match.message_id)
             try:
                 if not _too_old(match.message_id):
-                    await old.edit(**message)
-                    if await self._notify(match, old.id, acting):
+                    await self.routes.edit(match.channel_id, match.message_id, board, **message)
+                    if await self._notify(match, match.message_id, acting, through):
                         await self.service.shown(match)
                     return
-                await old.edit(content=MOVED, embed=None, view=None)
+                await self.routes.edit(
+                    match.channel_id, match.message_id, board, content=MOVED, embed=None, view=None
+                )
             except DISCORD_FAILURES as error:
                 log.warning(
                     "could not edit the board, posting it again: %s", error, extra={"match": match.id}
                 )
-        await self._repost(match, channel, message, acting)
+        await self._repost(match, message, acting, through)
 
     async def _repost(
-        self, match: Match, channel: discord.PartialMessageable, message: dict[str, Any], acting: int | None
+        self, match: Match, message: dict[str, Any], acting: int | None, through: PressToken | None
     ) -> None:
         try:
-            sent = await channel.send(**message)
+            sent, board = await self.routes.send(match.channel_id, through, **message)
         except (discord.NotFound, discord.Forbidden) as error:  # the channel is gone, or closed to the bot
             log.warning(
                 "could not post the board: %s (its channel is gone or closed to the bot: no start tries"
@@ -170,34 +208,52 @@ class Boards:
         except DISCORD_FAILURES as error:
             log.warning("could not post the board: %s", error, extra={"match": match.id})
             return
-        await self.service.set_message(match, match.channel_id, sent.id)
-        await self._notify(match, sent.id, acting)
+        await self.service.set_message(match, match.channel_id, sent.id, board)
+        await self._notify(match, sent.id, acting, through)
 
-    async def _notify(self, match: Match, board_id: int, acting: int | None) -> bool:
+    async def _notify(
+        self, match: Match, board_id: int, acting: int | None, through: PressToken | None
+    ) -> bool:
         """Bring the game's notice up to date now that message `board_id` shows `match`: a new message tells
-        the person whose moment it is (mentioning only them, so only they are notified), then the previous
-        notice is deleted (one delete per notice, never a burst; one that cannot be deleted is left).
+        the person whose moment it is (mentioning only them, so only they are notified), as a follow-up of
+        `through`'s press while usable, then the previous notice is deleted (one delete per notice, never a
+        burst; one that cannot be deleted is left).
         False if Discord would not take the notice for now: the board is then not recorded as shown, so the
         clock shows it again and its turn clock waits (a new board is recorded at once, and its notice is
         tried again at the next show)."""
         change = await self.service.notice(match, acting)
         if change is None:
             return True
-        sent: int | None = None
+        posted: Posted | None = None
         if change.person is not None:
             try:
-                sent = await self.notices.post(match, change, notices.text(match, change, board_id))
+                said = notices.text(match, change, board_id)
+                posted = await self._tell(match, change, said, board_id, through)
             except DISCORD_FAILURES as error:
                 log.warning("could not post a notice: %s", error, extra={"match": match.id})
                 if not isinstance(error, (discord.NotFound, discord.Forbidden)):
                     return False  # else the channel is gone or closed to the bot: no try would ever do
-        await self.service.noticed(match.id, change, sent)
-        if change.stale is not None:
+        sent, token = posted if posted is not None else (None, None)
+        await self.service.noticed(match.id, change, sent, token)
+        if change.stale is not None and change.stale != sent:
             try:
-                await self.notices.delete(match, change.stale)
+                await self.notices.delete(match, change.stale, change.stale_token)
             except DISCORD_FAILURES as error:
                 log.warning("could not delete a notice: %s", error, extra={"match": match.id})
         return True
+
+    async def _tell(
+        self, match: Match, change: Notice, said: str, board_id: int, through: PressToken | None
+    ) -> Posted:
+        """Post the notice that says `said`, unless an earlier posting left unrecorded already did; one
+        posted through a token (no nonce) is recorded as under way first."""
+        if change.attempted:
+            found = await self.notices.recover(match, said, board_id, change.stale)
+            if found is not None:
+                return Posted(found, None)
+        if usable(through) is not None:
+            await self.service.noticing(match.id)
+        return await self.notices.post(match, change, said, through)
 
 
 def _too_old(message_id: int | None) -> bool:

@@ -13,10 +13,11 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.activity.discord_api import DiscordApi
-from bot.activity.pacing import BURST, REQUESTS_PER_SECOND, Bucket, Pacer
+from bot.activity.pacing import Pacer
 from bot.activity.server import Activity
 from bot.config import Settings
 from bot.discord.boards import Boards
+from bot.discord.budget import Budget, Priority, spending
 from bot.discord.catch_up import Lagging, catch_up
 from bot.discord.coach import Coach
 from bot.discord.commands.hog import HogCog
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 
 # Expired challenges and idle turns are closed within 1/TICKS_PER_TIMEOUT of their timeout (1 to 30 s).
 TICKS_PER_TIMEOUT = 20
+# How often the clock deletes the press tokens past their use, and says what the budget spent.
+FORGET_TOKENS_SECONDS = 60.0
+REPORT_SECONDS = 600.0
 # Hog never joins a voice channel: discord.py's start-up warnings about voice libraries are only noise.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -83,6 +87,9 @@ class HogBot(commands.AutoShardedBot):
         self._closed: asyncio.Future[None] | None = None
         self._lagging = Lagging()
         self.command_mentions = CommandMentions()  # the commands as clickable mentions, once synced
+        self.budget = Budget(settings.rate_share)  # this process's share of Discord's global rate limit
+        self.budget.install(self.http)  # before the first call: logging in is one
+        self._swept = self._reported = 0.0  # when the clock last forgot tokens, and reported the budget
         self.activity_server: Activity | None = None  # served when its settings are set: `serve_activity`
         self._pacer: Pacer | None = None  # then the bot's own redraws are paced (bot/activity/pacing.py)
 
@@ -104,7 +111,7 @@ class HogBot(commands.AutoShardedBot):
         """Open the services, add commands and buttons, start the clock (its first tick resumes the house
         bot's turns), show what the last run stored but did not show, sync."""
         make_undumpable()  # no other process of this user may read the token from our memory
-        started = now()
+        started = self._reported = now()
         services = await self.open_services()
         delay = self.settings.bot_move_delay_seconds
         follow_up = FollowUp(services.games, services.ratings, delay, self.redraw)
@@ -112,7 +119,8 @@ class HogBot(commands.AutoShardedBot):
         shown = with_launch(controls) if served else controls
         in_flight = InFlight()
         coach = Coach(services, in_flight.track)
-        boards = Boards(self, services.games, shown, coach.shown)
+        through = self.settings.answer_through_presses
+        boards = Boards(self, services.games, shown, coach.shown, through)
         self.parts = Parts(services, boards, follow_up, in_flight, coach)
         cog = HogCog(self.parts)
         if not served and cog.app_command is not None:
@@ -124,7 +132,7 @@ class HogBot(commands.AutoShardedBot):
         shortest = min(self.settings.turn_timeout_seconds, self.settings.challenge_timeout_seconds)
         self.clock.change_interval(seconds=min(30.0, max(1.0, shortest / TICKS_PER_TIMEOUT)))
         self.clock.start()
-        catching_up = catch_up(self, self.parts, started, self.redraw)
+        catching_up = catch_up(self, self.parts, started, self.catch_up_redraw)
         self.parts.in_flight.track(asyncio.create_task(catching_up, name="hog-catch-up"))
         await self.sync_commands()
 
@@ -154,10 +162,10 @@ class HogBot(commands.AutoShardedBot):
         settings = self.settings.activity
         if settings is None:
             return
-        budget = Bucket(BURST, REQUESTS_PER_SECOND)
-        self._pacer = Pacer(self._show, budget)
+        self._pacer = Pacer(self._show)
         base = discord.http.Route.BASE  # Discord's API (a test's fake Discord, when it points the bot there)
-        api = DiscordApi(base, settings.client_id, settings.client_secret, self.http.token or "", budget)
+        token = self.http.token or ""
+        api = DiscordApi(base, settings.client_id, settings.client_secret, token, self.budget.spend)
         parts = self.parts
         self.activity_server = Activity(
             settings,
@@ -175,13 +183,19 @@ class HogBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
 
-    async def redraw(self, match_id: int) -> None:
-        """Show a match on its board when nobody is waiting for an answer: at once, or soon when the Activity
-        is served (paced). Never raises (see `_show`)."""
-        if self._pacer is None:
-            await self._show(match_id)
-        else:
-            await self._pacer.ask(match_id)
+    async def redraw(self, match_id: int, priority: Priority = Priority.URGENT) -> None:
+        """Show a match on its board when no press is being answered (the house bot's move: a person waits
+        for it; the clock's work: nobody does, `priority`): at once, or soon when the Activity is served
+        (paced). Never raises (see `_show`)."""
+        with spending(priority):  # a paced redraw runs in the context it was asked in: at this priority
+            if self._pacer is None:
+                await self._show(match_id)
+            else:
+                await self._pacer.ask(match_id)
+
+    async def catch_up_redraw(self, match_id: int) -> None:
+        """Show a match the last run left unshown (nobody is waiting for this one more than for the rest)."""
+        await self.redraw(match_id, Priority.BACKGROUND)
 
     async def _show(self, match_id: int) -> None:
         """Show a match on its board; a failure is logged, not raised (the game is safe in the database, and
@@ -235,15 +249,39 @@ class HogBot(commands.AutoShardedBot):
             log.exception("the clock tick failed")
             return
         for match in closed:  # each on its own: one game that cannot be shown must not hold up the rest
-            await self.redraw(match.id)
+            await self.redraw(match.id, Priority.BACKGROUND)
             await self.parts.follow_up.moved_on(match)
         for match_id in waiting:
             self.parts.follow_up.schedule(match_id)
         for match_id in lagging:
-            await self.redraw(match_id)
+            await self.redraw(match_id, Priority.BACKGROUND)
         for match_id in hurried:  # a failure is tried again at the next tick
             failure = "could not tell a person their turn is running out"
-            await _logged(self.parts.boards.remind(match_id), failure, match_id)
+            with spending(Priority.BACKGROUND):  # its notice itself waits as a notice
+                await _logged(self.parts.boards.remind(match_id), failure, match_id)
+        await self._upkeep(now())
+
+    async def _upkeep(self, moment: float) -> None:
+        """Now and then: delete the press tokens past their use (a secret kept no longer than useful), and
+        log what the budget of Discord's global limit spent."""
+        if moment - self._swept >= FORGET_TOKENS_SECONDS:
+            self._swept = moment
+            try:
+                await self.parts.services.games.forget_tokens()
+            except RecordsUnavailable:
+                pass  # the outage is logged once, as it begins
+            except Exception:
+                log.exception("could not delete the press tokens past their use")
+        if moment - self._reported >= REPORT_SECONDS:
+            self._reported = moment
+            self._report_spent()
+
+    def _report_spent(self) -> None:
+        """Log what the budget of Discord's global limit spent since the last report, if anything: the
+        cost of the calls that could not go through a press (a token expired, a clock's moment)."""
+        report = self.budget.report()
+        if report is not None:
+            log.info("since the last report: %s", report)
 
     async def close(self) -> None:
         """Close once, however often asked (SIGTERM, then leaving `async with bot`): every caller waits
@@ -264,6 +302,7 @@ class HogBot(commands.AutoShardedBot):
             await self.parts.in_flight.settle(grace, self.parts.services.stop)
         if self._pacer is not None:
             await self._pacer.close()  # redraws not made: the next start shows the boards that lag
+        self._report_spent()
         await super().close()
         if self._opening is not None:
             self._opening.cancel()

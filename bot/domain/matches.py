@@ -4,6 +4,7 @@ transport-agnostic (plain ints for user ids)."""
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
+from bot.domain.tokens import PressToken
 from hogengine.game import State, TurnResult
 from hogengine.house import HouseLevel
 
@@ -170,9 +171,13 @@ class Moment(IntEnum):
 @dataclass(frozen=True, slots=True)
 class Notice:
     """How a game's notice changes now that its board shows the match: tell `person` of `moment` (None: tell
-    nobody), record that the moment about turn `turn` was decided, and delete the live notice `stale`."""
+    nobody), record that the moment about turn `turn` was decided, and delete the live notice `stale`
+    (through `stale_token`, the token it was posted through, while that works). `attempted`: a notice began
+    to be posted through a token and was never recorded (a crash, a timeout): it may be in the channel."""
 
     person: Player | None
     moment: Moment
     turn: int
     stale: int | None
+    stale_token: PressToken | None = None
+    attempted: bool = False

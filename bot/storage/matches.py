@@ -12,8 +12,10 @@ from typing import Any
 
 from bot.domain.matches import OPEN, Match, MatchStatus, Moment, Player
 from bot.domain.shards import Shards
+from bot.domain.tokens import PressToken, Reach
 from bot.storage.database import Connection, Reader, Record
 from bot.storage.sql import among, assignments, in_shards, marks
+from bot.storage.tokens import token_from
 from hogengine.game import State
 from hogengine.house import HouseLevel
 
@@ -34,6 +36,8 @@ class NoticeRecord:
     live: int | None  # the live notice's message id
     decided: tuple[int, Moment] | None  # the last moment decided (announced or not): its turn and kind
     since: int  # the turn at which the moves of the one to move began
+    live_token: PressToken | None = None  # the token the live notice was posted through, while usable
+    attempted: bool = False  # a notice began to be posted through a token and was never recorded
 
 
 def _state_columns(state: State) -> dict[str, Any]:
@@ -212,29 +216,43 @@ async def lagging(db: Reader, shards: Shards | None) -> list[int]:
     return [row["id"] for row in rows]
 
 
-async def notice_of(db: Reader, match_id: int, state: State) -> NoticeRecord:
-    """The game's live notice and the last moment decided, and the turn at which the moves of the one to
+async def notice_of(db: Reader, match_id: int, state: State, now: float) -> NoticeRecord:
+    """The game's live notice (and the token it was posted through, if usable at `now`), the last moment
+    decided, whether a notice's posting is unaccounted for, and the turn at which the moves of the one to
     move in `state` began (after the other seat's last turn before it)."""
     row = await db.fetch_one(
-        "SELECT m.notice_id, m.notice_turn, m.notice_kind, (SELECT MAX(t.turn) FROM turns t"
-        " WHERE t.match_id = m.id AND t.player <> ? AND t.turn < ?) AS other FROM matches m WHERE m.id = ?",
-        (state.mover, state.turn, match_id),
+        "SELECT m.notice_id, m.notice_turn, m.notice_kind, m.notice_attempt, (SELECT MAX(t.turn) FROM turns t"
+        " WHERE t.match_id = m.id AND t.player <> ? AND t.turn < ?) AS other, p.token, p.message_id,"
+        " p.original, p.usable_until FROM matches m LEFT JOIN press_tokens p ON p.match_id = m.id"
+        " AND p.reaches = ? AND p.message_id = m.notice_id AND p.usable_until > ? WHERE m.id = ?",
+        (state.mover, state.turn, Reach.NOTICE.value, now, match_id),
     )
     if row is None:
         return NoticeRecord(None, None, 0)
     since = 0 if row["other"] is None else row["other"] + 1
     turn = row["notice_turn"]
     decided = None if turn is None else (turn, Moment(row["notice_kind"]))
-    return NoticeRecord(row["notice_id"], decided, since)
+    attempted = row["notice_attempt"] is not None
+    return NoticeRecord(row["notice_id"], decided, since, token_from(row), attempted)
 
 
 async def set_notice(
     conn: Connection, match_id: int, message_id: int | None, turn: int, moment: Moment
 ) -> None:
-    """Record the game's live notice (None: none) and the moment decided: its turn and kind."""
+    """Record the game's live notice (None: none) and the moment decided: its turn and kind; no posting of a
+    notice is unaccounted for any more."""
     await conn.execute(
-        "UPDATE matches SET notice_id = ?, notice_turn = ?, notice_kind = ? WHERE id = ?",
+        "UPDATE matches SET notice_id = ?, notice_turn = ?, notice_kind = ?, notice_attempt = NULL"
+        " WHERE id = ?",
         (message_id, turn, moment.value, match_id),
+    )
+
+
+async def set_notice_attempt(conn: Connection, match_id: int, now: float) -> None:
+    """Record that a notice begins to be posted through a token at `now` (until `set_notice`), unless one
+    already is: the first such posting is the one whose outcome is unknown."""
+    await conn.execute(
+        "UPDATE matches SET notice_attempt = COALESCE(notice_attempt, ?) WHERE id = ?", (now, match_id)
     )
 
 

@@ -156,7 +156,7 @@ class HogCog(
         closed = await self.parts.services.games.forfeit(match.id, interaction.user.id)
         gave_up = closed.status is MatchStatus.FORFEIT
         await reply(interaction, "You gave up. Good game!" if gave_up else "You withdrew the challenge.")
-        await self.parts.boards.show(match.id)
+        await self.parts.boards.show(match.id, interaction)
         await self.parts.follow_up.moved_on(closed)
 
     @app_commands.command(name="hint", description="Ask the solver for the best move (only you see it)")

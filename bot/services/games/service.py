@@ -36,6 +36,7 @@ from bot.domain.matches import (
 from bot.domain.settings import Timeouts
 from bot.domain.shards import Shards
 from bot.domain.strategies import BotStrategy, StoredStrategy
+from bot.domain.tokens import PressToken, PressTokens, Reach
 from bot.services.clock import Clock
 from bot.services.games import house_bot
 from bot.services.games.match_store import Change, MatchStore, Watcher
@@ -44,8 +45,9 @@ from bot.storage import Database
 from bot.storage import matches as match_table
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
+from bot.storage import tokens as token_table
 from bot.storage import turns as turn_table
-from bot.storage.database import NEW
+from bot.storage.database import NEW, Connection
 from hogengine.dice import commitment, new_seed
 from hogengine.game import State, distinct_choices, new_game, resolve_seeded
 from hogengine.house import HouseLevel
@@ -341,15 +343,40 @@ class GameService:
             await self._db.write(lambda conn: match_table.delay_clocks(conn, lost, now, self.shards))
             self._down_since = None
 
-    async def set_message(self, match: Match, channel_id: int, message_id: int) -> None:
+    async def set_message(
+        self, match: Match, channel_id: int, message_id: int, board: PressToken | None = None
+    ) -> None:
         """Remember which message shows this match (the board or the challenge), as `match` (see `on_screen`)
-        is shown in it, and start the turn clock it shows."""
-        await self._db.write(lambda conn: match_table.set_message(conn, match, channel_id, message_id))
+        is shown in it, and start the turn clock it shows; and the token of the press it answered, if any."""
 
-    async def shown(self, match: Match) -> None:
+        async def work(conn: Connection) -> None:
+            await match_table.set_message(conn, match, channel_id, message_id)
+            if board is not None:
+                await token_table.set_token(conn, match.id, Reach.BOARD, board)
+
+        await self._db.write(work)
+
+    async def shown(self, match: Match, board: PressToken | None = None) -> None:
         """Remember that the match's message now shows `match` (see `on_screen`, `unshown`), and start the
-        turn clock it shows: a turn's clock runs only from when its board was shown."""
-        await self._db.write(lambda conn: match_table.set_shown(conn, match))
+        turn clock it shows: a turn's clock runs only from when its board was shown. `board`: the token of
+        the press it answered, if any (kept for whoever shows the game next)."""
+
+        async def work(conn: Connection) -> None:
+            await match_table.set_shown(conn, match)
+            if board is not None:
+                await token_table.set_token(conn, match.id, Reach.BOARD, board)
+
+        await self._db.write(work)
+
+    async def tokens(self, match_id: int) -> PressTokens:
+        """The game's press tokens usable now."""
+        return await token_table.tokens_of(self._db, match_id, self._clock())
+
+    async def forget_tokens(self) -> int:
+        """Delete every press token past its use (of any shard's games: a secret is kept no longer than
+        useful); how many."""
+        now = self._clock()
+        return await self._db.write(lambda conn: token_table.forget_expired(conn, now))
 
     async def unshown(self, created_before: float) -> list[int]:
         """The matches to show again at start, of this process's shards: those whose message lags behind them
@@ -366,7 +393,7 @@ class GameService:
         """How the game's notice changes now that its board shows `match` (None: it stays). Each moment that
         concerns a person is decided once (see `_due`); they are told unless they turned notices off or are
         `acting` (the one who just pressed: they see the board), and the previous notice is deleted."""
-        record = await match_table.notice_of(self._db, match.id, match.state)
+        record = await match_table.notice_of(self._db, match.id, match.state, self._clock())
         due = self._due(match, record.since)
         if due is None:
             return None
@@ -378,7 +405,8 @@ class GameService:
             and person.id != acting
             and await player_table.setting_of(self._db, person.id, "turn_notices")
         )
-        return Notice(person if wanted else None, moment, turn, record.live)
+        told = person if wanted else None
+        return Notice(told, moment, turn, record.live, record.live_token, record.attempted)
 
     def _due(self, match: Match, since: int) -> Due | None:
         """The moment the game's notice announces now and to whom (None: to nobody):
@@ -423,10 +451,26 @@ class GameService:
             return match.players[winner]
         return match.players[match.state.mover]  # the side that did not make the last move
 
-    async def noticed(self, match_id: int, decided: Notice, message_id: int | None) -> None:
-        """Record the game's live notice (None: none) for the moment `decided`."""
+    async def noticing(self, match_id: int) -> None:
+        """Record that a notice begins to be posted in a way Discord cannot make idempotent (through a press
+        token: no nonce), until `noticed` records it: a crash meanwhile leaves its outcome unknown, which the
+        next `notice` says (`Notice.attempted`)."""
+        now = self._clock()
+        await self._db.write(lambda conn: match_table.set_notice_attempt(conn, match_id, now))
+
+    async def noticed(
+        self, match_id: int, decided: Notice, message_id: int | None, through: PressToken | None = None
+    ) -> None:
+        """Record the game's live notice (None: none) for the moment `decided`, and the token it was posted
+        through (None: none, or not through a token)."""
         moment, turn = decided.moment, decided.turn
-        await self._db.write(lambda conn: match_table.set_notice(conn, match_id, message_id, turn, moment))
+
+        async def work(conn: Connection) -> None:
+            await match_table.set_notice(conn, match_id, message_id, turn, moment)
+            token = None if message_id is None or through is None else through.reaching(message_id)
+            await token_table.set_token(conn, match_id, Reach.NOTICE, token)
+
+        await self._db.write(work)
 
     async def running_out(self) -> list[int]:
         """The live games of this process's shards whose person to move should now be told that their

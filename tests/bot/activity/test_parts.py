@@ -7,10 +7,11 @@ from collections.abc import Awaitable, Callable
 import pytest
 from pydantic import ValidationError
 
-from bot.activity.pacing import BOARD_BURST, REDRAW_COST, Bucket, Pacer
+from bot.activity.pacing import BOARD_BURST, Pacer
 from bot.activity.settings import DISCORD_CLIENTS
 from bot.activity.tokens import Tokens
 from bot.config import Settings
+from bot.discord.budget import Budget, Priority, spending
 from bot.domain.errors import SignInExpired, SignInNeeded
 from bot.domain.matches import Player
 from tests.hang import HANG
@@ -114,7 +115,7 @@ async def closed(pacer: Pacer, work: Awaitable[None]) -> None:
 async def test_asks_while_a_board_is_redrawn_make_one_more_redraw() -> None:
     boards = Boards()
     boards.released.clear()
-    pacer = Pacer(boards.show, Bucket(1000, 1000))
+    pacer = Pacer(boards.show)
 
     async def work() -> None:
         await pacer.ask(1)
@@ -132,7 +133,7 @@ async def test_asks_while_a_board_is_redrawn_make_one_more_redraw() -> None:
 async def test_a_board_is_redrawn_in_a_burst_then_once_a_second() -> None:
     clock = FakeClock()
     boards = Boards()
-    pacer = Pacer(boards.show, Bucket(1000, 1000, clock), clock)
+    pacer = Pacer(boards.show, clock)
 
     async def work() -> None:
         for count in range(1, BOARD_BURST + 1):
@@ -148,20 +149,25 @@ async def test_a_board_is_redrawn_in_a_burst_then_once_a_second() -> None:
     await closed(pacer, work())
 
 
-async def test_the_budget_holds_every_redraw_to_discords_global_rate() -> None:
-    clock = FakeClock()
-    boards = Boards()
-    budget = Bucket(2 * REDRAW_COST, 2 * REDRAW_COST, clock)  # two redraws' worth a second
-    pacer = Pacer(boards.show, budget, clock)
+async def test_a_redraws_calls_wait_in_the_bots_budget_at_the_priority_of_who_asked() -> None:
+    budget = Budget(1000.0)  # Discord's global limit is the bot's budget's, not the pacer's
+    spent: list[int] = []
+    both = asyncio.Event()
+
+    async def show(match_id: int) -> None:  # a redraw's call to Discord, as the bot's HTTP client makes it
+        await budget.spend()
+        spent.append(match_id)
+        if len(spent) == 2:
+            both.set()
+
+    pacer = Pacer(show)
 
     async def work() -> None:
-        await ask_all(pacer, [1, 2, 3, 4, 5])
-        await boards.until(lambda shown: len(shown) == 2)
-        assert boards.shown == [1, 2]  # the oldest asked first
-        clock.advance(1.0)
-        await boards.until(lambda shown: len(shown) == 4)
-        clock.advance(0.5)
-        await boards.until(lambda shown: len(shown) == 5)
-        assert boards.shown == [1, 2, 3, 4, 5]
+        with spending(Priority.BACKGROUND):  # the clock's redraw of a board that lags
+            await pacer.ask(1)
+        await pacer.ask(2)  # the house bot's move: a person waits for it
+        await asyncio.wait_for(both.wait(), HANG)
+        assert sorted(spent) == [1, 2]
+        assert budget.spent == {Priority.BACKGROUND: 1, Priority.URGENT: 1}
 
     await closed(pacer, work())

@@ -13,10 +13,10 @@ from aiohttp import ClientResponse, ClientWebSocketResponse, WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.activity.discord_api import DiscordApi
-from bot.activity.pacing import Bucket
 from bot.activity.server import Activity
 from bot.activity.settings import ActivitySettings
 from bot.config import Settings
+from bot.discord.budget import Budget
 from bot.services import Services
 from bot.services.games.follow_up import FollowUp
 from tests.bot.discord.fake_discord import APP_ID, CLIENT_SECRET, FakeDiscord, user
@@ -95,8 +95,7 @@ async def served(
         redrawn.append(match_id)
 
     follow_up = FollowUp(services.games, services.ratings, 0, redraw)
-    budget = Bucket(40, 40)
-    api = DiscordApi(f"{fake.url}/api/v10", APP_ID, CLIENT_SECRET, "fake-token", budget)
+    api = DiscordApi(f"{fake.url}/api/v10", APP_ID, CLIENT_SECRET, "fake-token", Budget(40.0).spend)
     activity = Activity(
         activity_settings(), services=services, follow_up=follow_up, redraw=redraw, api=api, clock=clock
     )
@@ -358,7 +357,7 @@ async def test_with_host_names_configured_any_other_is_refused(
         redraws.append(match_id)
 
     follow_up = FollowUp(services.games, services.ratings, 0, redraw)
-    api = DiscordApi(f"{fake.url}/api/v10", APP_ID, CLIENT_SECRET, "fake-token", Bucket(40, 40))
+    api = DiscordApi(f"{fake.url}/api/v10", APP_ID, CLIENT_SECRET, "fake-token", Budget(40.0).spend)
     activity = Activity(
         activity_settings(hosts=("Hog.Example.org",)),
         services=services,

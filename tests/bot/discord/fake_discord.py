@@ -13,6 +13,14 @@ kill the bot while, say, a board's edit is in flight); `fail` answers matching r
 error (Discord's 5xx) until `heal`; `attach` serves a file as an attachment's CDN does. Unknown routes
 answer 404 and are recorded, so a test can assert the bot made no call it should not have.
 
+Interactions' webhooks work as Discord's do: the response's @original, follow-ups posted, edited and
+deleted through the interaction's token for 15 minutes (`expire` ends a token's life at once), and none of
+them bound by the global rate limit. Given `Limits`, the fake enforces Discord's rate limits on the calls
+made with the bot's token: the global limit of every process together (a 429 with the global flag and
+Retry-After beyond it) and each channel's buckets for posting, editing and deleting messages, announced in
+X-RateLimit headers as Discord announces them; `throttled` holds the requests answered 429. Each request is
+recorded with the time it arrived (`Request.at`, the fake's monotonic clock).
+
 For the Activity it plays Discord's part too: an interaction answered with LAUNCH_ACTIVITY (callback 12)
 starts an activity instance in its channel, or joins the one running there (`start_activity` starts one
 directly); `authorize` gives a person's sign-in code as Discord's client does for AUTHORIZE; `POST
@@ -25,12 +33,12 @@ Discord's Entry Point command, and a bulk overwrite of them that leaves it out i
 """
 
 import asyncio
+import collections
 import fnmatch
-import itertools
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +67,10 @@ ENTRY_POINT = {  # Discord's default Entry Point command, made when Activities a
 }
 
 
+TOKEN_SECONDS = 15 * 60.0  # how long an interaction's token is taken
+UNKNOWN_WEBHOOK = 10015
+
+
 @dataclass
 class Request:
     method: str
@@ -66,6 +78,111 @@ class Request:
     body: Any
     auth: str | None = None  # the Authorization header
     at: float = field(default_factory=time.monotonic)  # when it came, for counting rates
+    query: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def global_limited(self) -> bool:
+        """Whether Discord's global rate limit binds this call: every call made with the bot's token, not
+        the interactions' callbacks and webhooks (nor a sign-in's, made with its own)."""
+        bots = (self.auth or "").startswith("Bot ")
+        return bots and not self.path.startswith(("/interactions/", "/webhooks/"))
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """One of Discord's per-route rate limits: `limit` calls per `seconds`, per channel."""
+
+    name: str
+    limit: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The rate limits a fake Discord enforces: the global limit (calls a second, every process together)
+    and the channels' buckets, as Discord sets them for a bot's messages."""
+
+    per_second: int = 50
+    post: Bucket = Bucket("post-message", 5, 5.0)
+    edit: Bucket = Bucket("edit-message", 5, 5.0)
+    delete: Bucket = Bucket("delete-message", 5, 1.0)
+
+    def bucket(self, request: Request) -> tuple[Bucket, str] | None:
+        """The channel bucket a call of the bot's token falls in, and its channel (None: none)."""
+        parts = request.path.strip("/").split("/")
+        if parts[0] != "channels" or len(parts) < 3 or parts[2] != "messages":
+            return None
+        if request.method == "POST" and len(parts) == 3:
+            return self.post, parts[1]
+        if request.method == "PATCH" and len(parts) == 4:
+            return self.edit, parts[1]
+        if request.method == "DELETE" and len(parts) == 4:
+            return self.delete, parts[1]
+        return None
+
+
+class RateLimiter:
+    """Discord's rate limits over the fake's clock: a sliding second for the global limit, fixed windows for
+    the channels' buckets (which Discord announces in headers, so a client can wait before it hits them)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._recent: collections.deque[float] = collections.deque()  # global calls in the last second
+        self._windows: dict[tuple[str, str], tuple[float, int]] = {}  # (bucket, channel) -> (start, calls)
+
+    def check(self, request: Request) -> web.Response | dict[str, str]:
+        """A 429 for a call over a limit, else the headers to answer it with (the call counted)."""
+        now = request.at
+        while self._recent and self._recent[0] <= now - 1.0:
+            self._recent.popleft()
+        if len(self._recent) >= self.limits.per_second:
+            wait = self._recent[0] + 1.0 - now
+            return _too_many(wait, {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}, True)
+        found = self.limits.bucket(request)
+        headers: dict[str, str] = {}
+        if found is not None:
+            bucket, channel = found
+            start, calls = self._windows.get((bucket.name, channel), (now, 0))
+            if now >= start + bucket.seconds:
+                start, calls = now, 0
+            reset = start + bucket.seconds - now
+            if calls >= bucket.limit:
+                return _too_many(reset, {"X-RateLimit-Scope": "user", **_announced(bucket, 0, reset)}, False)
+            self._windows[bucket.name, channel] = (start, calls + 1)
+            headers = _announced(bucket, bucket.limit - calls - 1, reset)
+        self._recent.append(now)
+        return headers
+
+
+def _announced(bucket: Bucket, remaining: int, reset_after: float) -> dict[str, str]:
+    """A bucket's X-RateLimit headers, as Discord sends them."""
+    return {
+        "X-RateLimit-Limit": str(bucket.limit),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        "X-RateLimit-Bucket": bucket.name,
+    }
+
+
+def _too_many(retry_after: float, headers: dict[str, str], is_global: bool) -> web.Response:
+    """Discord's 429: Retry-After in the body and headers, through its proxy (`Via`, which discord.py
+    looks for: a 429 without it is a ban by Cloudflare)."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    return web.Response(
+        status=429,
+        body=json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Retry-After": f"{retry_after:.3f}",
+            "Via": "1.1 google",
+            **headers,
+        },
+    )
 
 
 def user(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
@@ -140,9 +257,17 @@ class FakeDiscord:
     connections, one per shard."""
 
     def __init__(
-        self, guilds: Sequence[int] = (GUILD_ID,), shards: int = 1, parent: Path | None = None
+        self,
+        guilds: Sequence[int] = (GUILD_ID,),
+        shards: int = 1,
+        limits: Limits | None = None,
+        parent: Path | None = None,
     ) -> None:
         self.guilds = list(guilds)
+        self._limiter = None if limits is None else RateLimiter(limits)
+        self.throttled: list[Request] = []  # requests answered 429
+        self.arrived: Callable[[Request], None] | None = None  # told of each request as it arrives
+        self.interacted: dict[str, float] = {}  # when each interaction was sent, by token (the fake's clock)
         self.shards = shards
         self.channels = {guild: CHANNEL_ID + index for index, guild in enumerate(self.guilds)}  # each #hog
         self.identified: dict[int, dict[str, Any]] = {}  # IDENTIFY by shard, until `forget`
@@ -153,10 +278,10 @@ class FakeDiscord:
         self.resumes = 0  # RESUMEs received
         self.resuming = asyncio.Event()  # while clear, a RESUME waits for its RESUMED
         self.resuming.set()
-        self._ids = itertools.count(
-            discord.utils.time_snowflake(discord.utils.utcnow())
-        )  # "now", like Discord
+        self._last_id = 0  # ids are "now", like Discord's
         self._originals: dict[str, str] = {}  # interaction token -> message id of its response
+        self._follow_ups: dict[str, str] = {}  # message id -> the interaction token that posted it
+        self._expired: set[str] = set()  # tokens ended early by `expire`
         self._sources: dict[str, str] = {}  # interaction token -> message id its button was on
         self._socket: web.WebSocketResponse | None = None  # the latest connection, for `reconnect`
         self._sockets: dict[int, web.WebSocketResponse] = {}  # by shard
@@ -227,7 +352,16 @@ class FakeDiscord:
         return {"id": attachment_id, "filename": filename, "size": len(data), "url": url, "proxy_url": url}
 
     def _id(self) -> str:
-        return str(next(self._ids))
+        self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(discord.utils.utcnow()))
+        return str(self._last_id)
+
+    def expire(self, token: str) -> None:
+        """End an interaction's token now, as 15 minutes would: its webhook answers Unknown Webhook."""
+        self._expired.add(token)
+
+    def _token_gone(self, token: str) -> bool:
+        sent = self.interacted.get(token)
+        return token in self._expired or sent is None or time.monotonic() - sent > TOKEN_SECONDS
 
     # ------------------------------------------------------------------ activities
 
@@ -431,6 +565,7 @@ class FakeDiscord:
         server), with these permissions in the channel, on that server's shard; the interaction's token
         (to find its responses)."""
         token = f"token-{self._id()}"
+        self.interacted[token] = time.monotonic()
         self.people[int(person["id"])] = person
         self._presser[token] = person
         if message_id is not None:  # a press: on the server of the message's channel
@@ -466,13 +601,22 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.Response:
         path, auth = "/" + request.match_info["path"], request.headers.get("Authorization")
-        record = Request(request.method, path, await _body(request), auth)
+        record = Request(request.method, path, await _body(request), auth, query=dict(request.query))
         await self._arrived(record)
         try:
-            for method, path, status in self._faults:
-                if method == record.method and fnmatch.fnmatch(record.path, path):
+            for method, pattern, status in self._faults:
+                if method == record.method and fnmatch.fnmatch(record.path, pattern):
                     return json_response({"message": "Service Unavailable", "code": 0}, status=status)
-            return self._answer(record)
+            headers: Mapping[str, str] = {}
+            if self._limiter is not None and record.global_limited:
+                checked = self._limiter.check(record)
+                if isinstance(checked, web.Response):
+                    self.throttled.append(record)
+                    return checked
+                headers = checked
+            answer = self._answer(record)
+            answer.headers.update(headers)
+            return answer
         finally:
             async with self._changed:
                 self._changed.notify_all()
@@ -484,6 +628,8 @@ class FakeDiscord:
     async def _arrived(self, record: Request) -> None:
         """Record a request; if a hold takes it, wait until released."""
         self.requests.append(record)
+        if self.arrived is not None:
+            self.arrived(record)
         hold = next((hold for hold in self._holds if hold[0](record)), None)
         if hold is None:
             return
@@ -532,13 +678,10 @@ class FakeDiscord:
             return json_response(self.commands[where])
         if method == "POST" and parts[0] == "interactions":
             return self._callback(parts[2], body)
-        if parts[0] == "webhooks" and parts[-1] == "@original":
-            message_id = self._originals.get(parts[2]) or self._sources[parts[2]]
-            if method == "PATCH":
-                self.messages[message_id] |= body
-            return json_response(self.messages[message_id])
-        if method == "POST" and parts[0] == "webhooks":  # a follow-up, in the interaction's channel
-            return json_response(self._message(body, self._channel_of[parts[2]]))
+        if parts[0] == "webhooks":
+            return self._webhook(method, parts[2], parts[4:], body)
+        if method == "GET" and parts[0] == "channels" and parts[2:] == ["messages"]:
+            return json_response(self._history(parts[1], int(request.query.get("limit", "50"))))
         if method == "POST" and parts[-1] == "messages":
             return json_response(self._posted(body, parts[1]))
         if method == "PATCH" and parts[0] == "channels":
@@ -547,6 +690,41 @@ class FakeDiscord:
         if method == "DELETE" and parts[0] == "channels" and parts[3] in self.messages:
             del self.messages[parts[3]]
             return web.Response(status=204)
+        return self._unknown(request)
+
+    def _webhook(self, method: str, token: str, message: list[str], body: Any) -> web.Response:
+        """An interaction's webhook: a follow-up posted (in the interaction's channel), or the response's
+        message (@original: the message pressed, or the command's answer) or a follow-up read, edited or
+        deleted; only while the token lives, and only the interaction's own messages."""
+        if self._token_gone(token):
+            return json_response({"message": "Unknown Webhook", "code": UNKNOWN_WEBHOOK}, status=404)
+        if not message:
+            if method != "POST":
+                return self._unknown(Request(method, f"/webhooks/-/{token}", body))
+            posted = self._message(body, self._channel_of[token])
+            self._follow_ups[posted["id"]] = token
+            return json_response(posted)
+        if message[0] == "@original":
+            message_id = self._originals.get(token) or self._sources[token]
+        elif self._follow_ups.get(message[0]) == token:
+            message_id = message[0]
+        else:
+            return json_response({"message": "Unknown Message", "code": 10008}, status=404)
+        if message_id not in self.messages:
+            return json_response({"message": "Unknown Message", "code": 10008}, status=404)
+        if method == "DELETE":
+            del self.messages[message_id]
+            return web.Response(status=204)
+        if method == "PATCH":
+            self.messages[message_id] |= body
+        return json_response(self.messages[message_id])
+
+    def _history(self, channel: str, limit: int) -> list[dict[str, Any]]:
+        """The channel's latest messages, newest first."""
+        found = [message for message in self.messages.values() if message["channel_id"] == channel]
+        return sorted(found, key=lambda message: int(message["id"]), reverse=True)[:limit]
+
+    def _unknown(self, request: Request) -> web.Response:
         self.unknown.append(request)
         return json_response({"message": "404: Not Found", "code": 0}, status=404)
 

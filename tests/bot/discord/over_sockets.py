@@ -42,6 +42,14 @@ def answered(token: str) -> Callable[[Request], bool]:
     return lambda r: r.path.startswith(f"/webhooks/{APP_ID}/{token}")
 
 
+def posts(request: Request) -> bool:
+    """Whether the request posts a new message in a channel: by the channel's route, or as a follow-up of an
+    interaction (through its token: Discord's global limit does not bind it)."""
+    parts = request.path.strip("/").split("/")
+    by_channel = parts[0] == "channels" and parts[2:] == ["messages"]
+    return request.method == "POST" and (by_channel or (parts[0] == "webhooks" and len(parts) == 3))
+
+
 async def press(fake: FakeDiscord, person: dict[str, Any], message_id: str, label: str) -> str:
     custom_id = button(fake.messages[message_id], label)
     token = await fake.interact(person, {"custom_id": custom_id, "component_type": 2}, message_id)

@@ -30,10 +30,12 @@ def player(person: simcord.MemberActor) -> Player:
 
 
 def drop_board_edits(network: Network) -> None:
-    """The next answer to a press, edit of a board and post of one never reach Discord."""
+    """The next answer to a press, edit of a board and post of one (by the channel, or as a follow-up of the
+    press) never reach Discord."""
     network.cut("PATCH", "/webhooks/*/messages/@original")
     network.cut("PATCH", "/channels/*/messages/*")
     network.cut("POST", "/channels/*/messages")
+    network.cut("POST", "/webhooks/*")
 
 
 async def test_a_stale_press_redraws_the_board_and_says_so(world: World, network: Network) -> None:
@@ -61,7 +63,10 @@ async def test_a_stale_accept_shows_the_game_it_started(world: World, network: N
 
     pressed = await world.bob.click(world.message(challenge.id), label="Accept")  # his own, again
 
-    assert pressed.acknowledged and not pressed.followups  # the redrawn board is the whole answer
+    assert pressed.acknowledged  # the redrawn board is the answer, and alice is told it is her move
+    assert [m.content.split(":")[0] for m in pressed.followups] == [
+        f"{world.alice.mention}, it's your move against **bob**"
+    ]
     assert world.message(challenge.id).content == f"{world.alice.mention}, your move."
     assert "Roll 10" in labels(world.message(challenge.id))
 
@@ -93,9 +98,11 @@ async def test_a_restart_shows_the_house_bots_move_and_a_clock_close(world: Worl
     idle = await world.service.open_match_in_channel(world.channel.id, world.carol.id)
     assert idle is not None
     # Until the bot dies, Discord takes no edit of the idle board and no new message (however often the
-    # clock tries to redraw it).
+    # clock tries to redraw it), by the channel or through carol's press on Accept.
     network.cut("PATCH", f"/channels/*/messages/{idle.message_id}", times=STILL_DOWN)
     network.cut("POST", "/channels/*/messages", times=STILL_DOWN)
+    network.cut("PATCH", "/webhooks/*/messages/@original", times=STILL_DOWN)
+    network.cut("POST", "/webhooks/*", times=STILL_DOWN)
     await world.advance(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # mod's time ran out: stored, not shown
     assert "Roll 10" in labels(await world.board(idle.id))
     game = await world.vs_bot()
@@ -166,7 +173,8 @@ async def test_a_board_whose_channel_is_gone_is_not_tried_again_at_every_start(
     board = await world.board(match.id)
     drop_board_edits(network)
     await world.alice.click(board, label="Roll 3")
-    world.env.inject_error("*", "/channels/*/messages*", status=404, code=10003, times=None)
+    for routes in ("/channels/*/messages*", "/webhooks/*"):  # the channel's, and alice's press's own
+        world.env.inject_error("*", routes, status=404, code=10003, times=None)
 
     await world.restart()
     tried = len(channel_calls(world))
@@ -176,9 +184,9 @@ async def test_a_board_whose_channel_is_gone_is_not_tried_again_at_every_start(
 
 
 def channel_calls(world: World) -> list[str]:
-    """The bot's calls on the messages of a channel so far."""
+    """The bot's calls on the messages of a channel so far (by its routes, or through a press's webhook)."""
     return [
         f"{r.method} {r.path}"
         for r in world.env.http_requests
-        if "/channels/" in r.path and "/messages" in r.path
+        if ("/channels/" in r.path or "/webhooks/" in r.path) and "/messages" in r.path
     ]

@@ -18,6 +18,11 @@ from tests.bot.discord.harness import World, said
 MARK = "🎓 "
 
 
+def private(result: simcord.InteractionResult) -> list[simcord.ResponseMessage]:
+    """A press's private follow-ups (the coach's), not the other person's turn notice that follows it."""
+    return [message for message in result.followups if message.ephemeral]
+
+
 def coached(results: list[simcord.InteractionResult]) -> list[str]:
     """Every line the coach said in the follow-ups to these presses, in order (each private)."""
     lines = []
@@ -75,9 +80,9 @@ async def test_between_people_the_coach_waits_for_the_opponent_and_speaks_only_t
 
     first = await world.alice.click(board, label="Roll 3")  # 13 points of winning chance given away at 0-0
 
-    assert first.acknowledged and first.followups == []  # bob has not moved yet
+    assert first.acknowledged and private(first) == []  # bob has not moved yet
     second = await world.bob.click(world.message(board.id), label="Roll 3")  # the same, but bob did not ask
-    (spoken,) = first.followups  # the coach answered alice's press, privately, once bob had moved
+    (spoken,) = private(first)  # the coach answered alice's press, privately, once bob had moved
     assert spoken.ephemeral and spoken.content.startswith(
         f"{MARK}Turn 1: Roll 3 was a mistake against perfect play ("
     )
@@ -86,7 +91,7 @@ async def test_between_people_the_coach_waits_for_the_opponent_and_speaks_only_t
         [t.result for t in await world.service.turns(match.id)],
         solve("swine-align", 100, solved),
     )
-    assert second.followups == []
+    assert private(second) == []
 
     callbacks = [r for r in world.env.http_requests if r.path.endswith("/callback") or "/webhooks/" in r.path]
     order = [(r.method, "@original" in r.path) for r in callbacks]
@@ -102,4 +107,4 @@ async def test_between_people_the_coach_waits_for_the_opponent_and_speaks_only_t
         if now.player_to_move is None:
             break
         later.append(await world.actor(now.player_to_move.id).click(world.message(board.id), label="Roll 3"))
-    assert len(later) > 2 and all(press.followups == [] for press in later)  # off: nothing more
+    assert len(later) > 2 and all(private(press) == [] for press in later)  # off: nothing more

@@ -52,7 +52,8 @@ async def test_a_deleted_board_is_posted_again(world: World) -> None:
 async def test_a_throttled_or_failing_edit_posts_a_fresh_board(world: World, status: int) -> None:
     match = await bot_to_move(world)
     stale = await world.board(match.id)
-    world.env.inject_error("PATCH", f"/channels/*/messages/{stale.id}", status=status)
+    # The house's move is edited in through alice's press, as her own move was.
+    world.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=status)
 
     await world.advance(BOT_PAUSE + 1)
 
@@ -64,7 +65,8 @@ async def test_forbidden_everywhere_is_logged_and_the_game_is_kept(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     match = await bot_to_move(world)
-    world.env.inject_error("*", "/channels/*/messages*", status=403, code=50013, times=None)
+    for routes in ("/channels/*/messages*", "/webhooks/*"):  # the channel's, and alice's press's own
+        world.env.inject_error("*", routes, status=403, code=50013, times=None)
 
     await world.advance(BOT_PAUSE + 1)
 
@@ -206,7 +208,9 @@ async def test_a_rating_that_fails_is_logged_and_the_game_still_ends_on_its_boar
 
     pressed = await world.alice.click(board, label="Roll 3")
 
-    assert pressed.acknowledged and not pressed.followups  # no apology: the game is over and stored
+    assert pressed.acknowledged  # and no apology: the game is over and stored; what follows her press is
+    (told,) = pressed.followups  # bob's notice that it is over (a follow-up: free of the global limit)
+    assert told.content.startswith(f"{world.bob.mention}, you lost to **alice**, 0\u2013")
     assert text(world.message(board.id)).startswith("🏆 **alice** reached 1 and wins")
     (logged,) = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert (logged.getMessage(), logged.match) == ("could not rate a finished game", match.id)

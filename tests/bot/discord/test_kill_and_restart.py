@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.bot.discord.conftest import Launch
-from tests.bot.discord.fake_discord import APP_ID, CHANNEL_ID, FakeDiscord, Request
+from tests.bot.discord.fake_discord import APP_ID, FakeDiscord, Request
 from tests.bot.discord.over_sockets import (
     ALICE,
     BOB,
@@ -18,6 +18,7 @@ from tests.bot.discord.over_sockets import (
     ROLL,
     BotProcess,
     accepted_challenge,
+    answered,
     challenge,
     command,
     play_to_the_end,
@@ -37,10 +38,6 @@ def stored(data: Path) -> dict[str, Any]:
 
 def answer_to_a_press(request: Request) -> bool:
     return request.method == "PATCH" and request.path.startswith(f"/webhooks/{APP_ID}/")
-
-
-def edit_of(message_id: str) -> Any:
-    return lambda r: r.method == "PATCH" and r.path == f"/channels/{CHANNEL_ID}/messages/{message_id}"
 
 
 async def finished(bot: BotProcess, data: Path) -> dict[str, Any]:
@@ -93,8 +90,10 @@ async def test_a_house_bot_move_stored_but_not_shown(
     bot = await launch(tmp_path, HOG_BOT_MOVE_DELAY_SECONDS="1")
     token, _ = await command(fake, ALICE, "vs-bot", [{"name": "goal", "type": 4, "value": GOAL}])
     board = fake.original(token)
-    held = fake.hold(edit_of(board))  # the house bot's move is shown by editing the board
-    await press(fake, ALICE, board, ROLL)
+    pressed = await press(fake, ALICE, board, ROLL)
+    await fake.until(lambda r: r.method == "PATCH" and answered(pressed)(r))  # her own turn shows
+    # The house bot's move is shown by editing the board through her press, a second later.
+    held = fake.hold(lambda r: r.method == "PATCH" and answered(pressed)(r))
     await asyncio.wait_for(held, HANG)
 
     await bot.kill()

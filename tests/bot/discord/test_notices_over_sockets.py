@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.bot.discord.conftest import Launch
-from tests.bot.discord.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Request
+from tests.bot.discord.fake_discord import APP_ID, CHANNEL_ID, GUILD_ID, FakeDiscord, Request
 from tests.bot.discord.over_sockets import (
     ALICE,
     BOB,
@@ -21,6 +21,7 @@ from tests.bot.discord.over_sockets import (
     answered,
     command,
     play_to_the_end,
+    posts,
     press,
     to_move,
 )
@@ -35,10 +36,10 @@ def notices(fake: FakeDiscord) -> list[dict[str, Any]]:
     return [message for message in fake.messages.values() if "it's your move against" in message["content"]]
 
 
-def notice_to(person: dict[str, Any]) -> Callable[[Request], bool]:
-    """A request that posts a turn notice to this person."""
+def notice_to(person: dict[str, Any], token: str) -> Callable[[Request], bool]:
+    """A request that posts a turn notice to this person as a follow-up of the press with this token."""
     mention = f"<@{person['id']}>, it's your move"
-    return lambda r: r.method == "POST" and r.path == POSTED and r.body["content"].startswith(mention)
+    return lambda r: posts(r) and answered(token)(r) and r.body["content"].startswith(mention)
 
 
 async def test_turn_notices_notify_only_the_person_to_move(
@@ -46,8 +47,9 @@ async def test_turn_notices_notify_only_the_person_to_move(
 ) -> None:
     bot = await launch(tmp_path)
     board = await accepted_challenge(fake)
+    accepted = fake.requests[-1].path.split("/")[3]  # bob's press on Accept, answered through its webhook
 
-    told = await fake.until(notice_to(ALICE))
+    told = await fake.until(notice_to(ALICE, accepted))  # a follow-up of the press that passed the turn
     link = f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{board}"
     assert told.body["content"] == f"<@{ALICE['id']}>, it's your move against **bob**: {link}"
     assert told.body["allowed_mentions"] == {"parse": [], "users": [int(ALICE["id"])]}
@@ -56,13 +58,15 @@ async def test_turn_notices_notify_only_the_person_to_move(
 
     token = await press(fake, ALICE, board, "Free Bacon")  # 6-0: bob's turn
     await fake.until(lambda r: r.method == "PATCH" and answered(token)(r))
-    await fake.until(notice_to(BOB))
-    await fake.until(lambda r: r.method == "DELETE" and r.path == f"{POSTED}/{alices['id']}")
+    await fake.until(notice_to(BOB, token))
+    gone = f"/webhooks/{APP_ID}/{accepted}/messages/{alices['id']}"  # through the token it was posted with
+    await fake.until(lambda r: r.method == "DELETE" and r.path == gone)
 
     (bobs,) = notices(fake)
     assert bobs["content"].startswith(f"<@{BOB['id']}>, it's your move against **alice**: ")
     assert await bot.terminate() == 0 and not bot.troubles()
     assert fake.unknown == []
+    assert [r for r in fake.requests if r.global_limited and r.method in ("POST", "DELETE")] == []
 
 
 def refused_posts(fake: FakeDiscord) -> int:
@@ -74,7 +78,8 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_the_game_finis
 ) -> None:
     # A turn lasts 12 s; the board is redrawn about 16 s after the house bot moved (two tries of its clock,
     # 5 s then 10 s apart): a clock started when the move was stored would have ended the game.
-    bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="12")
+    # Answered by the channel, as when alice's press's token is no longer taken.
+    bot = await launch(tmp_path, HOG_TURN_TIMEOUT_SECONDS="12", HOG_ANSWER_THROUGH_PRESSES="false")
     token, _ = await command(fake, ALICE, "vs-bot", [{"name": "goal", "type": 4, "value": GOAL}])
     board = fake.original(token)
     fake.fail("PATCH", f"{POSTED}/*")  # Discord's 5xx to every edit of the board...
@@ -92,16 +97,19 @@ async def test_a_house_move_discord_would_not_show_is_redrawn_and_the_game_finis
 
 
 def starts(request: Request, start: str) -> bool:
-    """Whether the request posts a new message in the channel whose text starts so."""
+    """Whether the request posts a new message (in the channel, or a follow-up) whose text starts so."""
     body = request.body if isinstance(request.body, dict) else {}
-    return (
-        request.method == "POST" and request.path == POSTED and (body.get("content") or "").startswith(start)
-    )
+    return posts(request) and (body.get("content") or "").startswith(start)
 
 
 def posted(fake: FakeDiscord, start: str) -> list[Request]:
-    """The bot's posts of a new message in the channel whose text starts so."""
+    """The bot's posts of a new message whose text starts so."""
     return [request for request in fake.requests if starts(request, start)]
+
+
+def read_channel(fake: FakeDiscord) -> list[Request]:
+    """The bot's reads of the channel's latest messages."""
+    return [request for request in fake.requests if request.method == "GET" and request.path == POSTED]
 
 
 async def test_time_running_out_and_the_end_are_announced_once_across_a_crash_and_a_restart(
@@ -121,18 +129,23 @@ async def test_time_running_out_and_the_end_are_announced_once_across_a_crash_an
     await bot.kill()  # ...when the bot dies, before it could record it
     fake.release()  # Discord posts it all the same
 
-    bot = await launch(tmp_path)  # the new process shows the ended game and decides its notice again
-    await fake.until(lambda _: len(posted(fake, end)) == 2)
-    (told,) = [message for message in fake.messages.values() if message["content"].startswith(end)]
-    assert {request.body["nonce"] for request in posted(fake, end)} == {told["nonce"]}  # Discord kept one
-    assert posted(fake, end)[-1].body["allowed_mentions"] == {"parse": [], "users": [int(BOB["id"])]}
+    # A follow-up of bob's press (its token still good) takes no nonce for Discord to enforce: the new
+    # process shows the ended game, and before telling bob again looks in the channel for what was posted.
+    looked = len([r for r in fake.requests if r.method == "GET" and r.path == POSTED])
+    bot = await launch(tmp_path)
+    await fake.until(
+        lambda _: len([r for r in fake.requests if r.method == "GET" and r.path == POSTED]) > looked
+    )
     assert await bot.terminate() == 0
+    (told,) = [message for message in fake.messages.values() if message["content"].startswith(end)]
+    (sent,) = posted(fake, end)  # told once
+    assert sent.body["allowed_mentions"] == {"parse": [], "users": [int(BOB["id"])]}
 
     bot = await launch(tmp_path)
     fake.messages[board] = as_it_was
     token = await press(fake, ALICE, board, ROLL)  # a late press on the old board...
     await fake.until(lambda r: r.method == "PATCH" and answered(token)(r))  # ...draws the board as it is
     assert await bot.terminate() == 0 and not bot.troubles()
-    assert len(posted(fake, hurry)) == 1 and len(posted(fake, end)) == 2  # nothing announced again
+    assert len(posted(fake, hurry)) == 1 and len(posted(fake, end)) == 1  # nothing announced again
     assert [m for m in fake.messages.values() if "https://discord.com/channels/" in m["content"]] == [told]
     assert fake.unknown == []

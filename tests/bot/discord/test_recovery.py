@@ -48,6 +48,7 @@ async def test_the_bot_moves_though_the_board_and_its_first_try_fail(
         ("PATCH", "/webhooks/*/messages/@original"),  # answering the press
         ("PATCH", "/channels/*/messages/*"),  # editing the board
         ("POST", "/channels/*/messages"),  # posting it again
+        ("POST", "/webhooks/*"),  # ... or as a follow-up of her press
     ]:
         network.cut(method, path)
 
@@ -89,6 +90,8 @@ async def test_a_board_that_cannot_be_shown_does_not_hold_up_the_others(
     world: World, network: Network
 ) -> None:
     first = await world.challenge()
+    accepted = next(r.path for r in reversed(world.env.http_requests) if r.path.startswith("/webhooks/"))
+    accepted = accepted.split("/")[3]  # the token of bob's press on Accept, which the board answers
     await world.mod.slash(world.channel, "hog challenge", opponent=world.carol)
     challenge = world.channel.last_message
     assert challenge is not None
@@ -98,6 +101,8 @@ async def test_a_board_that_cannot_be_shown_does_not_hold_up_the_others(
     stuck = await world.board(first.id)
     network.cut("PATCH", f"/channels/*/messages/{stuck.id}", times=1000)  # the clock's redraws too
     network.cut("POST", "/channels/*/messages", times=1000)
+    network.cut("PATCH", f"/webhooks/*/{accepted}/messages/@original", times=1000)  # nor through his press
+    network.cut("POST", f"/webhooks/*/{accepted}", times=1000)
 
     await world.advance(TURN_TIMEOUT + TURN_TIMEOUT / 10)  # both players to move time out
 

@@ -126,7 +126,7 @@ async def test_a_board_shown_again_posts_no_second_notice(world: World) -> None:
 async def test_a_notice_discord_would_not_take_is_posted_by_the_clock(world: World) -> None:
     match = await world.challenge()
     board = await world.board(match.id)
-    world.env.inject_error("POST", "/channels/*/messages", status=503)
+    world.env.inject_error("POST", "/webhooks/*", status=503)  # the notice: a follow-up of alice's press
 
     await world.alice.click(board, label="Roll 3")  # the board shows bob's turn; his notice fails
 

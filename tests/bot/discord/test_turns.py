@@ -14,7 +14,10 @@ async def test_a_press_plays_the_turn_and_passes_the_move(world: World) -> None:
 
     result = await world.alice.click(board, label="Roll 3")
 
-    assert result.acknowledged and not result.followups
+    assert result.acknowledged  # the board is the answer; bob's notice follows her press, nothing else
+    assert [m.content.split(":")[0] for m in result.followups] == [
+        f"{world.bob.mention}, it's your move against **alice**"
+    ]
     after = world.message(board.id)
     assert after.content == f"{world.bob.mention}, your move."
     (line,) = turns_shown(after)
@@ -109,7 +112,8 @@ async def test_two_presses_at_once_play_one_turn(world: World) -> None:
         world.press_stale(world.alice, as_rendered, "Roll 5"),
     )
 
-    assert not any(press.followups for press in presses)  # the second is her own repeated press: silent
+    # The turn's press is followed by bob's notice; the second is her own repeated press: silent.
+    assert sorted(len(press.followups) for press in presses) == [0, 1]
     assert world.domain_errors() == []
     assert [turn.result.before.turn for turn in await world.service.turns(match.id)] == [0]
     assert world.message(board.id).content == f"{world.bob.mention}, your move."

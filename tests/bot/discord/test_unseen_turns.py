@@ -7,10 +7,18 @@ import logging
 
 import pytest
 
+from bot.config import Settings
 from bot.discord.catch_up import LONGEST_PAUSE
 from bot.services import MatchStatus
 from tests.bot.discord.conftest import TURN_TIMEOUT
 from tests.bot.discord.harness import World, labels, text
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """Answers by the channel, as when her press's token is no longer taken: the channel is then the house
+    move's only way onto the board."""
+    return settings.model_copy(update={"answer_through_presses": False})
 
 
 async def test_a_house_move_discord_would_not_show_is_redrawn_and_never_lost_on_time(

@@ -1,0 +1,350 @@
+"""Discord's global rate limit under many games: two shard processes of `python -m bot` (HOG_SHARD_COUNT=2,
+one PostgreSQL database) against the test suite's fake Discord (tests/bot/discord/fake_discord.py) over real
+sockets, the fake enforcing Discord's limits: 50 requests a second with the bot's token in all (a 429 with
+the global flag beyond it) and each channel's 5 posts, 5 edits and 5 deletes of messages per window.
+
+Games are paced as people play, a move every `--think` seconds (uniform): two-person games (a challenge
+accepted, then each person rolls six dice when the board says it is their turn, told by their turn notice)
+and games against the house (a person rolls, the house answers on the board), spread over servers on both
+shards, a few games a channel. Measured while they play: the calls bound by the global limit per turn (a
+person's turn; against the house, the press and the house's answer), the 429s the fake answered, and from
+a press to the other person's turn notice arriving at Discord (two-person) or to the house's answer on the
+board (against the house). Reference, measured alongside: the same games with HOG_ANSWER_THROUGH_PRESSES=
+false, notices and the house's moves by the channel as before this budget (2.0 and 0.89 calls a turn).
+Targets: <= 0.1 calls a turn, no 429, the notice's p99 <= 1 s.
+
+    python bench/bench_discord_budget.py [--games 200] [--seconds 60] [--think 5:15] [--per-channel 4]
+"""
+
+import argparse
+import asyncio
+import contextvars
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from bench_activity import cpu_seconds, drain, summary
+from bench_load import load_average, percentile
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the source tree, for its tests/
+from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord, Limits, Request, member, user
+from tests.bot.discord.over_sockets import button, spawn_bot
+from tests.postgres_server import PostgresServer
+
+TARGET_CALLS_PER_TURN = 0.1
+TARGET_P99_S = 1.0
+ROLL = "Roll 6"
+GOAL = 100
+LINK = "https://discord.com/channels/"
+ARRIVING: contextvars.ContextVar[Request] = contextvars.ContextVar("arriving")
+
+
+class Watched(FakeDiscord):
+    """The fake Discord, telling each game's client when a request about its board was answered: a board
+    edited (through a press's webhook or by the channel), a notice posted or deleted; and which board each
+    request was about, to count calls by kind of game."""
+
+    def __init__(self, guilds: list[int]) -> None:
+        super().__init__(guilds=guilds, shards=2, limits=Limits())
+        self.changed: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
+        self.noticed: dict[tuple[str, str], float] = {}  # (board, person id) -> when their notice came
+        self.board_of: dict[str, str] = {}  # a notice's message id -> its board
+        self.about: list[tuple[Request, str | None]] = []  # each request and its board, as answered
+        self.answered: set[str] = set()  # the interactions called back, by token
+        self.arrived = ARRIVING.set
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        answer = await super()._rest(request)
+        record = ARRIVING.get()  # set as this request arrived (each request is answered in a task of its own)
+        board = self._board(record, answer)
+        self.about.append((record, board))
+        if board is not None:
+            self.changed[board].set()
+        return answer
+
+    def _board(self, record: Request, answer: web.Response) -> str | None:
+        parts = record.path.strip("/").split("/")
+        if parts[0] == "interactions":
+            self.answered.add(parts[2])
+            return self._sources.get(parts[2]) or self._originals.get(parts[2])
+        content = record.body.get("content") if isinstance(record.body, dict) else None
+        if (
+            record.method == "POST"
+            and isinstance(content, str)
+            and content.startswith("<@")
+            and LINK in content
+        ):
+            board = content.rsplit("/", 1)[-1]
+            if answer.status == 200 and isinstance(answer, web.Response) and answer.text:
+                self.board_of[_id_of(answer.text)] = board
+            person = content[2 : content.index(">")]
+            self.noticed.setdefault((board, person), time.perf_counter())
+            return board
+        if parts[0] == "webhooks" and parts[-1] == "@original":
+            return self._originals.get(parts[2]) or self._sources.get(parts[2])
+        if parts[0] in ("channels", "webhooks") and len(parts) >= 4 and parts[-2] == "messages":
+            return self.board_of.get(parts[-1], parts[-1] if parts[-1] in self.messages else None)
+        return None
+
+
+def _id_of(text: str) -> str:
+    return text.split('"id": "', 1)[1].split('"', 1)[0]
+
+
+@dataclass
+class Tally:
+    """What the games saw."""
+
+    turns: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # by kind
+    notice: list[float] = field(default_factory=list)  # press -> the other person's notice (two-person)
+    house: list[float] = field(default_factory=list)  # press -> the house's answer on the board
+    missed: int = 0  # waits that never saw their answer before the end
+
+
+class Game:
+    """One game's people, as a client: they press when the board says it is their move."""
+
+    def __init__(self, fake: Watched, number: int, guild: int, vs_bot: bool) -> None:
+        self.fake, self.guild, self.vs_bot = fake, guild, vs_bot
+        self.kind = "vs-bot" if vs_bot else "two-person"
+        base = 100_000 + 2 * number
+        self.people = [user(base, f"p{number}a"), user(base + 1, f"p{number}b")]
+        self.board = ""
+
+    async def start(self, hog_id: str) -> None:
+        second = self.people[1]
+        if self.vs_bot:
+            token = await self._command(hog_id, "vs-bot", [{"name": "goal", "type": 4, "value": GOAL}], [])
+        else:
+            options = [
+                {"name": "opponent", "type": 6, "value": second["id"]},
+                {"name": "goal", "type": 4, "value": GOAL},
+            ]
+            token = await self._command(hog_id, "challenge", options, [second])
+        self.board = await self._original(token)
+        if not self.vs_bot:
+            await self._press(second, "Accept")
+            await self._until(lambda: self._to_move() is not None)
+
+    async def play(self, tally: Tally, think: tuple[float, float], until: float) -> None:
+        while time.perf_counter() < until:
+            person = self._to_move()
+            if person is None:
+                return  # the game is over
+            await asyncio.sleep(random.uniform(*think))
+            if time.perf_counter() >= until:
+                return
+            other = self.people[1] if person is self.people[0] else self.people[0]
+            key = (self.board, other["id"])
+            self.fake.noticed.pop(key, None)
+            before = self.fake.messages[self.board]["embeds"][0]["footer"]["text"]
+            pressed = time.perf_counter()
+            await self._press(person, ROLL)
+            # The board shows the turn and who is to move next (against the house: its answer), or the end.
+            seen = await self._until(lambda before=before: self._settled(before), until)
+            if self.vs_bot:
+                if seen:
+                    tally.house.append(time.perf_counter() - pressed)
+            elif seen and self._to_move() is other:
+                seen = await self._until(lambda key=key: key in self.fake.noticed, until)
+                if seen:
+                    tally.notice.append(self.fake.noticed[key] - pressed)
+            if not seen:
+                tally.missed += 1
+                return
+            tally.turns[self.kind] += 1
+
+    def _to_move(self) -> dict[str, Any] | None:
+        content = self.fake.messages[self.board]["content"]
+        return next((p for p in self.people if content == f"<@{p['id']}>, your move."), None)
+
+    def _over(self) -> bool:
+        return "wins" in self.fake.messages[self.board]["embeds"][0]["description"]
+
+    def _settled(self, before: str) -> bool:
+        after = self.fake.messages[self.board]["embeds"][0]["footer"]["text"]
+        return after != before and (self._to_move() is not None or self._over())
+
+    async def _until(self, check: Any, until: float = float("inf")) -> bool:
+        event = self.fake.changed[self.board]
+        while not check():
+            event.clear()
+            left = max(until + 30 - time.perf_counter(), 0.001)
+            try:
+                await asyncio.wait_for(event.wait(), left)
+            except TimeoutError:
+                return check()
+        return True
+
+    async def _press(self, person: dict[str, Any], label: str) -> None:
+        custom_id = button(self.fake.messages[self.board], label)
+        token = await self.fake.interact(person, {"custom_id": custom_id, "component_type": 2}, self.board)
+        await self._until(lambda: token in self.fake.answered)
+
+    async def _command(
+        self, hog_id: str, name: str, options: list[dict[str, Any]], others: list[dict[str, Any]]
+    ) -> str:
+        people = {p["id"]: p for p in others}
+        data = {
+            "id": hog_id,
+            "name": "hog",
+            "type": 1,
+            "options": [{"name": name, "type": 1, "options": options}],
+            "resolved": {
+                "users": people,
+                "members": {key: member(value) | {"user": None} for key, value in people.items()},
+            },
+        }
+        return await self.fake.interact(self.people[0], data, guild_id=self.guild)
+
+    async def _original(self, token: str) -> str:
+        while token not in self.fake._originals:
+            await self.fake.until(lambda r: token in r.path)
+        return self.fake.original(token)
+
+
+def guilds_for(games: int, per_channel: int) -> list[int]:
+    """Servers (one #hog each) for the games, alternately on shard 0 and shard 1 of 2."""
+    count = max(2, -(-games // per_channel))
+    return [GUILD_ID] + [(k << 22) | (GUILD_ID + k) for k in range(1, count)]
+
+
+async def phase(args: argparse.Namespace, url: str, through: bool) -> dict[str, Any]:
+    """Two shard processes, the games played for `--seconds`: what was counted."""
+    guilds = guilds_for(args.games, args.per_channel)
+    fake = Watched(guilds)
+    await fake.start()
+    bots = []
+    readers = []
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            for shard in (0, 1):
+                data = Path(folder) / str(shard)
+                data.mkdir()
+                settings = {
+                    "HOG_DATABASE_URL": url,
+                    "HOG_SHARD_COUNT": "2",
+                    "HOG_SHARD_IDS": str(shard),
+                    "HOG_ANSWER_THROUGH_PRESSES": "true" if through else "false",
+                    "HOG_TURN_TIMEOUT_SECONDS": "600",
+                    "HOG_BOT_MOVE_DELAY_SECONDS": "0",
+                }
+                bot = await spawn_bot(fake.url, data, **settings)
+                bots.append(bot)
+                readers.append(asyncio.create_task(drain(bot)))
+            await fake.connected(timeout=600.0)  # both shards identified
+            while str(GUILD_ID) not in fake.commands:
+                await fake.until(lambda r: r.method == "PUT")  # the commands synced to the dev server
+            (hog,) = fake.commands[str(GUILD_ID)]
+            games = [
+                Game(fake, n, guilds[n // args.per_channel % len(guilds)], vs_bot=n % 2 == 1)
+                for n in range(args.games)
+            ]
+            gate = asyncio.Semaphore(10)
+
+            async def start(game: Game) -> None:
+                async with gate:
+                    await game.start(hog["id"])
+
+            await asyncio.gather(*(start(game) for game in games))
+            tally = Tally()
+            since, throttled = len(fake.about), len(fake.throttled)
+            cpu, own = sum(cpu_seconds(bot.pid) for bot in bots), time.process_time()
+            begun = time.perf_counter()
+            until = begun + args.seconds
+            think = tuple(float(part) for part in args.think.split(":"))
+            await asyncio.gather(*(game.play(tally, (think[0], think[1]), until) for game in games))
+            elapsed = time.perf_counter() - begun
+            used = sum(cpu_seconds(bot.pid) for bot in bots) - cpu
+            own = time.process_time() - own
+            window = fake.about[since:]
+        finally:
+            for bot in bots:
+                bot.terminate()
+            for bot in bots:
+                await bot.wait()
+            for reader in readers:
+                reader.cancel()
+    await fake.stop()
+    kinds = {game.board: game.kind for game in games}
+    bound: dict[str, int] = defaultdict(int)
+    for request, board in window:
+        if request.global_limited:
+            bound[kinds.get(board or "", "unattributed")] += 1
+    return {
+        "through": through,
+        "tally": tally,
+        "bound": bound,
+        "throttled": len(fake.throttled) - throttled,
+        "elapsed": elapsed,
+        "cpu": used,
+        "own": own,
+    }
+
+
+def report(result: dict[str, Any], games: int) -> float:
+    """Print a phase's figures; its global-limited calls a turn."""
+    tally: Tally = result["tally"]
+    turns = sum(tally.turns.values())
+    calls = sum(result["bound"].values())
+    way = "through the presses (this budget)" if result["through"] else "by the channel (as before)"
+    print(
+        f"{way}: {games} games, {turns} turns in {result['elapsed']:.1f} s = {turns / result['elapsed']:.1f}"
+        f" turns/s; CPU: the two bots {result['cpu']:.1f} s, this process (the fake Discord and the"
+        f" players) {result['own']:.1f} s"
+    )
+    for kind in ("two-person", "vs-bot"):
+        made = tally.turns[kind]
+        print(
+            f"  {kind}: {made} turns, {result['bound'][kind]} global-limited calls = "
+            f"{result['bound'][kind] / max(made, 1):.2f} a turn"
+        )
+    if result["bound"]["unattributed"]:
+        print(f"  not about a board: {result['bound']['unattributed']} calls")
+    print(
+        f"  all: {calls} global-limited calls = {calls / max(turns, 1):.3f} a turn;"
+        f" 429s: {result['throttled']}"
+    )
+    print(f"  {summary('press -> the other person notified', tally.notice)}")
+    print(f"  {summary('press -> the house answered on the board', tally.house)}")
+    if tally.missed:
+        print(f"  {tally.missed} presses whose answer never came before the end")
+    return calls / max(turns, 1)
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games, half of them vs the house")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long they play")
+    parser.add_argument("--think", default="5:15", help="a person's thought before a move, seconds: low:high")
+    parser.add_argument("--per-channel", type=int, default=4, help="games in one channel")
+    args = parser.parse_args()
+    load_average("at the start")
+    server = PostgresServer(durable=True)
+    server.start()
+    try:
+        new = await phase(args, server.new_database(), through=True)
+        old = await phase(args, server.new_database(), through=False)
+    finally:
+        server.stop()
+    per_turn = report(new, args.games)
+    before = report(old, args.games)
+    p99 = percentile(new["tally"].notice, 0.99) if new["tally"].notice else float("inf")
+    print(f"ratios: calls a turn, through presses / by the channel = {per_turn / max(before, 1e-9):.3f}")
+    load_average("at the end")
+    met = per_turn <= TARGET_CALLS_PER_TURN and new["throttled"] == 0 and p99 <= TARGET_P99_S
+    print(
+        f"targets: <= {TARGET_CALLS_PER_TURN} global-limited calls a turn, no 429, notice p99 <="
+        f" {TARGET_P99_S:g} s: {'met' if met else 'NOT met'}"
+    )
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
