@@ -13,12 +13,10 @@ from tests.bot.discord.fake_discord import APP_ID, FakeDiscord, Request
 from tests.bot.discord.over_sockets import (
     ALICE,
     BOB,
-    GOAL,
     LONG_GOAL,
     ROLL,
     BotProcess,
     accepted_challenge,
-    answered,
     challenge,
     command,
     play_to_the_end,
@@ -88,12 +86,15 @@ async def test_a_house_bot_move_stored_but_not_shown(
 ) -> None:
     # The house bot waits a second before it moves, so alice's own turn is shown before its move is made.
     bot = await launch(tmp_path, HOG_BOT_MOVE_DELAY_SECONDS="1")
-    token, _ = await command(fake, ALICE, "vs-bot", [{"name": "goal", "type": 4, "value": GOAL}])
+    token, _ = await command(fake, ALICE, "vs-bot", [{"name": "goal", "type": 4, "value": LONG_GOAL}])
     board = fake.original(token)
-    pressed = await press(fake, ALICE, board, ROLL)
-    await fake.until(lambda r: r.method == "PATCH" and answered(pressed)(r))  # her own turn shows
-    # The house bot's move is shown by editing the board through her press, a second later.
-    held = fake.hold(lambda r: r.method == "PATCH" and answered(pressed)(r))
+    # The house bot's move is shown by editing the board through her press, naming her to move again (her
+    # own turn shows first, in the press's answer or an edit through it, whichever the bot chose).
+    yours = f"<@{ALICE['id']}>, your move."
+    held = fake.hold(
+        lambda r: answer_to_a_press(r) and isinstance(r.body, dict) and r.body.get("content") == yours
+    )
+    await press(fake, ALICE, board, ROLL)
     await asyncio.wait_for(held, HANG)
 
     await bot.kill()
