@@ -2,6 +2,10 @@
 
 # ruff: noqa: N818 - names say what happened (IllegalChoice, GameOver), as callers read them
 
+from pathlib import Path
+
+from hogengine.text import shown
+
 
 class HogError(Exception):
     """Base of every error the engine raises on purpose; str(error) is user-facing."""
@@ -25,3 +29,12 @@ class GameOver(HogError):
 
 class BadState(HogError):
     """A game state that cannot occur (goal or scores out of range)."""
+
+
+class BadStrategy(HogError):
+    """A strategy, table or strategy name that cannot be used under these rules."""
+
+
+def unreadable(path: str | Path, error: OSError) -> BadStrategy:
+    """The one line every command gives for a strategy file it cannot read (missing, a folder, no access)."""
+    return BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.")

@@ -1,9 +1,12 @@
 """A position seen from the player to move: what every rule reads, as ints or as arrays of states."""
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from __future__ import annotations
 
-from hogengine.numeric import Num
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # numpy's types: the rules import without numpy (see pieces.py)
+    from hogengine.numeric import Num
 
 
 class Position(NamedTuple):
@@ -19,7 +22,7 @@ class Position(NamedTuple):
     theirs: tuple[Num, ...] = ()
     shared: tuple[Num, ...] = ()
 
-    def flipped(self) -> "Position":
+    def flipped(self) -> Position:
         """The same position seen from the other player."""
         return Position(self.opponent, self.mover, self.theirs, self.mine, self.shared)
 
@@ -29,7 +32,7 @@ class Position(NamedTuple):
         yield self.opponent
         yield from (*self.mine, *self.theirs, *self.shared)
 
-    def with_values(self, values: Iterable[Num]) -> "Position":
+    def with_values(self, values: Iterable[Num]) -> Position:
         """A position of the same shape holding `values`, given in the order of `values()`."""
         it = iter(values)
         mover, opponent = next(it), next(it)
@@ -38,6 +41,6 @@ class Position(NamedTuple):
         shared = tuple(next(it) for _ in self.shared)
         return Position(mover, opponent, mine, theirs, shared)
 
-    def map(self, function: Callable[[Num], Num]) -> "Position":
+    def map(self, function: Callable[[Num], Num]) -> Position:
         """Every value passed through `function` (e.g. `int`, or a numpy selection)."""
         return self.with_values(function(value) for value in self.values())

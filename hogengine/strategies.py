@@ -13,7 +13,7 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from hogengine.errors import HogError
+from hogengine.errors import BadStrategy, unreadable
 from hogengine.numeric import BoolArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.text import NumberTooLong, RepeatedKey, read_at_most, read_json, shown, whole_number
@@ -22,10 +22,6 @@ Strategy: TypeAlias = Callable[[int, int], int]
 Table: TypeAlias = npt.NDArray[np.int8]
 SIZE = 100  # scores 0..99: every score a player can hold while the game goes on
 MAX_TABLE_BYTES = 1 << 20  # a table file past this is no table (100 rows of 100 choices: some 30 KB)
-
-
-class BadStrategy(HogError):  # noqa: N818 - named like the engine's errors
-    """A strategy, table or strategy name that cannot be used under these rules."""
 
 
 def legal_choice(value: object, rules: RuleSet, where: str) -> int:
@@ -84,11 +80,6 @@ def function_from_table(table: Table) -> Strategy:
         return int(table[score, opponent_score])
 
     return strategy
-
-
-def unreadable(path: str | Path, error: OSError) -> BadStrategy:
-    """The one line every command gives for a strategy file it cannot read (missing, a folder, no access)."""
-    return BadStrategy(f"Cannot read the strategy file {shown(str(path))}: {error.strerror}.")
 
 
 def load_table_json(path: str | Path, rules: RuleSet | str) -> Table:

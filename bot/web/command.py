@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.domain.errors import CannotListen
 from hogengine.cli.arguments import whole
-from hogengine.cli.specs import cache_dir
+from hogengine.cli.solved import cache_dir
 from hogengine.replay import load_record, read_record, replay
 from hogengine.rules import DEFAULT_RULES, get_rules
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from hogengine.analysis import coaching, judge, player_summary, summary
 from hogengine.cli.arguments import whole
 from hogengine.cli.rules import plain
-from hogengine.cli.specs import HELP, PLAYERS, cache_dir, load_table
+from hogengine.cli.solved import cache_dir
+from hogengine.cli.specs import HELP, PLAYERS, load_table
 from hogengine.cli.turns import final_line, seat_names, status_line, turn_lines
 from hogengine.commentary import game_commentary
 from hogengine.dice import commitment, new_seed

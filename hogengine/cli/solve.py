@@ -4,7 +4,8 @@ import argparse
 import json
 from pathlib import Path
 
-from hogengine.cli.specs import add_common, best_score_only_table, build_model, cache_dir
+from hogengine.cli.solved import best_score_only_table, build_model, cache_dir
+from hogengine.cli.specs import add_common
 from hogengine.errors import HogError
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrates, solve

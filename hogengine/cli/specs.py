@@ -2,36 +2,21 @@
 `best-table` (the best score-only table), `always:N`, `course`, a .json table or a .py file."""
 
 import argparse
-import os
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from hogengine.cli.arguments import whole
-from hogengine.cli.progress import Progress
+from hogengine.cli.solved import best_score_only_table, perfect_policy
+from hogengine.errors import BadStrategy, unreadable
 from hogengine.game import MAX_GOAL
 from hogengine.house import HouseLevel, course_table
 from hogengine.rules import DEFAULT_RULES, RuleSet
 from hogengine.sandbox import SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
-from hogengine.solver import BEST_TABLE, PERFECT, Player, solve
-from hogengine.solver.cache import kept_model
-from hogengine.solver.contest_table import best_table
-from hogengine.strategies import (
-    SPECS,
-    BadStrategy,
-    Table,
-    load_table_json,
-    strategy_from_spec,
-    table_from_function,
-    unreadable,
-)
-from hogengine.text import shown
+from hogengine.solver import BEST_TABLE, PERFECT, Player
+from hogengine.strategies import SPECS, Table, load_table_json, strategy_from_spec, table_from_function
 
 # Every player a command takes, as its errors list them (`hog play --vs` takes `human` too); the help
 # names them in this order, with a word on some.
@@ -71,48 +56,6 @@ def _from_python(path: Path, rules: RuleSet) -> Entry:
         raise BadStrategy(f"{path.name}: {verdict.reason}")
     tables = tuple(np.array(table, dtype=np.int8) for table in verdict.tables)
     return Entry(verdict.team_name or path.stem, np.array(verdict.table, dtype=np.int8), tables)
-
-
-def cache_dir() -> Path | None:
-    """Where the command line keeps solver results between runs: $HOG_CACHE_DIR (set but empty: nowhere),
-    else `hog` in the user's cache directory ($XDG_CACHE_HOME or ~/.cache)."""
-    configured = os.environ.get("HOG_CACHE_DIR")
-    if configured is not None and not configured:
-        return None
-    folder = (
-        Path(configured)
-        if configured
-        else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog"
-    )
-    if folder.exists() and not folder.is_dir():  # say so, and go on without keeping results
-        _not_a_folder(folder)
-        return None
-    return folder
-
-
-@cache
-def _not_a_folder(folder: Path) -> None:
-    """Say once per command (which asks for the cache for its model and again for its results)."""
-    print(f"hog: the cache {shown(str(folder))} is not a folder: results are not kept.", file=sys.stderr)
-
-
-def build_model(rules: RuleSet, goal: int) -> None:
-    """Have the solver's model of these rules: read from the cache, else built (seconds for the largest,
-    with a progress bar) and kept there, so the next command reads it."""
-    with progress_bar("build model") as report:
-        kept_model(rules, goal, cache_dir(), report)
-
-
-def best_score_only_table(rules: RuleSet, goal: int) -> Table:
-    """The best score-only table, from the cache or made with a progress bar (tens of seconds)."""
-    with progress_bar("best table") as report:
-        return best_table(rules, goal, report, cache_dir())
-
-
-def perfect_policy(rules: RuleSet, goal: int) -> Player:
-    """The perfect player's choice in every full state [hidden layer][score][opponent score]."""
-    build_model(rules, goal)
-    return solve(rules, goal, cache_dir()).policy
 
 
 def load(spec: str, rules: RuleSet, goal: int) -> Player:
@@ -158,15 +101,3 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set id or alias ({DEFAULT_RULES})")
     parser.add_argument("--goal", type=whole, default=MAX_GOAL, help=f"points to win ({MAX_GOAL})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-@contextmanager
-def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
-    """A solver progress callback (done, total) drawing the shared stderr bar."""
-    with Progress(1, label) as bar:
-
-        def report(done: int, total: int) -> None:
-            bar.total = max(total, 1)
-            bar.advance(done - bar.done)
-
-        yield report

@@ -7,7 +7,8 @@ import secrets
 from dataclasses import replace
 from random import Random
 
-from hogengine.cli.specs import HELP, Entry, add_common, build_model, load_entry, progress_bar
+from hogengine.cli.solved import build_model, progress_bar
+from hogengine.cli.specs import HELP, Entry, add_common, load_entry
 from hogengine.cli.tournament_record import (
     FORMATS,
     Record,

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hogengine.cli.specs import Entry
-from hogengine.errors import HogError
+from hogengine.contest_rules import GAMES
+from hogengine.errors import BadStrategy, HogError
 from hogengine.game import MAX_GOAL
 from hogengine.replay import TOURNAMENT_RECORD
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver import Standings
-from hogengine.solver.tournament import GAMES
-from hogengine.strategies import BadStrategy, table_from_rows
+from hogengine.strategies import table_from_rows
 from hogengine.text import read_at_most, read_json, shown
 
 # Larger than any record of a real contest (20 to 30 KB a table), small enough to read at once.

@@ -3,7 +3,8 @@
 import argparse
 import json
 
-from hogengine.cli.specs import HELP, add_common, build_model, load
+from hogengine.cli.solved import build_model
+from hogengine.cli.specs import HELP, add_common, load
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrate
 

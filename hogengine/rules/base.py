@@ -1,15 +1,19 @@
 """What every rule set provides, and the parts of a turn that all of them share."""
 
+from __future__ import annotations
+
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from math import prod
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from hogengine.events import EventKind
-from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
+
+if TYPE_CHECKING:  # numpy's types: the rules import without numpy (see pieces.py)
+    from hogengine.numeric import Flag, Num
 
 # What every Hog game shares, before a rule set's own rules (`RuleSet.explain`).
 COMMON_RULES = (

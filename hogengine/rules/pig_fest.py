@@ -1,13 +1,17 @@
 """`pig-fest`: CS 61A Summer 2015 (seed 001): digit Swine Swap, Hog Wild, Ham Hijinks and Pig Fest."""
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
 
 from hogengine.events import EventKind
-from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
 from hogengine.rules.base import HiddenPart, RuleSet, StateView, Step
 from hogengine.text import counted
+
+if TYPE_CHECKING:  # numpy's types: the rules import without numpy (see pieces.py)
+    from hogengine.numeric import Flag, Num
 
 HAM_HIJINKS = -1
 # Pig Fest multiplies by min(3, max(1, streak)), so streaks above 3 play like 3.

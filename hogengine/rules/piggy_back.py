@@ -1,12 +1,16 @@
 """`piggy-back`: CS 61A Spring 2016 (seed 002): a Pig Out scores 0 and gifts the opponent the dice count."""
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
 
 from hogengine.events import EventKind
-from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
 from hogengine.rules.base import RuleSet, Step
+
+if TYPE_CHECKING:  # numpy's types: the rules import without numpy (see pieces.py)
+    from hogengine.numeric import Flag, Num
 
 
 class PiggyBack(RuleSet):

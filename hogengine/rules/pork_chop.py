@@ -1,12 +1,16 @@
 """`pork-chop`: CS 61A Spring 2017 (seeds 000, 003): Hogtimus, Hog Wild, doubling Swine Swap, Pork Chop."""
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
 
 from hogengine.events import EventKind
-from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
 from hogengine.rules.base import HiddenPart, RuleSet, StateView, Step
+
+if TYPE_CHECKING:  # numpy's types: the rules import without numpy (see pieces.py)
+    from hogengine.numeric import Flag, Num
 
 PORK_CHOP = -1
 CHOPPED_DICE = 10  # what a -1 rolls once the mover's Pork Chop is spent

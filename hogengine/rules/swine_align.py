@@ -1,12 +1,16 @@
 """`swine-align`: CS 61A Fall 2020 (seed 004): pi Free Bacon, Swine Align and Pig Pass extra turns."""
 
-from typing import ClassVar
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
 
 from hogengine.events import EventKind
-from hogengine.numeric import Flag, Num
 from hogengine.position import Position
 from hogengine.rules import pieces
 from hogengine.rules.base import RuleSet, Step, game_over
+
+if TYPE_CHECKING:  # numpy's types: the rules import without numpy (see pieces.py)
+    from hogengine.numeric import Flag, Num
 
 # The value of an EXTRA_TURN event names its rule (they never fire together).
 EXTRA_TURN_RULES = {1: "swine_align", 2: "pig_pass"}

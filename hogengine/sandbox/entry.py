@@ -4,12 +4,19 @@ with its tables recorded, only where the contest says so (seed 001); elsewhere t
 import threading
 from dataclasses import replace
 
-from hogengine.course.semesters import course_api
-from hogengine.rules import RULE_SETS, RuleSet
-from hogengine.sandbox.evaluate import evaluate_strategy
+from hogengine.contest_rules import GAMES
+from hogengine.rules import DEFAULT_RULES, RULE_SETS, RuleSet
+from hogengine.sandbox.evaluate import DEFAULT_COURSE_API, evaluate_strategy
 from hogengine.sandbox.protocol import choices_text
 from hogengine.sandbox.verdict import Verdict
-from hogengine.solver.tournament import GAMES
+
+
+def course_api(rules: RuleSet) -> str:
+    """The module offered as `hog` to a file checked under these rules: the course API its semester's
+    students wrote their files against. Fall 2020's is the course package itself; every other semester's
+    is named as its rule set is known, by its alias (`hogengine.course.sp17`)."""
+    api = DEFAULT_COURSE_API
+    return api if rules.id == DEFAULT_RULES else f"{api}.{rules.aliases[0]}"
 
 
 def check_entry(

@@ -10,12 +10,13 @@ import numpy as np
 import numpy.typing as npt
 
 from hogengine.dice import outcomes
+from hogengine.errors import BadStrategy
 from hogengine.numeric import BoolArray, Flag, IntArray
 from hogengine.position import Position
 from hogengine.rules import RuleSet
 from hogengine.rules.base import Step, game_over
 from hogengine.solver.winrate import Player
-from hogengine.strategies import SIZE, BadStrategy, legal_cells
+from hogengine.strategies import SIZE, legal_cells
 
 
 def per_game(value: Flag, count: int) -> npt.NDArray[Any]:

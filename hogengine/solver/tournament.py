@@ -6,17 +6,12 @@ from random import Random
 
 import numpy as np
 
+from hogengine.contest_rules import GAMES, THRESHOLD, TIE_BREAK_ROLLS
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.games import play_games
 from hogengine.solver.model import Progress
 from hogengine.solver.winrate import exact_winrates, winrate_matrix
 from hogengine.strategies import Table, always_roll, table_from_function
-
-# Seeds 000/003: a match point for an exact win rate above 50.0001%; anything else (ties too) is a loss.
-THRESHOLD = 0.500001
-# Seed 001: games per match, and the opponent of the tie-break.
-GAMES = 9
-TIE_BREAK_ROLLS = 5
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from hogengine.errors import BadStrategy
 from hogengine.numeric import BoolArray, FloatArray, IntArray
 from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.sweep import BLOCK, Columns, in_threads, sweep
 from hogengine.solver.threads import THREADS
-from hogengine.strategies import BadStrategy, legal_cells
+from hogengine.strategies import legal_cells
 
 # A player of an exact match: a Table [score][opponent score] (at least goal x goal), or a full-state
 # policy [layer][score][opponent score] such as Solution.policy.

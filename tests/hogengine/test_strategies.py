@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hogengine.errors import BadStrategy
 from hogengine.rules import get_rules
 from hogengine.strategies import (
-    BadStrategy,
     always_roll,
     function_from_table,
     load_table_json,

@@ -20,8 +20,8 @@ from bot.discord.staff import require_staff
 from bot.discord.views import ForgetButton
 from bot.images import Place, Versus, results_matrix, standings_chart
 from bot.services import FORMATS, Tournament
+from hogengine.contest_rules import GAMES
 from hogengine.rules import DEFAULT_RULES, get_rules
-from hogengine.solver.tournament import GAMES
 from hogengine.text import percent
 
 # What a results matrix's cell says, by format: the row's share of its pairing with the column.

@@ -73,10 +73,10 @@ from bot.storage import course as course_table
 from bot.storage import players as player_table
 from bot.storage import strategies as strategy_table
 from bot.storage.contests import CONTESTS_LOCK
+from hogengine.contest_rules import THRESHOLD, TIE_BREAK_ROLLS
 from hogengine.game import MAX_GOAL
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrates
-from hogengine.solver.tournament import THRESHOLD, TIE_BREAK_ROLLS
 
 log = logging.getLogger(__name__)
 

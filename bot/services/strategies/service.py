@@ -47,12 +47,13 @@ from bot.storage import strategies as strategy_table
 from bot.storage.database import NEW, Reader
 from bot.storage.leases import LeaseKind
 from bot.storage.strategies import table_bytes
+from hogengine.errors import BadStrategy
 from hogengine.game import MAX_GOAL
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.sandbox import EvaluationStopped, SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.evaluate import MAX_SOURCE_BYTES
-from hogengine.strategies import BadStrategy, Table, table_from_json
+from hogengine.strategies import Table, table_from_json
 from hogengine.text import readable
 
 T = TypeVar("T")

@@ -16,11 +16,12 @@ from PIL import Image
 
 from bot.discord.errors import APOLOGY
 from bot.domain.errors import StrategyRefused
+from hogengine.errors import BadStrategy
 from hogengine.rules import get_rules
 from hogengine.sandbox import SandboxUnavailable
 from hogengine.sandbox.entry import check_entry
 from hogengine.solver import exact_winrate, solve
-from hogengine.strategies import BadStrategy, always_roll, table_from_function, table_from_json
+from hogengine.strategies import always_roll, table_from_function, table_from_json
 from tests.bot.discord.conftest import GUILD_ID, UPLOAD_TIME_LIMIT
 from tests.bot.discord.harness import World, modelled, picture, private_embed, said
 

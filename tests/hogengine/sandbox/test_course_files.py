@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from hogengine.cli import main
-from hogengine.course.semesters import course_api
 from hogengine.rules import RULE_SETS, RuleSet, get_rules
-from hogengine.sandbox.entry import check_entry
+from hogengine.sandbox.entry import check_entry, course_api
 from tests.course import COURSE_FILES, CourseFile, native_table
 
 

@@ -4,10 +4,10 @@ converge on the exact ones, whoever sits where; bad tables are refused."""
 import numpy as np
 import pytest
 
+from hogengine.errors import BadStrategy
 from hogengine.rules import RULE_SETS, get_rules
 from hogengine.solver import exact_winrate
 from hogengine.solver.games import play_games
-from hogengine.strategies import BadStrategy
 
 GAMES = 20_000
 

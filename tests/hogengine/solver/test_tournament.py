@@ -5,8 +5,9 @@ from random import Random
 import numpy as np
 import pytest
 
+from hogengine.errors import BadStrategy
 from hogengine.solver import exact_winrate, tournament_exact, tournament_sampled, winrate_matrix
-from hogengine.strategies import BadStrategy, always_roll, table_from_function
+from hogengine.strategies import always_roll, table_from_function
 
 RULES = "swine-align"
 
