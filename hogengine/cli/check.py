@@ -71,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
     path: Path = args.file
     stop = threading.Event()
     with ThreadPoolExecutor(max_workers=1) as pool:
-        # A .py file runs in the sandbox from now on, while numpy and the solver load for the report (a
-        # .json table is read once they have): the two take about as long, so a check takes one of them.
+        # A .py file runs in the sandbox from now on, while numpy, the solver and the players the report
+        # measures the file against load (a .json table is read once they have): the two take about as
+        # long, so a check takes one of them.
         running = (
             None
             if path.suffix.lower() == ".json"
@@ -81,9 +82,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             from hogengine.cli import check_report  # noqa: PLC0415 - loads while the file runs
 
+            against = check_report.opponents(rules)
             verdict = running.result() if running else check_report.read_table(path, rules)
         except OSError as error:  # bad input, like every command's unreadable file: one line, status 1
             raise unreadable(path, error) from None
         finally:
             stop.set()  # Ctrl-C while the file runs: the sandbox stops it, and the pool's thread ends
-    return check_report.answer(verdict, rules, args.json)
+    return check_report.answer(verdict, rules, against, args.json)

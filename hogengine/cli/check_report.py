@@ -31,9 +31,11 @@ def read_table(path: Path, rules: RuleSet) -> Verdict:
         return rejected("bad_table", str(error))
 
 
-def answer(verdict: Verdict, rules: RuleSet, as_json: bool) -> int:
-    """Print the verdict with the table's strengths (one JSON object, or for people); the exit status."""
-    rates = strengths(rules, np.array(verdict.table, dtype=np.int8)) if verdict.table is not None else {}
+def answer(verdict: Verdict, rules: RuleSet, against: dict[str, Player], as_json: bool) -> int:
+    """Print the verdict with the table's strengths against these players (one JSON object, or for
+    people); the exit status."""
+    table = verdict.table
+    rates = strengths(rules, np.array(table, dtype=np.int8), against) if table is not None else {}
     if as_json:
         print(json.dumps({**verdict.to_json(), "rules": rules.id, "winrates": rates or None}))
     else:
@@ -60,19 +62,23 @@ def picture(table: Table) -> list[str]:
     return lines
 
 
-def strengths(rules: RuleSet, table: Table) -> dict[str, dict[str, float]]:
-    """Exact win rates against always_roll(4), (5), (6), the best score-only table and the full-state
-    perfect player (the bot's perfect level, which no table beats on average)."""
-    opponents: dict[str, Player] = {
-        f"always:{n}": table_from_function(always_roll(n), rules) for n in BASELINES
-    }
-    opponents[BEST_TABLE] = best_score_only_table(rules, MAX_GOAL)
-    opponents[PERFECT] = perfect_policy(rules, MAX_GOAL)
+def opponents(rules: RuleSet) -> dict[str, Player]:
+    """The players a table's strength is measured against: always_roll(4), (5), (6), the best score-only
+    table and the full-state perfect player (the bot's perfect level, which no table beats on average).
+    Read from the cache (made on the first check), while the file runs."""
+    found: dict[str, Player] = {f"always:{n}": table_from_function(always_roll(n), rules) for n in BASELINES}
+    found[BEST_TABLE] = best_score_only_table(rules, MAX_GOAL)
+    found[PERFECT] = perfect_policy(rules, MAX_GOAL)
+    return found
+
+
+def strengths(rules: RuleSet, table: Table, against: dict[str, Player]) -> dict[str, dict[str, float]]:
+    """The table's exact win rates against each of these players: first, second and on average."""
     with progress_bar("win rates") as report:
-        found = exact_winrates(rules, [(table, opponent) for opponent in opponents.values()], progress=report)
+        found = exact_winrates(rules, [(table, opponent) for opponent in against.values()], progress=report)
     return {
         name: {"first": rate.first, "second": rate.second, "average": rate.average}
-        for name, rate in zip(opponents, found, strict=True)
+        for name, rate in zip(against, found, strict=True)
     }
 
 
