@@ -20,7 +20,8 @@ from hogengine.text import shown
 
 # Each module defines `register(subparsers)`, which adds its parser with `func=run(args) -> int`.
 COMMANDS = ("play", "rules", "replay", "simulate", "solve", "winrate", "tournament", "check")
-INSTALLED = "hogengine.cli.installed"  # the version and installed packages' commands (see that module)
+INSTALLED = "hogengine.cli.installed"
+BLAS_THREADS = "OPENBLAS_NUM_THREADS"  # the version and installed packages' commands (see that module)
 
 
 class _Version(argparse.Action):
@@ -55,6 +56,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one `hog` command; Ctrl-C at any point, even while the commands load, exits 130 quietly."""
+    # The engine makes no BLAS calls: OpenBLAS's threads, started with numpy, would only spin (some 50 ms
+    # of CPU on every core, which `hog check`'s sandbox wants while numpy loads).
+    os.environ.setdefault(BLAS_THREADS, "1")
     arguments = sys.argv[1:] if argv is None else list(argv)
     try:
         parser = build_parser(arguments[0] if arguments else None)
