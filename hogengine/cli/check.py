@@ -5,9 +5,11 @@ Exit status 0: accepted; 1: rejected (or uploads cannot be checked safely here);
 """
 
 import argparse
+import importlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hogengine.errors import UnknownRules, unreadable
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
@@ -15,6 +17,12 @@ from hogengine.sandbox import MAX_SOURCE_BYTES, SandboxUnavailable, Verdict, mak
 from hogengine.sandbox.entry import check_entry
 from hogengine.sandbox.verdict import rejected
 from hogengine.text import shown
+
+if TYPE_CHECKING:
+    from hogengine.solver import Player
+
+# The report (numpy, the solver, the picture, the win rates), imported once the file runs (see run).
+REPORT = "hogengine.cli.check_report"
 
 
 def time_limit(text: str) -> float:
@@ -80,12 +88,12 @@ def run(args: argparse.Namespace) -> int:
             else pool.submit(sandboxed, path, rules, args.time_limit, stop)
         )
         try:
-            from hogengine.cli import check_report  # noqa: PLC0415 - loads while the file runs
-
-            against = check_report.opponents(rules)
-            verdict = running.result() if running else check_report.read_table(path, rules)
+            report = importlib.import_module(REPORT)
+            against: dict[str, Player] = report.opponents(rules)
+            verdict: Verdict = running.result() if running else report.read_table(path, rules)
         except OSError as error:  # bad input, like every command's unreadable file: one line, status 1
             raise unreadable(path, error) from None
         finally:
             stop.set()  # Ctrl-C while the file runs: the sandbox stops it, and the pool's thread ends
-    return check_report.answer(verdict, rules, against, args.json)
+    status: int = report.answer(verdict, rules, against, args.json)
+    return status
