@@ -1,7 +1,5 @@
 """`python -m hogengine` is the `hog` command."""
 
-import sys
+from hogengine.cli import program
 
-from hogengine.cli import main
-
-sys.exit(main())
+program()
