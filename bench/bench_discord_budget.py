@@ -9,9 +9,14 @@ and games against the house (a person rolls, the house answers on the board), sp
 shards, a few games a channel. Measured while they play: the calls bound by the global limit per turn (a
 person's turn; against the house, the press and the house's answer), the 429s the fake answered, and from
 a press to the other person's turn notice arriving at Discord (two-person) or to the house's answer on the
-board (against the house). Reference, measured alongside: the same games with HOG_ANSWER_THROUGH_PRESSES=
-false, notices and the house's moves by the channel as before this budget (2.0 and 0.89 calls a turn).
-Targets: <= 0.1 calls a turn, no 429, the notice's p99 <= 1 s.
+board (against the house), and where that wait went: to the bot's callback, to the pressed message's edit,
+to the notice (the house's answer). Beside them, where the cores went: each process's share of a core (the
+bots, PostgreSQL with its backends, this process: the fake Discord and every player) and its time waiting
+for one, the whole machine's busy share and so the other jobs' (on a shared machine the tail of a wait is
+mostly a process waiting for a core), and how late this process's own event loop woke. Reference, measured
+alongside: the same games with HOG_ANSWER_THROUGH_PRESSES=false, notices and the house's moves by the
+channel as before this budget (2.0 and 0.89 calls a turn). Targets: <= 0.1 calls a turn, no 429, the
+notice's p99 <= 1 s.
 
     python bench/bench_discord_budget.py [--games 200] [--seconds 60] [--think 5:15] [--per-channel 4]
 """
