@@ -9,9 +9,14 @@ and games against the house (a person rolls, the house answers on the board), sp
 shards, a few games a channel. Measured while they play: the calls bound by the global limit per turn (a
 person's turn; against the house, the press and the house's answer), the 429s the fake answered, and from
 a press to the other person's turn notice arriving at Discord (two-person) or to the house's answer on the
-board (against the house). Reference, measured alongside: the same games with HOG_ANSWER_THROUGH_PRESSES=
-false, notices and the house's moves by the channel as before this budget (2.0 and 0.89 calls a turn).
-Targets: <= 0.1 calls a turn, no 429, the notice's p99 <= 1 s.
+board (against the house), and where that wait went: to the bot's callback, to the pressed message's edit,
+to the notice (the house's answer). Beside them, where the cores went: each process's share of a core (the
+bots, PostgreSQL with its backends, this process: the fake Discord and every player) and its time waiting
+for one, the whole machine's busy share and so the other jobs' (on a shared machine the tail of a wait is
+mostly a process waiting for a core), and how late this process's own event loop woke. Reference, measured
+alongside: the same games with HOG_ANSWER_THROUGH_PRESSES=false, notices and the house's moves by the
+channel as before this budget (2.0 and 0.89 calls a turn). Targets: <= 0.1 calls a turn, no 429, the
+notice's p99 <= 1 s.
 
     python bench/bench_discord_budget.py [--games 200] [--seconds 60] [--think 5:15] [--per-channel 4]
 """
@@ -19,6 +24,8 @@ Targets: <= 0.1 calls a turn, no 429, the notice's p99 <= 1 s.
 import argparse
 import asyncio
 import contextvars
+import gc
+import os
 import random
 import sys
 import tempfile
@@ -29,8 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from bench_activity import cpu_seconds, drain, summary
+from bench_activity import drain, summary
 from bench_load import load_average, percentile
+from cpu_use import Window
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the source tree, for its tests/
 from tests.bot.discord.fake_discord import GUILD_ID, FakeDiscord, Limits, Request, member, user
@@ -55,15 +63,25 @@ class Watched(FakeDiscord):
         self.changed: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.noticed: dict[tuple[str, str], float] = {}  # (board, person id) -> when their notice came
         self.board_of: dict[str, str] = {}  # a notice's message id -> its board
-        self.about: list[tuple[Request, str | None]] = []  # each request and its board, as answered
-        self.answered: set[str] = set()  # the interactions called back, by token
+        self.calls: list[tuple[bool, str | None]] = []  # each request answered: global-limited? its board
+        self.answered: dict[str, float] = {}  # when each interaction was called back, by token
+        self.edited: dict[str, float] = {}  # when each interaction's message was first edited, by token
+        self.playing = False  # once the games play, requests are counted, not kept (see `_arrived`)
         self.arrived = ARRIVING.set
+
+    async def _arrived(self, record: Request) -> None:
+        """While the games play, a request is only counted (`_rest`): the fake's log of every request and
+        its body would grow by hundreds a second, and collecting it stall this process's event loop."""
+        if self.playing:
+            ARRIVING.set(record)
+        else:
+            await super()._arrived(record)
 
     async def _rest(self, request: web.Request) -> web.Response:
         answer = await super()._rest(request)
         record = ARRIVING.get()  # set as this request arrived (each request is answered in a task of its own)
         board = self._board(record, answer)
-        self.about.append((record, board))
+        self.calls.append((record.global_limited, board))
         if board is not None:
             self.changed[board].set()
         return answer
@@ -71,7 +89,7 @@ class Watched(FakeDiscord):
     def _board(self, record: Request, answer: web.Response) -> str | None:
         parts = record.path.strip("/").split("/")
         if parts[0] == "interactions":
-            self.answered.add(parts[2])
+            self.answered.setdefault(parts[2], record.at)
             return self._sources.get(parts[2]) or self._originals.get(parts[2])
         content = record.body.get("content") if isinstance(record.body, dict) else None
         if (
@@ -84,9 +102,11 @@ class Watched(FakeDiscord):
             if answer.status == 200 and isinstance(answer, web.Response) and answer.text:
                 self.board_of[_id_of(answer.text)] = board
             person = content[2 : content.index(">")]
-            self.noticed.setdefault((board, person), time.perf_counter())
+            self.noticed.setdefault((board, person), time.monotonic())
             return board
         if parts[0] == "webhooks" and parts[-1] == "@original":
+            if record.method == "PATCH":
+                self.edited.setdefault(parts[2], record.at)
             return self._originals.get(parts[2]) or self._sources.get(parts[2])
         if parts[0] in ("channels", "webhooks") and len(parts) >= 4 and parts[-2] == "messages":
             return self.board_of.get(parts[-1], parts[-1] if parts[-1] in self.messages else None)
@@ -104,6 +124,9 @@ class Tally:
     turns: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # by kind
     notice: list[float] = field(default_factory=list)  # press -> the other person's notice (two-person)
     house: list[float] = field(default_factory=list)  # press -> the house's answer on the board
+    # Where each of those went, by kind: Discord told of the press (the bot's callback came), the press's
+    # message first edited after that, the notice (the house's answer) after that.
+    stages: dict[str, list[tuple[float, float, float]]] = field(default_factory=lambda: defaultdict(list))
     missed: int = 0  # waits that never saw their answer before the end
 
 
@@ -133,31 +156,34 @@ class Game:
             await self._until(lambda: self._to_move() is not None)
 
     async def play(self, tally: Tally, think: tuple[float, float], until: float) -> None:
-        while time.perf_counter() < until:
+        while time.monotonic() < until:
             person = self._to_move()
             if person is None:
                 return  # the game is over
-            await asyncio.sleep(random.uniform(*think))
-            if time.perf_counter() >= until:
-                return
+            thought = random.uniform(*think)
+            if time.monotonic() + thought >= until:
+                return  # this move would come after the games stop: none is made
+            await asyncio.sleep(thought)
             other = self.people[1] if person is self.people[0] else self.people[0]
             key = (self.board, other["id"])
             self.fake.noticed.pop(key, None)
             before = self.fake.messages[self.board]["embeds"][0]["footer"]["text"]
-            pressed = time.perf_counter()
-            await self._press(person, ROLL)
+            pressed = time.monotonic()
+            token = await self._press(person, ROLL)
             # The board shows the turn and who is to move next (against the house: its answer), or the end.
             seen = await self._until(lambda before=before: self._settled(before), until)
-            if self.vs_bot:
-                if seen:
-                    tally.house.append(time.perf_counter() - pressed)
-            elif seen and self._to_move() is other:
+            came, latencies = time.monotonic(), tally.house if self.vs_bot else None
+            if not self.vs_bot and seen and self._to_move() is other:
                 seen = await self._until(lambda key=key: key in self.fake.noticed, until)
-                if seen:
-                    tally.notice.append(self.fake.noticed[key] - pressed)
+                came, latencies = self.fake.noticed.get(key, came), tally.notice
             if not seen:
                 tally.missed += 1
                 return
+            if latencies is not None:
+                latencies.append(came - pressed)
+                answered, edited = self.fake.answered[token], self.fake.edited.get(token)
+                if edited is not None:
+                    tally.stages[self.kind].append((answered - pressed, edited - answered, came - edited))
             tally.turns[self.kind] += 1
 
     def _to_move(self) -> dict[str, Any] | None:
@@ -175,17 +201,19 @@ class Game:
         event = self.fake.changed[self.board]
         while not check():
             event.clear()
-            left = max(until + 30 - time.perf_counter(), 0.001)
+            left = max(until + 30 - time.monotonic(), 0.001)
             try:
                 await asyncio.wait_for(event.wait(), left)
             except TimeoutError:
                 return check()
         return True
 
-    async def _press(self, person: dict[str, Any], label: str) -> None:
+    async def _press(self, person: dict[str, Any], label: str) -> str:
+        """Press a button of the board; once the bot called the press back, its token."""
         custom_id = button(self.fake.messages[self.board], label)
         token = await self.fake.interact(person, {"custom_id": custom_id, "component_type": 2}, self.board)
         await self._until(lambda: token in self.fake.answered)
+        return token
 
     async def _command(
         self, hog_id: str, name: str, options: list[dict[str, Any]], others: list[dict[str, Any]]
@@ -215,29 +243,44 @@ def guilds_for(games: int, per_channel: int) -> list[int]:
     return [GUILD_ID] + [(k << 22) | (GUILD_ID + k) for k in range(1, count)]
 
 
-async def phase(args: argparse.Namespace, url: str, through: bool) -> dict[str, Any]:
+async def stalls(into: list[float], every: float = 0.05) -> None:
+    """How late this process's event loop wakes from each sleep of `every` seconds: what the fake Discord and
+    the players lose to their own process (its work, its garbage collection, its wait for a core)."""
+    while True:
+        asleep = time.monotonic()
+        await asyncio.sleep(every)
+        into.append(time.monotonic() - asleep - every)
+
+
+async def shard_process(
+    discord_url: str, data: Path, database_url: str, shard: int, through: bool
+) -> asyncio.subprocess.Process:
+    """`python -m bot` running shard `shard` of 2 on the database, in the folder `data`."""
+    data.mkdir()
+    settings = {
+        "HOG_DATABASE_URL": database_url,
+        "HOG_SHARD_COUNT": "2",
+        "HOG_SHARD_IDS": str(shard),
+        "HOG_ANSWER_THROUGH_PRESSES": "true" if through else "false",
+        "HOG_TURN_TIMEOUT_SECONDS": "600",
+        "HOG_BOT_MOVE_DELAY_SECONDS": "0",
+    }
+    return await spawn_bot(discord_url, data, **settings)
+
+
+async def phase(args: argparse.Namespace, server: PostgresServer, through: bool) -> dict[str, Any]:
     """Two shard processes, the games played for `--seconds`: what was counted."""
+    url = server.new_database()
     guilds = guilds_for(args.games, args.per_channel)
     fake = Watched(guilds)
     await fake.start()
-    bots = []
+    bots: list[asyncio.subprocess.Process] = []
     readers = []
     with tempfile.TemporaryDirectory() as folder:
         try:
             for shard in (0, 1):
-                data = Path(folder) / str(shard)
-                data.mkdir()
-                settings = {
-                    "HOG_DATABASE_URL": url,
-                    "HOG_SHARD_COUNT": "2",
-                    "HOG_SHARD_IDS": str(shard),
-                    "HOG_ANSWER_THROUGH_PRESSES": "true" if through else "false",
-                    "HOG_TURN_TIMEOUT_SECONDS": "600",
-                    "HOG_BOT_MOVE_DELAY_SECONDS": "0",
-                }
-                bot = await spawn_bot(fake.url, data, **settings)
-                bots.append(bot)
-                readers.append(asyncio.create_task(drain(bot)))
+                bots.append(await shard_process(fake.url, Path(folder) / str(shard), url, shard, through))
+                readers.append(asyncio.create_task(drain(bots[-1])))
             await fake.connected(timeout=600.0)  # both shards identified
             while str(GUILD_ID) not in fake.commands:
                 await fake.until(lambda r: r.method == "PUT")  # the commands synced to the dev server
@@ -253,17 +296,23 @@ async def phase(args: argparse.Namespace, url: str, through: bool) -> dict[str, 
                     await game.start(hog["id"])
 
             await asyncio.gather(*(start(game) for game in games))
-            tally = Tally()
-            since, throttled = len(fake.about), len(fake.throttled)
-            cpu, own = sum(cpu_seconds(bot.pid) for bot in bots), time.process_time()
-            begun = time.perf_counter()
+            tally, lags = Tally(), list[float]()
+            fake.playing = True
+            gc.freeze()  # what the start made stays: the collector need not walk it again while they play
+            since, throttled = len(fake.calls), len(fake.throttled)
+            postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
+            processes = {f"bot shard {shard}": (bot.pid, False) for shard, bot in enumerate(bots)}
+            processes |= {"PostgreSQL": (postmaster, True), "this process": (os.getpid(), False)}
+            cores = Window(processes)
+            begun = time.monotonic()
             until = begun + args.seconds
             think = tuple(float(part) for part in args.think.split(":"))
+            watch = asyncio.create_task(stalls(lags))
             await asyncio.gather(*(game.play(tally, (think[0], think[1]), until) for game in games))
-            elapsed = time.perf_counter() - begun
-            used = sum(cpu_seconds(bot.pid) for bot in bots) - cpu
-            own = time.process_time() - own
-            window = fake.about[since:]
+            elapsed = time.monotonic() - begun
+            watch.cancel()
+            shares = cores.close()
+            window = fake.calls[since:]
         finally:
             for bot in bots:
                 bot.terminate()
@@ -274,8 +323,8 @@ async def phase(args: argparse.Namespace, url: str, through: bool) -> dict[str, 
     await fake.stop()
     kinds = {game.board: game.kind for game in games}
     bound: dict[str, int] = defaultdict(int)
-    for request, board in window:
-        if request.global_limited:
+    for limited, board in window:
+        if limited:
             bound[kinds.get(board or "", "unattributed")] += 1
     return {
         "through": through,
@@ -283,8 +332,8 @@ async def phase(args: argparse.Namespace, url: str, through: bool) -> dict[str, 
         "bound": bound,
         "throttled": len(fake.throttled) - throttled,
         "elapsed": elapsed,
-        "cpu": used,
-        "own": own,
+        "cores": shares,
+        "lags": lags,
     }
 
 
@@ -295,9 +344,8 @@ def report(result: dict[str, Any], games: int) -> float:
     calls = sum(result["bound"].values())
     way = "through the presses (this budget)" if result["through"] else "by the channel (as before)"
     print(
-        f"{way}: {games} games, {turns} turns in {result['elapsed']:.1f} s = {turns / result['elapsed']:.1f}"
-        f" turns/s; CPU: the two bots {result['cpu']:.1f} s, this process (the fake Discord and the"
-        f" players) {result['own']:.1f} s"
+        f"{way}: {games} games, {turns} turns in {result['elapsed']:.1f} s ="
+        f" {turns / result['elapsed']:.1f} turns/s"
     )
     for kind in ("two-person", "vs-bot"):
         made = tally.turns[kind]
@@ -312,10 +360,24 @@ def report(result: dict[str, Any], games: int) -> float:
         f" 429s: {result['throttled']}"
     )
     print(f"  {summary('press -> the other person notified', tally.notice)}")
+    print(f"  {stages(tally.stages['two-person'], 'the notice')}")
     print(f"  {summary('press -> the house answered on the board', tally.house)}")
+    print(f"  {stages(tally.stages['vs-bot'], 'the house answered')}")
     if tally.missed:
         print(f"  {tally.missed} presses whose answer never came before the end")
+    print(f"  {result['cores']}")
+    print(f"  {summary('this process (the fake Discord, the players) woke late', result['lags'])}")
     return calls / max(turns, 1)
+
+
+def stages(split: list[tuple[float, float, float]], last: str) -> str:
+    """Where those waits went, p50 / p99 of each stage (a stage's p99s do not add up to the whole's)."""
+    names = ("the press called back", "its message edited", last)
+    each = (
+        f"{name} {percentile(values, 0.5) * 1000:.1f} / {percentile(values, 0.99) * 1000:.1f} ms"
+        for name, values in zip(names, map(list, zip(*split, strict=True)), strict=True)
+    )
+    return f"  by stage (p50 / p99): {', then '.join(each)}" if split else "  by stage: none"
 
 
 async def main() -> int:
@@ -329,8 +391,8 @@ async def main() -> int:
     server = PostgresServer(durable=True)
     server.start()
     try:
-        new = await phase(args, server.new_database(), through=True)
-        old = await phase(args, server.new_database(), through=False)
+        new = await phase(args, server, through=True)
+        old = await phase(args, server, through=False)
     finally:
         server.stop()
     per_turn = report(new, args.games)

@@ -133,8 +133,7 @@ class Boards:
             log.warning("answering a press failed: %s", error, extra={"match": match_id})
             await self._publish(match, message, acting, press, None)
             return match
-        if await self._notify(match, pressed.id, acting, press):
-            await self.service.shown(match, press)
+        await self._notify(match, pressed.id, acting, press, shown=True, board=press)
         return match
 
     async def post(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
@@ -179,8 +178,7 @@ class Boards:
             try:
                 if not _too_old(match.message_id):
                     await self.routes.edit(match.channel_id, match.message_id, board, **message)
-                    if await self._notify(match, match.message_id, acting, through):
-                        await self.service.shown(match)
+                    await self._notify(match, match.message_id, acting, through, shown=True)
                     return
                 await self.routes.edit(
                     match.channel_id, match.message_id, board, content=MOVED, embed=None, view=None
@@ -212,18 +210,28 @@ class Boards:
         await self._notify(match, sent.id, acting, through)
 
     async def _notify(
-        self, match: Match, board_id: int, acting: int | None, through: PressToken | None
-    ) -> bool:
+        self,
+        match: Match,
+        board_id: int,
+        acting: int | None,
+        through: PressToken | None,
+        *,
+        shown: bool = False,
+        board: PressToken | None = None,
+    ) -> None:
         """Bring the game's notice up to date now that message `board_id` shows `match`: a new message tells
         the person whose moment it is (mentioning only them, so only they are notified), as a follow-up of
         `through`'s press while usable, then the previous notice is deleted (one delete per notice, never a
-        burst; one that cannot be deleted is left).
-        False if Discord would not take the notice for now: the board is then not recorded as shown, so the
-        clock shows it again and its turn clock waits (a new board is recorded at once, and its notice is
-        tried again at the next show)."""
+        burst; one that cannot be deleted is left). With `shown`, the board is then recorded as shown
+        (`GameService.shown`; `board`: the token of the press it answered), with the notice if it changed.
+        If Discord would not take the notice for now, the board is not recorded as shown, so the clock
+        shows it again and its turn clock waits (a new board is recorded at once, and its notice is tried
+        again at the next show)."""
         change = await self.service.notice(match, acting)
         if change is None:
-            return True
+            if shown:
+                await self.service.shown(match, board)
+            return
         posted: Posted | None = None
         if change.person is not None:
             try:
@@ -232,15 +240,14 @@ class Boards:
             except DISCORD_FAILURES as error:
                 log.warning("could not post a notice: %s", error, extra={"match": match.id})
                 if not isinstance(error, (discord.NotFound, discord.Forbidden)):
-                    return False  # else the channel is gone or closed to the bot: no try would ever do
+                    return  # else the channel is gone or closed to the bot: no try would ever do
         sent, token = posted if posted is not None else (None, None)
-        await self.service.noticed(match.id, change, sent, token)
+        await self.service.noticed(match.id, change, sent, token, shown=match if shown else None, board=board)
         if change.stale is not None and change.stale != sent:
             try:
                 await self.notices.delete(match, change.stale, change.stale_token)
             except DISCORD_FAILURES as error:
                 log.warning("could not delete a notice: %s", error, extra={"match": match.id})
-        return True
 
     async def _tell(
         self, match: Match, change: Notice, said: str, board_id: int, through: PressToken | None

@@ -135,6 +135,14 @@ class HogBot(commands.AutoShardedBot):
         catching_up = catch_up(self, self.parts, started, self.catch_up_redraw)
         self.parts.in_flight.track(asyncio.create_task(catching_up, name="hog-catch-up"))
         await self.sync_commands()
+        # What start-up made (modules, discord.py, the services: ~140,000 objects) lives as long as the
+        # process: frozen, a full garbage collection no longer walks it. Walking it stalled every answer of
+        # the process a few times a minute: the Activity's pages for 100-270 ms (bench/bench_activity.py),
+        # the presses' answers and notices for 90-290 ms (bench/bench_discord_budget.py, 1,000 games). Once
+        # a process: one that starts bot after bot (the tests) would otherwise keep each one's cycles.
+        if not gc.get_freeze_count():
+            gc.collect()
+            gc.freeze()
 
     async def sync_commands(self) -> None:
         """Sync to the development guild if one is set; globally only when asked (it is slow and limited);
@@ -176,12 +184,6 @@ class HogBot(commands.AutoShardedBot):
             clock=now,
         )
         await self.activity_server.start()
-        # What start-up made (modules, discord.py, matplotlib: ~130,000 objects) lives as long as the process:
-        # frozen, a full garbage collection no longer walks it. Walking it paused every page of the Activity
-        # for 100-270 ms a few times a minute (bench/bench_activity.py); the pages' moves are the bot's
-        # only answers timed in milliseconds.
-        gc.collect()
-        gc.freeze()
 
     async def redraw(self, match_id: int, priority: Priority = Priority.URGENT) -> None:
         """Show a match on its board when no press is being answered (the house bot's move: a person waits

@@ -360,13 +360,7 @@ class GameService:
         """Remember that the match's message now shows `match` (see `on_screen`, `unshown`), and start the
         turn clock it shows: a turn's clock runs only from when its board was shown. `board`: the token of
         the press it answered, if any (kept for whoever shows the game next)."""
-
-        async def work(conn: Connection) -> None:
-            await match_table.set_shown(conn, match)
-            if board is not None:
-                await token_table.set_token(conn, match.id, Reach.BOARD, board)
-
-        await self._db.write(work)
+        await self._db.write(lambda conn: _record_shown(conn, match, board))
 
     async def tokens(self, match_id: int) -> PressTokens:
         """The game's press tokens usable now."""
@@ -459,16 +453,27 @@ class GameService:
         await self._db.write(lambda conn: match_table.set_notice_attempt(conn, match_id, now))
 
     async def noticed(
-        self, match_id: int, decided: Notice, message_id: int | None, through: PressToken | None = None
+        self,
+        match_id: int,
+        decided: Notice,
+        message_id: int | None,
+        through: PressToken | None = None,
+        *,
+        shown: Match | None = None,
+        board: PressToken | None = None,
     ) -> None:
         """Record the game's live notice (None: none) for the moment `decided`, and the token it was posted
-        through (None: none, or not through a token)."""
+        through (None: none, or not through a token); with `shown`, in the same transaction, what `shown`
+        records (the board that led to the notice shows it, `board` its press's token): one commit, not
+        two, for each turn shown."""
         moment, turn = decided.moment, decided.turn
 
         async def work(conn: Connection) -> None:
             await match_table.set_notice(conn, match_id, message_id, turn, moment)
             token = None if message_id is None or through is None else through.reaching(message_id)
             await token_table.set_token(conn, match_id, Reach.NOTICE, token)
+            if shown is not None:
+                await _record_shown(conn, shown, board)
 
         await self._db.write(work)
 
@@ -624,6 +629,14 @@ class GameService:
             changed = replace(changed, status=MatchStatus.FINISHED, winner=after.winner, finished_at=now)
         turn = TurnRecord(match.id, user_id, now, result)
         return Played(await self._store.save(match, changed, turn), result)
+
+
+async def _record_shown(conn: Connection, match: Match, board: PressToken | None) -> None:
+    """The match's message shows `match` (its turn clock starts); `board`: the token of the press it
+    answered."""
+    await match_table.set_shown(conn, match)
+    if board is not None:
+        await token_table.set_token(conn, match.id, Reach.BOARD, board)
 
 
 def _bot_vote(match: Match) -> tuple[bool, bool]:
