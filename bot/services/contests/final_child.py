@@ -1,7 +1,8 @@
 """A contest's final computed in a process of its own (`python -m bot.services.contests.final_child`): the
 bot's event loop then never waits for the final's Python work, as it would for a worker thread of its own
 process holding the interpreter's lock (and a thread of lowered priority holds it longest, on a busy
-machine). The process lowers its own priority, so the bot's games go first; it dies with the bot.
+machine). The bot gives it the idle priority as it starts it, so the bot's games go first (sharing.py); it
+dies with the bot.
 
 stdin: one JSON line {"rules", "goal", "seed", "entries": [[name, tables], ...]} (an entry that answers at
 random has its recorded tables, the others one), then every table's 10,000 choices as bytes, in that
@@ -10,7 +11,6 @@ final's record as stored (see record.py). A failure: a traceback on stderr and a
 
 import ctypes
 import json
-import os
 import signal
 import sys
 from typing import Any, BinaryIO
@@ -23,7 +23,6 @@ from hogengine.cli.specs import Entry
 from hogengine.game import MAX_GOAL
 from hogengine.strategies import Table
 
-NICENESS = 19  # the lowest priority: the bot's event loop (0) answers players first
 PR_SET_PDEATHSIG = 1
 TABLE_BYTES = MAX_GOAL * MAX_GOAL
 
@@ -33,15 +32,6 @@ def dies_with_parent() -> None:
     computing on); elsewhere the closed stdin ends a child that has not read its job yet."""
     if sys.platform == "linux":
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-def _yields() -> None:
-    """Take the lowest priority, below the bot's event loop. The process also runs in a session of its own
-    (its parent starts it so): where Linux schedules a session's processes as a group (autogroups), its
-    work is then not charged to the bot's group, whose event loop would wait for its share while other
-    programs run. (Its group keeps its weight: lowered, a final would crawl on a machine running other
-    work, as the benchmark saw.)"""
-    os.nice(NICENESS)
 
 
 def job(header: dict[str, object], entries: list[tuple[str, list[Table]]]) -> bytes:
@@ -65,7 +55,6 @@ def _read(source: BinaryIO) -> tuple[dict[str, Any], list[Entry]]:
 
 def main() -> int:
     dies_with_parent()
-    _yields()
     header, entries = _read(sys.stdin.buffer)
     rules, goal, seed = str(header["rules"]), int(header["goal"]), header["seed"]
     played = [(entry.name, entry.table) for entry in entries]

@@ -624,9 +624,9 @@ class ContestService:
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", FINAL_CHILD,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,  # its own scheduling group (see final_child.py)
+            process_group=0,  # away from a terminal's Ctrl-C, in the bot's scheduling group (sharing.py)
         )  # fmt: skip
-        sharing = asyncio.create_task(share(child.pid), name="hog-final-sharing")
+        sharing = share(child.pid)
         try:
             job = final_job(header, entries)
             out, err = await self._stop.awaiting(asyncio.ensure_future(child.communicate(job)))
