@@ -250,10 +250,20 @@ def final_process() -> int | None:
     return None
 
 
+def stopped(pid: int) -> bool:
+    """Whether the process is stopped (a process held still cannot end: one that had ended before it was
+    stopped is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+    except OSError:  # ended and reaped
+        return False
+
+
 async def in_turn(final: asyncio.Task[object]) -> list[tuple[float, float]]:
     """While `final` runs, hold its process still (SIGSTOP) every other WINDOW seconds, from its start to its
     end, so that the games are measured with it computing and without it, in turn, whatever else the
-    machine runs meanwhile: the windows (start, end) in which it was held still."""
+    machine runs meanwhile: the windows (start, end) in which it was held still. A window in which it turns
+    out to have ended first (the bot reading and storing its results) is not one."""
     held: list[tuple[float, float]] = []
     while (pid := final_process()) is None and not final.done():
         await asyncio.sleep(0.01)
@@ -265,6 +275,8 @@ async def in_turn(final: asyncio.Task[object]) -> list[tuple[float, float]]:
             break
         start = time.perf_counter()
         await asyncio.sleep(WINDOW)  # held still
+        if not stopped(pid):
+            break
         os.kill(pid, signal.SIGCONT)
         held.append((start, time.perf_counter()))
     return held
