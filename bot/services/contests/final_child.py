@@ -9,16 +9,20 @@ random has its recorded tables, the others one), then every table's 10,000 choic
 order. stdout: one JSON line of the standings' rows [[name, wins, losses], ...] in their order, then the
 final's record as stored (see record.py). A failure: a traceback on stderr and a non-zero status."""
 
+import asyncio
 import ctypes
 import json
 import signal
 import sys
+from asyncio.subprocess import Process
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import numpy as np
 
 from bot.services.contests.record import stored_record
 from bot.services.tournaments.playing import play
+from bot.storage.strategies import table_bytes
 from hogengine.cli.specs import Entry
 from hogengine.game import MAX_GOAL
 from hogengine.strategies import Table
@@ -34,10 +38,36 @@ def dies_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def job(header: dict[str, object], entries: list[tuple[str, list[Table]]]) -> bytes:
-    """What to send: the header's line, then the tables in the order it lists them (one copy of them)."""
-    line = json.dumps(header).encode() + b"\n"
-    return b"".join([line, *(table.astype(np.int8).tobytes() for _, tables in entries for table in tables)])
+def _pieces(header: dict[str, object], entries: list[tuple[str, list[Table]]]) -> Iterator[bytes]:
+    """The job, piece by piece: the header's line, then each table in the order it lists them."""
+    yield json.dumps(header).encode() + b"\n"
+    for _, tables in entries:
+        yield from map(table_bytes, tables)
+
+
+async def exchanged(
+    child: Process, header: dict[str, object], entries: list[tuple[str, list[Table]]]
+) -> tuple[bytes, bytes]:
+    """What a final's process writes (its output, its errors) once it has ended, sent its job as it reads it,
+    a pipe's worth at a time: the bot's event loop never gathers the tables into one copy nor stops long
+    for them while people play."""
+    if child.stdin is None or child.stdout is None or child.stderr is None:
+        raise ValueError("A final's process is started with pipes for its input, output and errors.")
+    stdin = child.stdin
+
+    async def feed() -> None:
+        try:
+            for piece in _pieces(header, entries):
+                stdin.write(piece)
+                await stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):  # it failed early: its errors say why
+            pass
+        finally:
+            stdin.close()
+
+    _, out, err = await asyncio.gather(feed(), child.stdout.read(), child.stderr.read())
+    await child.wait()
+    return out, err
 
 
 def _read(source: BinaryIO) -> tuple[dict[str, Any], list[Entry]]:

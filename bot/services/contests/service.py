@@ -58,7 +58,7 @@ from bot.domain.matches import Player
 from bot.domain.shards import Shards
 from bot.domain.strategies import StoredStrategy
 from bot.services.clock import Clock
-from bot.services.contests.final_child import job as final_job
+from bot.services.contests.final_child import exchanged
 from bot.services.contests.gradebook import gradebook
 from bot.services.contests.record import unpacked
 from bot.services.contests.sharing import share
@@ -628,9 +628,7 @@ class ContestService:
         )  # fmt: skip
         sharing = share(child.pid)
         try:
-            job = final_job(header, entries)
-            out, err = await self._stop.awaiting(asyncio.ensure_future(child.communicate(job)))
-            del job
+            out, err = await self._stop.awaiting(asyncio.ensure_future(exchanged(child, header, entries)))
         finally:
             sharing.cancel()
             if child.returncode is None:  # stopped, or cancelled: it computes for nobody
