@@ -14,11 +14,12 @@ work in the same run (see bench_solver.py for the floor).
   whole process, beside the floor's `contest` mode on the same tables. Target: at most 3 times the floor.
 - The bot stays responsive while a final runs: bench_load's paced games, their turn latency p99 beside the
   final of a 500-entry exact contest, as the bot's clock runs it (`close_due`: the final's process at the
-  lowest priority), the games started before it and played on until it has ended. The final's process is
-  held still (SIGSTOP) every other 2 s, so that the turns played while it computes and those played while
-  it is held still are measured side by side, whatever else the machine runs meanwhile (a machine shared
-  with other jobs swings more than the final weighs); idle before the final is printed too. Target: while
-  it computes, at most twice the p99 of while it is held still.
+  idle priority, see bot/services/contests/sharing.py), the games started before it and played on until it
+  has ended. The final's process is held still (SIGSTOP) every other 2 s, so that the turns played while it
+  computes (with the bot's own part of the final: starting its process, reading and storing its results)
+  and those played while it is held still are measured side by side, whatever else the machine runs
+  meanwhile (a machine shared with other jobs swings more than the final weighs); idle before the final is
+  printed too. Target: while it computes, at most twice the p99 of while it is held still.
 The machine's load average is printed at the start and the end: the other programs running move every
 figure (the ratios less so).
 
