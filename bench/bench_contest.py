@@ -14,11 +14,12 @@ work in the same run (see bench_solver.py for the floor).
   whole process, beside the floor's `contest` mode on the same tables. Target: at most 3 times the floor.
 - The bot stays responsive while a final runs: bench_load's paced games, their turn latency p99 beside the
   final of a 500-entry exact contest, as the bot's clock runs it (`close_due`: the final's process at the
-  lowest priority), the games started before it and played on until it has ended. The final's process is
-  held still (SIGSTOP) every other 2 s, so that the turns played while it computes and those played while
-  it is held still are measured side by side, whatever else the machine runs meanwhile (a machine shared
-  with other jobs swings more than the final weighs); idle before the final is printed too. Target: while
-  it computes, at most twice the p99 of while it is held still.
+  idle priority, see bot/services/contests/sharing.py), the games started before it and played on until it
+  has ended. The final's process is held still (SIGSTOP) every other 2 s, so that the turns played while it
+  computes (with the bot's own part of the final: starting its process, reading and storing its results)
+  and those played while it is held still are measured side by side, whatever else the machine runs
+  meanwhile (a machine shared with other jobs swings more than the final weighs); idle before the final is
+  printed too. Target: while it computes, at most twice the p99 of while it is held still.
 The machine's load average is printed at the start and the end: the other programs running move every
 figure (the ratios less so).
 
@@ -250,10 +251,20 @@ def final_process() -> int | None:
     return None
 
 
+def stopped(pid: int) -> bool:
+    """Whether the process is stopped (a process held still cannot end: one that had ended before it was
+    stopped is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+    except OSError:  # ended and reaped
+        return False
+
+
 async def in_turn(final: asyncio.Task[object]) -> list[tuple[float, float]]:
     """While `final` runs, hold its process still (SIGSTOP) every other WINDOW seconds, from its start to its
     end, so that the games are measured with it computing and without it, in turn, whatever else the
-    machine runs meanwhile: the windows (start, end) in which it was held still."""
+    machine runs meanwhile: the windows (start, end) in which it was held still. A window in which it turns
+    out to have ended first (the bot reading and storing its results) is not one."""
     held: list[tuple[float, float]] = []
     while (pid := final_process()) is None and not final.done():
         await asyncio.sleep(0.01)
@@ -265,6 +276,8 @@ async def in_turn(final: asyncio.Task[object]) -> list[tuple[float, float]]:
             break
         start = time.perf_counter()
         await asyncio.sleep(WINDOW)  # held still
+        if not stopped(pid):
+            break
         os.kill(pid, signal.SIGCONT)
         held.append((start, time.perf_counter()))
     return held

@@ -1,29 +1,32 @@
 """A contest's final computed in a process of its own (`python -m bot.services.contests.final_child`): the
 bot's event loop then never waits for the final's Python work, as it would for a worker thread of its own
 process holding the interpreter's lock (and a thread of lowered priority holds it longest, on a busy
-machine). The process lowers its own priority, so the bot's games go first; it dies with the bot.
+machine). The bot gives it the idle priority as it starts it, so the bot's games go first (sharing.py); it
+dies with the bot.
 
 stdin: one JSON line {"rules", "goal", "seed", "entries": [[name, tables], ...]} (an entry that answers at
 random has its recorded tables, the others one), then every table's 10,000 choices as bytes, in that
 order. stdout: one JSON line of the standings' rows [[name, wins, losses], ...] in their order, then the
 final's record as stored (see record.py). A failure: a traceback on stderr and a non-zero status."""
 
+import asyncio
 import ctypes
 import json
-import os
 import signal
 import sys
+from asyncio.subprocess import Process
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import numpy as np
 
 from bot.services.contests.record import stored_record
 from bot.services.tournaments.playing import play
+from bot.storage.strategies import table_bytes
 from hogengine.cli.specs import Entry
 from hogengine.game import MAX_GOAL
 from hogengine.strategies import Table
 
-NICENESS = 19  # the lowest priority: the bot's event loop (0) answers players first
 PR_SET_PDEATHSIG = 1
 TABLE_BYTES = MAX_GOAL * MAX_GOAL
 
@@ -35,19 +38,36 @@ def dies_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def _yields() -> None:
-    """Take the lowest priority, below the bot's event loop. The process also runs in a session of its own
-    (its parent starts it so): where Linux schedules a session's processes as a group (autogroups), its
-    work is then not charged to the bot's group, whose event loop would wait for its share while other
-    programs run. (Its group keeps its weight: lowered, a final would crawl on a machine running other
-    work, as the benchmark saw.)"""
-    os.nice(NICENESS)
+def _pieces(header: dict[str, object], entries: list[tuple[str, list[Table]]]) -> Iterator[bytes]:
+    """The job, piece by piece: the header's line, then each table in the order it lists them."""
+    yield json.dumps(header).encode() + b"\n"
+    for _, tables in entries:
+        yield from map(table_bytes, tables)
 
 
-def job(header: dict[str, object], entries: list[tuple[str, list[Table]]]) -> bytes:
-    """What to send: the header's line, then the tables in the order it lists them (one copy of them)."""
-    line = json.dumps(header).encode() + b"\n"
-    return b"".join([line, *(table.astype(np.int8).tobytes() for _, tables in entries for table in tables)])
+async def exchanged(
+    child: Process, header: dict[str, object], entries: list[tuple[str, list[Table]]]
+) -> tuple[bytes, bytes]:
+    """What a final's process writes (its output, its errors) once it has ended, sent its job as it reads it,
+    a pipe's worth at a time: the bot's event loop never gathers the tables into one copy nor stops long
+    for them while people play."""
+    if child.stdin is None or child.stdout is None or child.stderr is None:
+        raise ValueError("A final's process is started with pipes for its input, output and errors.")
+    stdin = child.stdin
+
+    async def feed() -> None:
+        try:
+            for piece in _pieces(header, entries):
+                stdin.write(piece)
+                await stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):  # it failed early: its errors say why
+            pass
+        finally:
+            stdin.close()
+
+    _, out, err = await asyncio.gather(feed(), child.stdout.read(), child.stderr.read())
+    await child.wait()
+    return out, err
 
 
 def _read(source: BinaryIO) -> tuple[dict[str, Any], list[Entry]]:
@@ -65,7 +85,6 @@ def _read(source: BinaryIO) -> tuple[dict[str, Any], list[Entry]]:
 
 def main() -> int:
     dies_with_parent()
-    _yields()
     header, entries = _read(sys.stdin.buffer)
     rules, goal, seed = str(header["rules"]), int(header["goal"]), header["seed"]
     played = [(entry.name, entry.table) for entry in entries]

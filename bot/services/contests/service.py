@@ -58,7 +58,7 @@ from bot.domain.matches import Player
 from bot.domain.shards import Shards
 from bot.domain.strategies import StoredStrategy
 from bot.services.clock import Clock
-from bot.services.contests.final_child import job as final_job
+from bot.services.contests.final_child import exchanged
 from bot.services.contests.gradebook import gradebook
 from bot.services.contests.record import unpacked
 from bot.services.contests.sharing import share
@@ -624,13 +624,11 @@ class ContestService:
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", FINAL_CHILD,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,  # its own scheduling group (see final_child.py)
+            process_group=0,  # away from a terminal's Ctrl-C, in the bot's scheduling group (sharing.py)
         )  # fmt: skip
-        sharing = asyncio.create_task(share(child.pid), name="hog-final-sharing")
+        sharing = share(child.pid)
         try:
-            job = final_job(header, entries)
-            out, err = await self._stop.awaiting(asyncio.ensure_future(child.communicate(job)))
-            del job
+            out, err = await self._stop.awaiting(asyncio.ensure_future(exchanged(child, header, entries)))
         finally:
             sharing.cancel()
             if child.returncode is None:  # stopped, or cancelled: it computes for nobody

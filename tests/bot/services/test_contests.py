@@ -4,6 +4,7 @@ record it keeps replays with `hog tournament --replay`."""
 
 import asyncio
 import json
+import os
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -376,3 +377,30 @@ async def test_a_final_stopped_while_it_computes_ends_its_process_and_stores_not
         await contests.current(GUILD)
     ).status is ContestStatus.OPEN  # nothing stored: the next start plays it
     assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []  # stopped, not failed
+
+
+async def test_a_final_computes_at_the_idle_priority_in_the_bots_own_scheduling_group(
+    services: Services,
+    field: dict[str, Table],
+    clock: FakeClock,
+    stand_in: tuple[Path, list[asyncio.subprocess.Process]],
+) -> None:
+    """Linux schedules each session's processes as one group, whatever their priorities: a final in a session
+    of its own would weigh as much as the whole bot on a core they share. In the bot's session, at the idle
+    priority, a turn takes the core back at once; in a process group of its own, a terminal's Ctrl-C (the
+    bot's to handle) does not reach it."""
+    contests = services.contests
+    await two_entries_due(contests, clock)
+    computing, started = stand_in
+    closing = asyncio.create_task(contests.close_due())
+    async with asyncio.timeout(HANG):
+        while not computing.exists():
+            await asyncio.sleep(0.01)
+    (child,) = started
+    try:
+        assert os.sched_getscheduler(child.pid) == os.SCHED_IDLE
+        assert os.getsid(child.pid) == os.getsid(0)
+        assert os.getpgid(child.pid) == child.pid != os.getpgid(0)
+    finally:
+        contests.stop()
+        assert await closing == []
