@@ -49,7 +49,7 @@ from hogengine.solver.compiled import kernel
 from hogengine.solver.model import _BUILT, model
 from hogengine.solver.optimal import optimal_values
 from hogengine.solver.winrate import exact_winrate
-from hogengine.strategies import Table, always_roll, table_from_function
+from hogengine.strategies import Table, always_roll_table
 
 FLOOR_SOURCE = Path(__file__).resolve().parent / "c" / "floor.c"
 TOLERANCE = 1e-12
@@ -225,7 +225,7 @@ def first_matrix(text: str) -> np.ndarray:
 
 def in_process(report: Report, floor: Floor, folder: Path) -> None:
     swine = get_rules("swine-align")
-    four, five = (table_from_function(always_roll(n), swine) for n in (4, 5))
+    four, five = (always_roll_table(n, swine) for n in (4, 5))
 
     forget()
     cold = timed(lambda: optimal_values(model(swine, 100)))

@@ -65,6 +65,13 @@ def always_roll(n: int) -> Strategy:
     return strategy
 
 
+def always_roll_table(n: int, rules: RuleSet | str) -> Table:
+    """always_roll(n)'s table, filled at once: what asking it for all 10,000 pairs gives, without the calls
+    (a measure every report and tournament uses)."""
+    ruleset = get_rules(rules)
+    return np.full((SIZE, SIZE), legal_choice(n, ruleset, f"always_roll({n})"), dtype=np.int8)
+
+
 def table_from_function(fn: Strategy, rules: RuleSet | str) -> Table:
     """Ask `fn` for every pair of scores below 100 and store its choices, each checked legal."""
     rows = [[fn(score, opponent) for opponent in range(SIZE)] for score in range(SIZE)]

@@ -14,7 +14,7 @@ from bot.images.ratings import rating_history_chart
 from bot.images.standings import Place, Versus, results_matrix, standings_chart
 from hogengine.rules import RULE_SETS
 from hogengine.solver.tournament import tournament_exact
-from hogengine.strategies import always_roll, table_from_function
+from hogengine.strategies import always_roll_table
 
 SWINE, PORK = RULE_SETS[:2]  # a rule set with no Pork Chop, and the one with it (for the heat map's -1)
 LABELS = {choice: PORK.choice_label(choice) for choice in PORK.choices}
@@ -36,7 +36,7 @@ def strategy_table() -> list[list[int]]:
 
 def results() -> Picture:
     """A real exact tournament's results matrix: always_roll(n) for n from 1 to 8, every pairing solved."""
-    entries = [(f"always_roll({n})", table_from_function(always_roll(n), SWINE)) for n in range(1, 9)]
+    entries = [(f"always_roll({n})", always_roll_table(n, SWINE)) for n in range(1, 9)]
     standings = tournament_exact(SWINE, entries)
     places = {row.name: place for place, row in enumerate(standings.rows, start=1)}
     versus = [Versus(places[m.a], places[m.b], m.a_result, m.b_result) for m in standings.matches]

@@ -13,7 +13,7 @@ from hogengine.rules import RuleSet
 from hogengine.sandbox import Verdict
 from hogengine.sandbox.verdict import accepted, rejected
 from hogengine.solver import BEST_TABLE, PERFECT, Player, exact_winrates
-from hogengine.strategies import Table, always_roll, load_table_json, table_from_function
+from hogengine.strategies import Table, always_roll_table, load_table_json
 
 BASELINES = (4, 5, 6)
 PICTURE_ROWS, PICTURE_COLUMNS = 20, 50  # each character stands for 5 scores by 2 opponent scores
@@ -66,7 +66,7 @@ def opponents(rules: RuleSet) -> dict[str, Player]:
     """The players a table's strength is measured against: always_roll(4), (5), (6), the best score-only
     table and the full-state perfect player (the bot's perfect level, which no table beats on average).
     Read from the cache (made on the first check), while the file runs."""
-    found: dict[str, Player] = {f"always:{n}": table_from_function(always_roll(n), rules) for n in BASELINES}
+    found: dict[str, Player] = {f"always:{n}": always_roll_table(n, rules) for n in BASELINES}
     found[BEST_TABLE] = best_score_only_table(rules, MAX_GOAL)
     found[PERFECT] = perfect_policy(rules, MAX_GOAL)
     return found

@@ -9,7 +9,7 @@ from hogengine.cli.specs import add_common
 from hogengine.errors import HogError
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrates, solve
-from hogengine.strategies import Table, always_roll, table_from_function
+from hogengine.strategies import Table, always_roll_table
 from hogengine.text import shown
 
 BASELINE = 5
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     report = {"rules": rules.id, "goal": args.goal, "first_mover": solution.first_mover}
     if args.export:
         table = best_score_only_table(rules, args.goal)
-        baseline = table_from_function(always_roll(BASELINE), rules)
+        baseline = always_roll_table(BASELINE, rules)
         against = exact_winrates(rules, [(table, solution.policy), (table, baseline)], args.goal)
         try:
             Path(args.export).write_text(source(table, rules.id, args.goal), encoding="utf-8")

@@ -23,7 +23,7 @@ from hogengine.solver.model import Model, Progress, model
 from hogengine.solver.optimal import best_columns, solve
 from hogengine.solver.rows import all_rows, expand, runs
 from hogengine.solver.winrate import Player, columns, exact_winrates, pair_values
-from hogengine.strategies import SIZE, Table, always_roll, legal_cells, table_from_function
+from hogengine.strategies import SIZE, Table, always_roll_table, legal_cells
 
 # Rounds of improvement; each costs one exact pair evaluation and one pass over the model.
 BEST_TABLE = "best-table"  # the name players, records and commands give the best score-only table
@@ -99,7 +99,7 @@ def _table(model: Model, cells: IntArray) -> Table:
 
 def _panel(ruleset: RuleSet, goal: int) -> list[Player]:
     """The opponents a contest table is tuned against: the full-state optimal player and always_roll(5)."""
-    return [solve(ruleset, goal).policy, table_from_function(always_roll(PANEL_ROLLS), ruleset)]
+    return [solve(ruleset, goal).policy, always_roll_table(PANEL_ROLLS, ruleset)]
 
 
 def _strength(ruleset: RuleSet, goal: int, table: Table) -> float:

@@ -11,7 +11,7 @@ from hogengine.rules import RuleSet, get_rules
 from hogengine.solver.games import play_games
 from hogengine.solver.model import Progress
 from hogengine.solver.winrate import exact_winrates, winrate_matrix
-from hogengine.strategies import Table, always_roll, table_from_function
+from hogengine.strategies import Table, always_roll_table
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,6 @@ def tournament_sampled(
         if 2 * won != games:
             wins[i if 2 * won > games else j] += 1
         matches.append(Match(names[i], names[j], float(won), float(games - won)))
-    baseline = table_from_function(always_roll(TIE_BREAK_ROLLS), ruleset)
+    baseline = always_roll_table(TIE_BREAK_ROLLS, ruleset)
     rates = exact_winrates(ruleset, [(table, baseline) for _, table in entries], goal)
     return Standings("sampled", _ranked(names, wins, [rate.average for rate in rates]), matches)

@@ -9,9 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hogengine.errors import BadStrategy
-from hogengine.rules import get_rules
+from hogengine.rules import RULE_SETS, get_rules
 from hogengine.strategies import (
     always_roll,
+    always_roll_table,
     function_from_table,
     load_table_json,
     strategy_from_spec,
@@ -44,6 +45,20 @@ def test_minus_one_is_legal_only_where_the_rules_have_it():
     assert table_from_function(always_roll(-1), "pork-chop")[0, 0] == -1
     with pytest.raises(BadStrategy, match="0 to 10"):
         table_from_function(always_roll(-1), "piggy-back")
+
+
+@given(st.sampled_from(RULE_SETS), st.integers(-3, 13))
+def test_always_roll_table_is_what_asking_always_roll_gives(rules, n):
+    """The table filled at once is the one asked for 10,000 times, and refuses the same choices alike."""
+    try:
+        asked = table_from_function(always_roll(n), rules)
+    except BadStrategy:
+        with pytest.raises(BadStrategy, match=f"always_roll\\({n}\\): {n} is not a legal choice"):
+            always_roll_table(n, rules)
+        return
+    filled = always_roll_table(n, rules.id)
+    assert filled.dtype == asked.dtype == np.int8
+    np.testing.assert_array_equal(filled, asked)
 
 
 def test_a_table_of_the_wrong_shape_is_refused():

@@ -3,7 +3,7 @@
 from bot.domain.strategies import Matchup
 from hogengine.game import MAX_GOAL
 from hogengine.solver import PERFECT, Player, exact_winrates
-from hogengine.strategies import Table, always_roll, table_from_function
+from hogengine.strategies import Table, always_roll_table
 
 REFERENCE_DICE = (4, 5, 6)
 # Figures are keyed by the engine's player names: PERFECT is full-state optimal play, the very player of
@@ -14,9 +14,7 @@ REFERENCE_DICE = (4, 5, 6)
 def compute_figures(rules: str, table: Table, perfect: Player, goal: int = MAX_GOAL) -> tuple[Matchup, ...]:
     """Exact win rates (blocking) against always_roll(4), (5), (6) and the perfect bot, whose full-state
     `perfect` policy sees the hidden state a table cannot: no table beats it on average."""
-    opponents: dict[str, Player] = {
-        f"always_roll({n})": table_from_function(always_roll(n), rules) for n in REFERENCE_DICE
-    }
+    opponents: dict[str, Player] = {f"always_roll({n})": always_roll_table(n, rules) for n in REFERENCE_DICE}
     opponents[PERFECT] = perfect
     rates = exact_winrates(rules, [(table, other) for other in opponents.values()], goal)
     return tuple(
