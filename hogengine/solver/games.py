@@ -3,6 +3,8 @@ the rule set's own vectorised `step` over every game still going, and each roll 
 distribution of its dice (`dice.outcomes`: Pig Out or not, and the points), which is what rolling them one
 by one gives."""
 
+from __future__ import annotations  # numpy.random loads with the first game played, not with the solver
+
 from collections.abc import Callable, Sequence
 from typing import Any
 
