@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from hogengine.cli import interrupts
+from hogengine.cli import loading
 from hogengine.errors import HogError
 from hogengine.rules import RULE_SETS
 from hogengine.text import shown
@@ -63,9 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault(BLAS_THREADS, "1")
     arguments = sys.argv[1:] if argv is None else list(argv)
     try:
-        with interrupts.held():  # the commands' modules load (numpy among them)
-            parser = build_parser(arguments[0] if arguments else None)
-        return _run(parser.parse_args(arguments))
+        with loading.given_back():
+            with loading.modules():  # the command's modules (numpy among them)
+                parser = build_parser(arguments[0] if arguments else None)
+            return _run(parser.parse_args(arguments))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hogengine.cli import interrupts
+from hogengine.cli import loading
 from hogengine.errors import UnknownRules, unreadable
 from hogengine.rules import DEFAULT_RULES, RuleSet, get_rules
 from hogengine.sandbox import MAX_SOURCE_BYTES, SandboxUnavailable, Verdict, make_undumpable
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             else pool.submit(sandboxed, path, rules, args.time_limit, stop)
         )
         try:
-            with interrupts.held():
+            with loading.modules():
                 report = importlib.import_module(REPORT)
             against: dict[str, Player] = report.opponents(rules)
             verdict: Verdict = running.result() if running else report.read_table(path, rules)
