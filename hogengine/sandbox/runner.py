@@ -13,7 +13,6 @@ import ctypes
 import fcntl
 import functools
 import os
-import secrets
 import select
 import signal
 import subprocess
@@ -56,7 +55,7 @@ class Child:
     """
 
     def __init__(self, argv: list[str], cwd: str, job: Callable[[str, int], bytes]) -> None:
-        self.nonce = secrets.token_hex(16)
+        self.nonce = os.urandom(16).hex()  # secrets.token_hex(16), without loading hmac and OpenSSL first
         read_end, write_end = _pipe()
         try:
             self._pending = memoryview(job(self.nonce, write_end))
@@ -87,6 +86,7 @@ class Child:
         self._stdin = self._popen.stdin
         os.set_blocking(read_end, False)
         os.set_blocking(self._stdin.fileno(), False)
+        self._write_job()  # at once: a job that fits the pipe never waits for the parent's loop
         try:
             self._pidfd = os.pidfd_open(self.pid)
         except (AttributeError, OSError) as error:

@@ -8,7 +8,7 @@ nothing allowed can block. No allowed call names another process: a clock is one
 
 from __future__ import annotations
 
-import platform
+import os
 import struct
 from dataclasses import dataclass
 
@@ -93,7 +93,7 @@ Insn = tuple[int, int | str, int | str, int]
 
 def host_arch() -> Arch:
     """The running interpreter's entry in ARCHES, or SandboxUnavailable: no filter, no uploads."""
-    return arch_for(platform.machine(), struct.calcsize("P"))
+    return arch_for(os.uname().machine, struct.calcsize("P"))  # platform.machine(), without platform
 
 
 def arch_for(machine: str, pointer_bytes: int) -> Arch:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 
 import pytest
@@ -129,7 +130,8 @@ def test_assembler_rejects_backward_jumps() -> None:
 
 
 def test_unknown_architecture_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("platform.machine", lambda: "sparc64")
+    real = os.uname()
+    monkeypatch.setattr("os.uname", lambda: os.uname_result((*real[:4], "sparc64")))
     with pytest.raises(SandboxUnavailable, match="sparc64"):
         seccomp.host_arch()
 
