@@ -45,7 +45,7 @@ def test_outside_the_main_thread_ctrl_c_is_not_held() -> None:
     assert errors == []
 
 
-def test_nothing_is_collected_while_modules_load_and_what_loaded_is_left_alone_until_the_command_ends() -> None:
+def test_nothing_is_collected_while_modules_load_and_what_loaded_stays_out_of_it_till_the_end() -> None:
     collections: list[str] = []
 
     def seen(phase: str, info: dict[str, int]) -> None:
