@@ -1,6 +1,7 @@
-"""The threads the solver works on: as many as the cores this process may use, at most two. Its numpy
-operations and its compiled sweep let go of the interpreter while they run, so two threads build a model,
-or sweep blocks, nearly twice as fast as one."""
+"""The threads the solver works on: as many as the cores this process may use, at most two (or HOG_THREADS,
+where a process that shares the machine is told to use fewer). Its numpy operations and its compiled sweep
+let go of the interpreter while they run, so two threads build a model, or sweep blocks, nearly twice as
+fast as one."""
 
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -19,8 +20,17 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-# Threads at once: the cores this process may use, at most two.
-THREADS = min(2, _cores())
+THREADS_VARIABLE = "HOG_THREADS"
+
+
+def _told() -> int | None:
+    """HOG_THREADS, a whole number of at least 1, where it is set (else None: the cores decide)."""
+    text = os.environ.get(THREADS_VARIABLE, "")
+    return int(text) if text.isdigit() and int(text) >= 1 else None
+
+
+# Threads at once: the cores this process may use, at most two, and at most HOG_THREADS.
+THREADS = min(2, _cores(), _told() or 2)
 
 
 def in_order(work: Callable[[Item], Result], items: Iterable[Item], name: str) -> Iterator[Result]:

@@ -9,6 +9,7 @@ table shows."""
 import asyncio
 import json
 import logging
+import os
 import random
 import sys
 import time
@@ -61,7 +62,7 @@ from bot.services.clock import Clock
 from bot.services.contests.final_child import exchanged
 from bot.services.contests.gradebook import gradebook
 from bot.services.contests.record import unpacked
-from bot.services.contests.sharing import share
+from bot.services.contests.sharing import share, threads_for_final
 from bot.services.contests.staff import CourseStaff
 from bot.services.contests.when import close_time
 from bot.services.leases import Leases
@@ -77,6 +78,7 @@ from hogengine.contest_rules import THRESHOLD, TIE_BREAK_ROLLS
 from hogengine.game import MAX_GOAL
 from hogengine.rules import get_rules
 from hogengine.solver import exact_winrates
+from hogengine.solver.threads import THREADS_VARIABLE
 
 log = logging.getLogger(__name__)
 
@@ -621,12 +623,14 @@ class ContestService:
         header = {"rules": draw.rules, "goal": draw.goal, "seed": draw.seed, "entries": [
             [name, len(tables)] for name, tables in entries
         ]}  # fmt: skip
+        threads = await threads_for_final()
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", FINAL_CHILD,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             process_group=0,  # away from a terminal's Ctrl-C, in the bot's scheduling group (sharing.py)
+            env={**os.environ, THREADS_VARIABLE: str(threads)},
         )  # fmt: skip
-        sharing = share(child.pid)
+        sharing = share(child.pid, threads)
         try:
             out, err = await self._stop.awaiting(asyncio.ensure_future(exchanged(child, header, entries)))
         finally:

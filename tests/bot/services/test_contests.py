@@ -33,6 +33,7 @@ from bot.domain.errors import (
 from bot.domain.matches import Player
 from bot.domain.shards import Shards
 from bot.services import Services
+from bot.services.contests import sharing
 from bot.services.contests.service import ContestService
 from bot.services.strategies.service import StrategyService
 from bot.storage import players as player_table
@@ -40,6 +41,7 @@ from bot.storage import strategies as strategy_table
 from bot.storage.database import NEW
 from hogengine.errors import HogError
 from hogengine.solver import exact_winrate, tournament_exact
+from hogengine.solver.threads import THREADS_VARIABLE
 from hogengine.solver.tournament import THRESHOLD
 from hogengine.strategies import Table, always_roll, table_from_function
 from tests.hang import HANG
@@ -401,6 +403,45 @@ async def test_a_final_computes_at_the_idle_priority_in_the_bots_own_scheduling_
         assert os.sched_getscheduler(child.pid) == os.SCHED_IDLE
         assert os.getsid(child.pid) == os.getsid(0)
         assert os.getpgid(child.pid) == child.pid != os.getpgid(0)
+    finally:
+        contests.stop()
+        assert await closing == []
+
+
+@pytest.fixture(params=[True, False], ids=["busy", "quiet"])
+def bot_busy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """The bot busy (people playing) or quiet when a final starts, as its look before the start finds it."""
+    monkeypatch.setattr(sharing, "EVERY", 0.05)
+    monkeypatch.setattr(sharing, "LOOK", 0.05)
+    monkeypatch.setattr(sharing, "BUSY", -1.0 if request.param else float("inf"))
+    return bool(request.param)
+
+
+async def test_a_final_started_while_people_play_computes_on_a_thread_fewer_free_to_move(
+    services: Services,
+    field: dict[str, Table],
+    clock: FakeClock,
+    stand_in: tuple[Path, list[asyncio.subprocess.Process]],
+    bot_busy: bool,
+) -> None:
+    """While people play, a final's thread held to one core delayed the turns that woke there (turn p99
+    3.4-3.8 ms beside it, 1.8-2.2 ms beside the same thread free to move): it computes on one thread fewer
+    than the cores, on any of them. A final started while the bot is quiet uses every core."""
+    contests = services.contests
+    await two_entries_due(contests, clock)
+    computing, started = stand_in
+    closing = asyncio.create_task(contests.close_due())
+    async with asyncio.timeout(HANG):
+        while not computing.exists():
+            await asyncio.sleep(0.01)
+    (child,) = started
+    cores = os.sched_getaffinity(0)
+    try:
+        environ = Path(f"/proc/{child.pid}/environ").read_text().split("\0")
+        told = dict(line.split("=", 1) for line in environ if line)
+        assert told[THREADS_VARIABLE] == str(max(1, len(cores) - 1) if bot_busy else len(cores))
+        await asyncio.sleep(3 * sharing.EVERY)  # a few looks later: never held to a core
+        assert os.sched_getaffinity(child.pid) == cores
     finally:
         contests.stop()
         assert await closing == []

@@ -2,6 +2,7 @@
 change no figure."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,20 @@ def test_a_model_built_on_two_threads_is_the_one_built_on_one(
     for name in MODEL_ARRAYS:
         one, two = getattr(built[1], name), getattr(built[2], name)
         assert one.dtype == two.dtype and np.array_equal(one, two), name
+
+
+@pytest.mark.parametrize(
+    ("told", "limit"), [("1", 1), ("2", 2), ("7", 7), ("0", None), ("-1", None), ("two", None)]
+)
+def test_hog_threads_tells_the_solver_to_use_fewer_threads(told: str, limit: int | None) -> None:
+    """A process sharing the machine (a contest's final beside the bot's games) is told how many threads to
+    use; a value that is no whole number of at least 1 is ignored: the cores decide, as without it."""
+    child = subprocess.run(
+        [sys.executable, "-c", "from hogengine.solver import threads; print(threads.THREADS)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, threads.THREADS_VARIABLE: told},
+    )
+    cores = min(2, len(os.sched_getaffinity(0)))
+    assert int(child.stdout) == (cores if limit is None else min(cores, limit))
