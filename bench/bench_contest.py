@@ -260,14 +260,26 @@ def stopped(pid: int) -> bool:
         return False
 
 
-async def in_turn(final: asyncio.Task[object]) -> list[tuple[float, float]]:
+def threads_told(pid: int) -> str:
+    """The threads the bot told a final's process to compute on (its HOG_THREADS), "?" if unknown."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return "?"
+    told = [line.partition(b"=")[2].decode() for line in environ if line.startswith(b"HOG_THREADS=")]
+    return told[0] if told else "?"
+
+
+async def in_turn(final: asyncio.Task[object]) -> tuple[list[tuple[float, float]], str]:
     """While `final` runs, hold its process still (SIGSTOP) every other WINDOW seconds, from its start to its
     end, so that the games are measured with it computing and without it, in turn, whatever else the
-    machine runs meanwhile: the windows (start, end) in which it was held still. A window in which it turns
-    out to have ended first (the bot reading and storing its results) is not one."""
+    machine runs meanwhile: the windows (start, end) in which it was held still (a window in which it turns
+    out to have ended first, the bot reading and storing its results, is not one), and the threads it was
+    told to compute on."""
     held: list[tuple[float, float]] = []
     while (pid := final_process()) is None and not final.done():
         await asyncio.sleep(0.01)
+    threads = "?" if pid is None else threads_told(pid)
     while pid is not None and not final.done():
         await asyncio.sleep(WINDOW)  # computing
         try:
@@ -280,16 +292,16 @@ async def in_turn(final: asyncio.Task[object]) -> list[tuple[float, float]]:
             break
         os.kill(pid, signal.SIGCONT)
         held.append((start, time.perf_counter()))
-    return held
+    return held, threads
 
 
 async def alongside(
     service: GameService, final: Awaitable[object], games: int, think: float, first_channel: int
-) -> tuple[list[float], list[float], float, int]:
+) -> tuple[list[float], list[float], float, int, str]:
     """`games` paced games (bench_load's clients: a match, then rematches) started before `final` and played
     on until it has ended, its process held still in turn (see `in_turn`): the latency (ms) of each turn
-    played while it computed, and of each played while it was held still, how long it ran, and the turns
-    verified afterwards."""
+    played while it computed, and of each played while it was held still, how long it ran, the turns
+    verified afterwards, and the threads it computed on."""
     tally, ended = Tally(), asyncio.Event()
 
     async def client(match: Match) -> list[Match]:
@@ -306,7 +318,7 @@ async def alongside(
     await asyncio.sleep(1.0)  # every client has pressed a few times: the games are under way
     start, before = time.perf_counter(), len(tally.turn_latencies)
     running = asyncio.ensure_future(final)
-    held = await in_turn(running)
+    held, threads = await in_turn(running)
     await running
     seconds, end = time.perf_counter() - start, len(tally.turn_latencies)
     ended.set()
@@ -320,7 +332,7 @@ async def alongside(
             still.append(latency * 1000)
         elif not any(low <= finished and begun <= high for low, high in held):
             busy.append(latency * 1000)
-    return busy, still, seconds, await verify(service, matches, tally)
+    return busy, still, seconds, await verify(service, matches, tally), threads
 
 
 async def responsive(folder: Path, count: int, games: int = 50, rate: float = 200.0) -> list[str]:
@@ -335,7 +347,9 @@ async def responsive(folder: Path, count: int, games: int = 50, rate: float = 20
         idle = await phase(service, games=games, think=games / rate, seconds=5.0, first_channel=5_000)
         await contests.close_early((await contests.current(GUILD)).id)
         closing = contests.close_due()
-        busy_ms, still_ms, seconds, turns = await alongside(service, closing, games, games / rate, 10_000)
+        busy_ms, still_ms, seconds, turns, threads = await alongside(
+            service, closing, games, games / rate, 10_000
+        )
         assert (await contests.final(GUILD)).placed, "the final did not run"
     finally:
         await services.close()
@@ -348,8 +362,9 @@ async def responsive(folder: Path, count: int, games: int = 50, rate: float = 20
     before, still, busy = (percentile(ms, 0.99) for ms in (idle.turn_ms, still_ms, busy_ms))
     met = busy <= 2 * still
     print(
-        f"turn latency p99 of {games} paced games beside the final of {count} entries ({seconds:.1f} s, its"
-        f" process held still every other {WINDOW:g} s): computing {busy:6.2f} ms ({len(busy_ms)} turns),"
+        f"turn latency p99 of {games} paced games beside the final of {count} entries ({seconds:.1f} s on"
+        f" {threads} thread(s), its process held still every other {WINDOW:g} s): computing {busy:6.2f} ms"
+        f" ({len(busy_ms)} turns),"
         f" held still {still:6.2f} ms ({len(still_ms)} turns): x{busy / still:4.2f} (target x2:"
         f" {'met' if met else 'MISSED'}); idle before it {before:6.2f} ms ({len(idle.turn_ms)} turns):"
         f" x{busy / before:4.2f}; {turns} turns verified"
