@@ -357,6 +357,21 @@ def stand_in(
     return computing, started
 
 
+async def computing_final(
+    contests: ContestService, clock: FakeClock, stand_in: tuple[Path, list[asyncio.subprocess.Process]]
+) -> tuple["asyncio.Task[list[object]]", asyncio.subprocess.Process]:
+    """Two entries' contest closed by the clock, its final computing in the stand-in's process (which never
+    ends): the closing, and that process."""
+    await two_entries_due(contests, clock)
+    computing, started = stand_in
+    closing = asyncio.create_task(contests.close_due())
+    async with asyncio.timeout(HANG):
+        while not computing.exists():  # the process has its job and computes
+            await asyncio.sleep(0.01)
+    (child,) = started
+    return closing, child
+
+
 async def test_a_final_stopped_while_it_computes_ends_its_process_and_stores_nothing(
     services: Services,
     field: dict[str, Table],
@@ -365,15 +380,9 @@ async def test_a_final_stopped_while_it_computes_ends_its_process_and_stores_not
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     contests = services.contests
-    await two_entries_due(contests, clock)
-    computing, started = stand_in
-    closing = asyncio.create_task(contests.close_due())
-    async with asyncio.timeout(HANG):
-        while not computing.exists():  # the process has its job and computes
-            await asyncio.sleep(0.01)
+    closing, child = await computing_final(contests, clock, stand_in)
     contests.stop()  # the bot is stopping
     assert await closing == []
-    (child,) = started
     assert child.returncode is not None  # ended, not left computing
     assert (
         await contests.current(GUILD)
@@ -392,13 +401,7 @@ async def test_a_final_computes_at_the_idle_priority_in_the_bots_own_scheduling_
     priority, a turn takes the core back at once; in a process group of its own, a terminal's Ctrl-C (the
     bot's to handle) does not reach it."""
     contests = services.contests
-    await two_entries_due(contests, clock)
-    computing, started = stand_in
-    closing = asyncio.create_task(contests.close_due())
-    async with asyncio.timeout(HANG):
-        while not computing.exists():
-            await asyncio.sleep(0.01)
-    (child,) = started
+    closing, child = await computing_final(contests, clock, stand_in)
     try:
         assert os.sched_getscheduler(child.pid) == os.SCHED_IDLE
         assert os.getsid(child.pid) == os.getsid(0)
@@ -428,13 +431,7 @@ async def test_a_final_started_while_people_play_computes_on_a_thread_fewer_free
     3.4-3.8 ms beside it, 1.8-2.2 ms beside the same thread free to move): it computes on one thread fewer
     than the cores, on any of them. A final started while the bot is quiet uses every core."""
     contests = services.contests
-    await two_entries_due(contests, clock)
-    computing, started = stand_in
-    closing = asyncio.create_task(contests.close_due())
-    async with asyncio.timeout(HANG):
-        while not computing.exists():
-            await asyncio.sleep(0.01)
-    (child,) = started
+    closing, child = await computing_final(contests, clock, stand_in)
     cores = os.sched_getaffinity(0)
     try:
         environ = Path(f"/proc/{child.pid}/environ").read_text().split("\0")
