@@ -63,19 +63,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault(BLAS_THREADS, "1")
     arguments = sys.argv[1:] if argv is None else list(argv)
     try:
-        with loading.given_back():
-            with loading.modules():  # the command's modules (numpy among them)
-                parser = build_parser(arguments[0] if arguments else None)
-            return _run(parser.parse_args(arguments))
+        with loading.modules():  # the command's modules (numpy among them)
+            parser = build_parser(arguments[0] if arguments else None)
+        return _run(parser.parse_args(arguments))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
 
 
 def program() -> NoReturn:
-    """The `hog` program (its console script, and `python -m hogengine`): one command, then exit. What the
-    command made is frozen out of the interpreter's last garbage collections, which would walk every object
-    numpy and the solver made for nothing (some 20 ms of every command)."""
+    """The `hog` program (its console script, and `python -m hogengine`): one command, then exit. What its
+    modules made is frozen once loaded (see loading.py), and what the command made before the interpreter's
+    last garbage collections, which would walk every object numpy and the solver made for nothing (some
+    20 ms of every command)."""
+    loading.own_process()
     status = main()
     gc.freeze()
     sys.exit(status)
